@@ -1,0 +1,78 @@
+//! The game contract every game implements once; everything else (the dynamic session
+//! used by Python, JSON save files, playouts, batches) is written once on top of it.
+
+use crate::actions::{Action, ActionSet};
+use crate::error::Result;
+use crate::options::{OptionSpec, Options};
+use crate::rng::Rng;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt::Debug;
+
+/// A seat at the table, `0..num_players`.
+pub type Seat = usize;
+
+/// What `regalia.games()` lists about a game.
+#[derive(Clone, Copy, Debug)]
+pub struct GameInfo {
+    /// The id used by `make`, e.g. `"duo-regna"`.
+    pub name: &'static str,
+    /// The title as printed on the box.
+    pub title: &'static str,
+    /// Other names `make` accepts.
+    pub aliases: &'static [&'static str],
+    /// Fewest seats.
+    pub min_players: usize,
+    /// Most seats.
+    pub max_players: usize,
+    /// Every option, `players` included.
+    pub options: &'static [OptionSpec],
+}
+
+/// One game's rules. `Self` holds the validated options; states are plain data.
+///
+/// The engine calls [`Game::apply`] only with an action from [`Game::legal_actions`], and
+/// only on states that are either produced by the game or passed [`Game::check_state`].
+pub trait Game: Clone + Debug + Send + Sync + 'static {
+    /// The full state: small, plain data with its own generator inside.
+    type State: Clone + Debug + PartialEq + Send + Sync + Serialize + DeserializeOwned;
+
+    /// The static description of the game.
+    const INFO: GameInfo;
+
+    /// Validates the user's options (`players` among them).
+    fn from_options(options: &Options) -> Result<Self>;
+    /// Every option with its value in force, defaults filled in.
+    fn options(&self) -> Options;
+    /// Number of seats.
+    fn num_players(&self) -> usize;
+    /// Size of the action space (at most [`crate::MAX_ACTIONS`]).
+    fn num_actions(&self) -> usize;
+    /// Shape of [`Game::observation_tensor`].
+    fn observation_shape(&self) -> Vec<usize>;
+
+    /// A fresh game whose randomness all comes from `rng`.
+    fn new_state(&self, rng: Rng) -> Self::State;
+    /// The seat to decide, or `None` once the game is over.
+    fn current_player(&self, s: &Self::State) -> Option<Seat>;
+    /// The legal actions (empty exactly when the game is over).
+    fn legal_actions(&self, s: &Self::State) -> ActionSet;
+    /// Plays a legal action.
+    fn apply(&self, s: &mut Self::State, action: Action);
+    /// Per-seat outcome: zero until the end; then +1/-1/0 for two seats, zero-sum for more.
+    fn returns(&self, s: &Self::State) -> Vec<f64>;
+    /// Per-seat game points as the rulebook counts them.
+    fn scores(&self, s: &Self::State) -> Vec<i64>;
+    /// A readable, unique name for `action` (any id in range) in this state.
+    fn action_name(&self, s: &Self::State, action: Action) -> String;
+    /// Exactly what `seat` may see, as JSON.
+    fn observation(&self, s: &Self::State, seat: Seat) -> Value;
+    /// The same as a flat float tensor of [`Game::observation_shape`]; `out` is zeroed first.
+    fn observation_tensor(&self, s: &Self::State, seat: Seat, out: &mut [f32]);
+    /// A full state that `seat` cannot tell from `s`: hidden cards resampled from `rng`,
+    /// the state's own generator replaced by one drawn from `rng`.
+    fn determinize(&self, s: &Self::State, seat: Seat, rng: &mut Rng) -> Self::State;
+    /// Checks every invariant of a state read from JSON, so that no later call can fail.
+    fn check_state(&self, s: &Self::State) -> std::result::Result<(), String>;
+}

@@ -1,0 +1,658 @@
+//! Duo Regna — two kingdoms duel for dragons (rulebook: `duo-regna.txt`).
+//!
+//! Rules in ten lines: each player holds the nine cards X, 0, 1, 2, 3, 4, 5, 6 (King), 6 (Queen).
+//! Every round both choose a card in secret and reveal together. A shield (X) on either side:
+//! no winner. A Bishop (4): the lower card wins (so the Jester beats it). A Jester (0): beats
+//! a 6 (and the Bishop), loses to 1, 2, 3, 5. Otherwise the higher card wins; equal: no winner.
+//! The winner pulls the dragon one step towards herself, or captures it from her own side;
+//! a captured dragon is replaced from the pile, in the centre. After nine rounds both take
+//! their nine cards back. Whoever has captured 4 dragons (cards show 1 or 2) wins.
+//!
+//! Rulings applied (RULINGS.md): 16-card dragon deck, 10 singles and 6 doubles (`dragon_deck`);
+//! seat 0 commits first, seat 1 second, seat 0's pending card hidden from seat 1; an empty
+//! pile when a dragon is needed ends the game (most dragons wins, equal draws); the stalemate
+//! guard `max_rounds` (180): most dragons, then the side the dragon lies on, else a draw.
+//!
+//! Randomness: `new_state` shuffles the dragon pile once (Fisher–Yates) and reveals its top.
+//! `determinize` reshuffles the unrevealed pile, then (for seat 1) redraws seat 0's pending
+//! card from seat 0's unplayed cards, then forks the state's generator.
+
+use crate::actions::{Action, ActionSet};
+use crate::bits::{count, iter_bits, nth_bit};
+use crate::error::Result;
+use crate::game::{Game, GameInfo, Seat};
+use crate::options::{OptionReader, OptionSpec, Options};
+use crate::rng::Rng;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// Number of cards in a kingdom (and of actions: play card `i`).
+pub const CARDS: usize = 9;
+/// Names of the cards, by index; the action "play card i" has the same name.
+pub const CARD_NAMES: [&str; CARDS] = ["X", "0", "1", "2", "3", "4", "5", "6 king", "6 queen"];
+/// A full hand.
+const FULL_HAND: u16 = (1 << CARDS) - 1;
+/// Most dragon cards a pile may hold.
+pub const MAX_PILE: usize = 32;
+/// Index of the shield card.
+const SHIELD: u8 = 0;
+/// Dragon positions on the panorama.
+const SEAT0_SIDE: u8 = 0;
+const CENTRE: u8 = 1;
+const SEAT1_SIDE: u8 = 2;
+
+const OPTIONS: &[OptionSpec] = &[
+    OptionSpec { name: "players", default: "2", help: "number of players (always 2)" },
+    OptionSpec {
+        name: "dragon_deck",
+        default: "[10, 6]",
+        help: "[cards showing one dragon, cards showing two], each 0-32, 1-32 cards in all",
+    },
+    OptionSpec { name: "dragons_to_win", default: "4", help: "dragons that win the duel (1-64)" },
+    OptionSpec {
+        name: "max_rounds",
+        default: "180",
+        help: "stalemate guard: rounds before the game is decided on dragons, then the dragon's side (1-100000)",
+    },
+];
+
+/// The value of a card for comparisons (`None` for the shield).
+fn value(card: u8) -> Option<u8> {
+    match card {
+        SHIELD => None,
+        1..=7 => Some(card - 1),
+        _ => Some(6),
+    }
+}
+
+/// Who wins a round when seat 0 shows `c0` and seat 1 shows `c1` (`None`: nobody).
+pub fn round_winner(c0: u8, c1: u8) -> Option<Seat> {
+    let (v0, v1) = (value(c0)?, value(c1)?);
+    let higher = |a: u8, b: u8| if a > b { 0 } else { 1 };
+    if v0 == v1 {
+        None
+    } else if v0 == 4 || v1 == 4 {
+        Some(1 - higher(v0, v1)) // a Bishop: the lower card wins
+    } else if v0 == 0 || v1 == 0 {
+        let (jester, other) = if v0 == 0 { (0, v1) } else { (1, v0) };
+        Some(if other == 6 { jester } else { 1 - jester })
+    } else {
+        Some(higher(v0, v1))
+    }
+}
+
+/// Validated options.
+#[derive(Clone, Debug)]
+pub struct DuoRegna {
+    /// Cards showing one dragon.
+    pub single_dragons: u8,
+    /// Cards showing two dragons.
+    pub double_dragons: u8,
+    /// Dragons that win.
+    pub dragons_to_win: u8,
+    /// Stalemate guard.
+    pub max_rounds: u32,
+}
+
+/// The whole game state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// The game's generator (used once, at set-up; kept so every state carries its future).
+    pub rng: Rng,
+    /// Each seat's hand as a 9-bit mask.
+    pub hands: [u16; 2],
+    /// Seat 0's committed card, not yet revealed.
+    pub pending: Option<u8>,
+    /// The dragon pile after shuffling: dragons per card; entries past `pile_len` are 0.
+    pub pile: [u8; MAX_PILE],
+    /// Number of dragon cards in the game.
+    pub pile_len: u8,
+    /// Index of the next card to reveal from `pile`.
+    pub next_dragon: u8,
+    /// Dragons on the current dragon card (0: none left).
+    pub dragon: u8,
+    /// Where the current dragon lies: 0 seat 0's side, 1 centre, 2 seat 1's side.
+    pub dragon_side: u8,
+    /// Dragons each seat has captured.
+    pub captured: [u8; 2],
+    /// Rounds revealed so far.
+    pub round: u32,
+    /// The two cards of the last reveal.
+    pub last_reveal: Option<[u8; 2]>,
+    /// Whether the game is over.
+    pub over: bool,
+}
+
+impl DuoRegna {
+    fn winner(&self, s: &State) -> Option<Seat> {
+        use std::cmp::Ordering::*;
+        match s.captured[0].cmp(&s.captured[1]) {
+            Greater => Some(0),
+            Less => Some(1),
+            Equal if s.dragon > 0 && s.dragon_side == SEAT0_SIDE => Some(0),
+            Equal if s.dragon > 0 && s.dragon_side == SEAT1_SIDE => Some(1),
+            Equal => None,
+        }
+    }
+
+    fn reveal_next_dragon(&self, s: &mut State) {
+        if s.next_dragon < s.pile_len {
+            s.dragon = s.pile[s.next_dragon as usize];
+            s.next_dragon += 1;
+            s.dragon_side = CENTRE;
+        } else {
+            s.dragon = 0;
+            s.over = true;
+        }
+    }
+
+    fn move_dragon(&self, s: &mut State, winner: Seat) {
+        let own_side = if winner == 0 { SEAT0_SIDE } else { SEAT1_SIDE };
+        if s.dragon_side == own_side {
+            s.captured[winner] = s.captured[winner].saturating_add(s.dragon);
+            if s.captured[winner] >= self.dragons_to_win {
+                s.over = true;
+            } else {
+                self.reveal_next_dragon(s);
+            }
+        } else if winner == 0 {
+            s.dragon_side -= 1;
+        } else {
+            s.dragon_side += 1;
+        }
+    }
+
+    fn reveal(&self, s: &mut State, c0: u8, c1: u8) {
+        s.pending = None;
+        s.last_reveal = Some([c0, c1]);
+        s.round += 1;
+        if let Some(w) = round_winner(c0, c1) {
+            self.move_dragon(s, w);
+        }
+        if s.hands == [0, 0] {
+            s.hands = [FULL_HAND; 2];
+        }
+        if s.round >= self.max_rounds {
+            s.over = true;
+        }
+    }
+
+    fn card_list(mask: u16) -> Vec<&'static str> {
+        iter_bits(mask as u64).map(|c| CARD_NAMES[c]).collect()
+    }
+}
+
+impl Game for DuoRegna {
+    type State = State;
+
+    const INFO: GameInfo = GameInfo {
+        name: "duo-regna",
+        title: "Duo Regna",
+        aliases: &["duoregna", "duo_regna"],
+        min_players: 2,
+        max_players: 2,
+        options: OPTIONS,
+    };
+
+    fn from_options(options: &Options) -> Result<Self> {
+        let mut r = OptionReader::new(Self::INFO.name, options, OPTIONS);
+        r.int("players", 2, 2, 2)?;
+        let deck = r.int_list("dragon_deck", &[10, 6], 2, 0, MAX_PILE as i64)?;
+        if !(1..=MAX_PILE as i64).contains(&(deck[0] + deck[1])) {
+            return Err(r.error(
+                "dragon_deck",
+                &format!("must hold 1 to {MAX_PILE} cards in all"),
+            ));
+        }
+        let dragons_to_win = r.int("dragons_to_win", 4, 1, 64)? as u8;
+        let max_rounds = r.int("max_rounds", 180, 1, 100_000)? as u32;
+        r.finish()?;
+        Ok(DuoRegna {
+            single_dragons: deck[0] as u8,
+            double_dragons: deck[1] as u8,
+            dragons_to_win,
+            max_rounds,
+        })
+    }
+
+    fn options(&self) -> Options {
+        let v = json!({
+            "players": 2,
+            "dragon_deck": [self.single_dragons, self.double_dragons],
+            "dragons_to_win": self.dragons_to_win,
+            "max_rounds": self.max_rounds,
+        });
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn num_actions(&self) -> usize {
+        CARDS
+    }
+
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![TENSOR_SIZE]
+    }
+
+    fn new_state(&self, mut rng: Rng) -> State {
+        let mut pile = [0u8; MAX_PILE];
+        let len = (self.single_dragons + self.double_dragons) as usize;
+        for (i, slot) in pile.iter_mut().enumerate().take(len) {
+            *slot = if i < self.single_dragons as usize {
+                1
+            } else {
+                2
+            };
+        }
+        rng.shuffle(&mut pile[..len]);
+        let mut s = State {
+            rng,
+            hands: [FULL_HAND; 2],
+            pending: None,
+            pile,
+            pile_len: len as u8,
+            next_dragon: 0,
+            dragon: 0,
+            dragon_side: CENTRE,
+            captured: [0; 2],
+            round: 0,
+            last_reveal: None,
+            over: false,
+        };
+        self.reveal_next_dragon(&mut s);
+        s
+    }
+
+    fn current_player(&self, s: &State) -> Option<Seat> {
+        match (s.over, s.pending) {
+            (true, _) => None,
+            (false, None) => Some(0),
+            (false, Some(_)) => Some(1),
+        }
+    }
+
+    fn legal_actions(&self, s: &State) -> ActionSet {
+        match self.current_player(s) {
+            None => ActionSet::new(),
+            Some(seat) => iter_bits(s.hands[seat] as u64)
+                .map(|c| c as Action)
+                .collect(),
+        }
+    }
+
+    fn apply(&self, s: &mut State, action: Action) {
+        let card = action as u8;
+        match s.pending {
+            None => {
+                s.hands[0] &= !(1 << card);
+                s.pending = Some(card);
+            }
+            Some(c0) => {
+                s.hands[1] &= !(1 << card);
+                self.reveal(s, c0, card);
+            }
+        }
+    }
+
+    fn returns(&self, s: &State) -> Vec<f64> {
+        if !s.over {
+            return vec![0.0, 0.0];
+        }
+        match self.winner(s) {
+            Some(0) => vec![1.0, -1.0],
+            Some(_) => vec![-1.0, 1.0],
+            None => vec![0.0, 0.0],
+        }
+    }
+
+    fn scores(&self, s: &State) -> Vec<i64> {
+        vec![s.captured[0] as i64, s.captured[1] as i64]
+    }
+
+    fn action_name(&self, _s: &State, action: Action) -> String {
+        CARD_NAMES
+            .get(action as usize)
+            .copied()
+            .unwrap_or("?")
+            .to_string()
+    }
+
+    fn observation(&self, s: &State, seat: Seat) -> Value {
+        let opp = 1 - seat;
+        let opp_hand = s.hands[opp]
+            | if opp == 0 {
+                s.pending.map_or(0, |c| 1 << c)
+            } else {
+                0
+            };
+        let my_choice = if seat == 0 {
+            s.pending.map(|c| CARD_NAMES[c as usize])
+        } else {
+            None
+        };
+        json!({
+            "seat": seat,
+            "current_player": self.current_player(s),
+            "round": s.round,
+            "hand": Self::card_list(s.hands[seat]),
+            "opponent_hand": Self::card_list(opp_hand),
+            "committed": s.pending.is_some(),
+            "my_choice": my_choice,
+            "dragon": if s.dragon > 0 { Some(s.dragon) } else { None },
+            "dragon_side": match (s.dragon, s.dragon_side) {
+                (0, _) | (_, CENTRE) => None,
+                (_, side) => Some(if side == SEAT0_SIDE { 0 } else { 1 }),
+            },
+            "captured": s.captured,
+            "dragons_in_pile": s.pile_len - s.next_dragon,
+            "last_reveal": s.last_reveal.map(|r| [CARD_NAMES[r[0] as usize], CARD_NAMES[r[1] as usize]]),
+            "terminal": s.over,
+        })
+    }
+
+    fn observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
+        let opp = 1 - seat;
+        let mut w = TensorWriter { out, at: 0 };
+        w.mask(s.hands[seat]);
+        let opp_hand = s.hands[opp]
+            | if opp == 0 {
+                s.pending.map_or(0, |c| 1 << c)
+            } else {
+                0
+            };
+        w.mask(opp_hand);
+        w.mask(if seat == 0 {
+            s.pending.map_or(0, |c| 1 << c)
+        } else {
+            0
+        });
+        w.flag(s.pending.is_some());
+        let mine = if seat == 0 { SEAT0_SIDE } else { SEAT1_SIDE };
+        w.one_hot(
+            3,
+            (s.dragon > 0).then(|| {
+                if s.dragon_side == mine {
+                    0
+                } else if s.dragon_side == CENTRE {
+                    1
+                } else {
+                    2
+                }
+            }),
+        );
+        w.one_hot(2, (s.dragon > 0).then(|| (s.dragon - 1) as usize));
+        w.scalar(s.captured[seat] as f32 / self.dragons_to_win as f32);
+        w.scalar(s.captured[opp] as f32 / self.dragons_to_win as f32);
+        w.scalar((s.pile_len - s.next_dragon) as f32 / s.pile_len.max(1) as f32);
+        let last = s.last_reveal.unwrap_or([0, 0]);
+        w.one_hot(CARDS, s.last_reveal.map(|_| last[seat] as usize));
+        w.one_hot(CARDS, s.last_reveal.map(|_| last[opp] as usize));
+        w.flag(self.current_player(s) == Some(seat));
+    }
+
+    fn determinize(&self, s: &State, seat: Seat, rng: &mut Rng) -> State {
+        let mut d = *s;
+        let (next, len) = (d.next_dragon as usize, d.pile_len as usize);
+        rng.shuffle(&mut d.pile[next..len]);
+        if let (1, Some(c)) = (seat, d.pending) {
+            let pool = d.hands[0] | (1 << c);
+            let pick =
+                nth_bit(pool as u64, rng.index(count(pool as u64))).unwrap_or(c as usize) as u8;
+            d.pending = Some(pick);
+            d.hands[0] = pool & !(1 << pick);
+        }
+        d.rng = rng.fork();
+        d
+    }
+
+    fn check_state(&self, s: &State) -> std::result::Result<(), String> {
+        if !s.rng.is_valid() {
+            return Err("generator increment must be odd".into());
+        }
+        if s.hands.iter().any(|&h| h > FULL_HAND) || s.hands[1] == 0 {
+            return Err("hands must hold up to 9 cards, seat 1's at least one".into());
+        }
+        if let Some(c) = s.pending {
+            if c as usize >= CARDS || s.hands[0] & (1 << c) != 0 || s.over {
+                return Err(
+                    "seat 0's pending card must be a card not in her hand, in a running game"
+                        .into(),
+                );
+            }
+        }
+        let played0 = CARDS - count(s.hands[0] as u64) - s.pending.is_some() as usize;
+        if played0 != CARDS - count(s.hands[1] as u64) {
+            return Err("both seats must have played the same number of cards".into());
+        }
+        let len = s.pile_len as usize;
+        let ones = s.pile[..len].iter().filter(|&&d| d == 1).count();
+        let twos = s.pile[..len].iter().filter(|&&d| d == 2).count();
+        if len != (self.single_dragons + self.double_dragons) as usize
+            || ones != self.single_dragons as usize
+            || twos != self.double_dragons as usize
+            || s.pile[len.min(MAX_PILE)..].iter().any(|&d| d != 0)
+        {
+            return Err("the dragon pile does not match the 'dragon_deck' option".into());
+        }
+        if s.next_dragon == 0 || s.next_dragon > s.pile_len || s.dragon_side > 2 || s.dragon > 2 {
+            return Err("the dragon track is out of range".into());
+        }
+        if s.dragon == 0 && !s.over {
+            return Err("a running game must have a dragon".into());
+        }
+        if s.dragon > 0 && s.dragon != s.pile[s.next_dragon as usize - 1] {
+            return Err("the current dragon is not the last card revealed".into());
+        }
+        if s.captured.iter().map(|&c| c as usize).sum::<usize>() > 2 * MAX_PILE
+            || s.round > self.max_rounds
+            || s.last_reveal
+                .is_some_and(|r| r.iter().any(|&c| c as usize >= CARDS))
+            || s.last_reveal.is_some() != (s.round > 0)
+        {
+            return Err("captures, rounds or the last reveal are out of range".into());
+        }
+        let decided = s.captured.iter().any(|&c| c >= self.dragons_to_win)
+            || s.round >= self.max_rounds
+            || s.dragon == 0;
+        if s.over != decided {
+            return Err("'over' does not agree with the captures, the rounds and the pile".into());
+        }
+        Ok(())
+    }
+}
+
+/// Size of the observation tensor.
+pub const TENSOR_SIZE: usize = 3 * CARDS + 1 + 3 + 2 + 3 + 2 * CARDS + 1;
+
+/// Writes tensor fields in order.
+struct TensorWriter<'a> {
+    out: &'a mut [f32],
+    at: usize,
+}
+
+impl TensorWriter<'_> {
+    fn scalar(&mut self, x: f32) {
+        if let Some(slot) = self.out.get_mut(self.at) {
+            *slot = x;
+        }
+        self.at += 1;
+    }
+    fn flag(&mut self, b: bool) {
+        self.scalar(if b { 1.0 } else { 0.0 });
+    }
+    fn mask(&mut self, m: u16) {
+        for i in 0..CARDS {
+            self.flag(m & (1 << i) != 0);
+        }
+    }
+    fn one_hot(&mut self, n: usize, hot: Option<usize>) {
+        for i in 0..n {
+            self.flag(hot == Some(i));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game() -> DuoRegna {
+        DuoRegna::from_options(&Options::new()).unwrap()
+    }
+
+    fn card(name: &str) -> u8 {
+        CARD_NAMES.iter().position(|&n| n == name).unwrap() as u8
+    }
+
+    /// The whole comparison table, written out from the rulebook and the rulings.
+    #[test]
+    fn comparison_table() {
+        let names = ["X", "0", "1", "2", "3", "4", "5", "6 king", "6 queen"];
+        // Expected winner of (row vs column): '0' row wins, '1' column wins, '-' nobody.
+        let table = [
+            "---------", // X: a shield on either side, nobody wins
+            "--1110100", // 0: loses to 1, 2, 3, 5; beats the Bishop and both 6s
+            "-0-110111", // 1: beats 0, and the Bishop (lower wins)
+            "-00-10111", // 2
+            "-000-0111", // 3
+            "-1111-000", // 4: the lower card wins, the Jester included
+            "-00001-11", // 5: loses to the Bishop (lower wins)
+            "-100010--", // 6 king: equal to the queen
+            "-100010--", // 6 queen
+        ];
+        for (i, row) in table.iter().enumerate() {
+            for (j, want) in row.chars().enumerate() {
+                let got = match round_winner(card(names[i]), card(names[j])) {
+                    None => '-',
+                    Some(0) => '0',
+                    Some(_) => '1',
+                };
+                assert_eq!(got, want, "{} vs {}", names[i], names[j]);
+            }
+        }
+    }
+
+    fn play(g: &DuoRegna, s: &mut State, c0: &str, c1: &str) {
+        g.apply(s, card(c0) as Action);
+        g.apply(s, card(c1) as Action);
+    }
+
+    #[test]
+    fn dragon_moves_and_is_captured_from_each_position() {
+        let g = game();
+        let mut s = g.new_state(Rng::new(5));
+        let first = s.dragon;
+        assert_eq!(s.dragon_side, CENTRE);
+        play(&g, &mut s, "5", "3"); // seat 0 wins: centre -> seat 0's side
+        assert_eq!(s.dragon_side, SEAT0_SIDE);
+        play(&g, &mut s, "3", "5"); // seat 1 wins: seat 0's side -> centre
+        assert_eq!(s.dragon_side, CENTRE);
+        play(&g, &mut s, "1", "2"); // seat 1: centre -> seat 1's side
+        assert_eq!(s.dragon_side, SEAT1_SIDE);
+        play(&g, &mut s, "X", "2"); // shield: nothing
+        assert_eq!(s.dragon_side, SEAT1_SIDE);
+        play(&g, &mut s, "6 king", "6 queen"); // equal: nothing
+        assert_eq!(s.dragon_side, SEAT1_SIDE);
+        play(&g, &mut s, "2", "4"); // bishop: lower (2, seat 0) wins -> centre
+        assert_eq!(s.dragon_side, CENTRE);
+        play(&g, &mut s, "4", "0"); // jester beats bishop: seat 1 -> seat 1's side
+        assert_eq!(s.dragon_side, SEAT1_SIDE);
+        play(&g, &mut s, "0", "6 king"); // jester beats king: seat 0 -> centre
+        assert_eq!(s.dragon_side, CENTRE);
+        assert_eq!(s.captured, [0, 0]);
+        assert_eq!(s.dragon, first);
+    }
+
+    #[test]
+    fn capture_reveals_next_dragon_and_hands_recover_after_nine_rounds() {
+        let g = game();
+        let mut s = g.new_state(Rng::new(9));
+        let (first, second) = (s.pile[0], s.pile[1]);
+        play(&g, &mut s, "5", "3"); // to seat 0's side
+        play(&g, &mut s, "6 king", "1"); // captured by seat 0
+        assert_eq!(s.captured, [first, 0]);
+        assert_eq!(
+            (s.dragon, s.dragon_side, s.next_dragon),
+            (second, CENTRE, 2)
+        );
+        for (a, b) in [
+            ("X", "X"),
+            ("0", "0"),
+            ("1", "2"),
+            ("2", "5"),
+            ("3", "6 king"),
+            ("4", "4"),
+            ("6 queen", "6 queen"),
+        ] {
+            play(&g, &mut s, a, b);
+        }
+        assert_eq!(s.round, 9);
+        assert_eq!(s.hands, [FULL_HAND; 2], "hands recovered after nine rounds");
+    }
+
+    #[test]
+    fn four_dragons_win() {
+        let mut g = game();
+        g.single_dragons = 4;
+        g.double_dragons = 0;
+        let mut s = g.new_state(Rng::new(1));
+        for _ in 0..3 {
+            play(&g, &mut s, "5", "3");
+            play(&g, &mut s, "6 king", "1");
+            play(&g, &mut s, "2", "X");
+            // refill every third capture pattern: play the rest to recover the hand
+            for (a, b) in [
+                ("X", "0"),
+                ("0", "2"),
+                ("1", "4"),
+                ("3", "5"),
+                ("4", "6 king"),
+                ("6 queen", "6 queen"),
+            ] {
+                play(&g, &mut s, a, b);
+            }
+        }
+        assert!(!s.over);
+        let before = s.captured[0];
+        play(&g, &mut s, "5", "3");
+        play(&g, &mut s, "6 king", "1");
+        assert_eq!(s.captured[0], before + 1);
+        assert!(s.captured[0] >= 4 && s.over);
+        assert_eq!(g.returns(&s), vec![1.0, -1.0]);
+        assert_eq!(g.current_player(&s), None);
+        assert!(g.legal_actions(&s).is_empty());
+    }
+
+    #[test]
+    fn empty_pile_ends_the_game_and_round_cap_uses_dragon_side() {
+        let mut g = game();
+        g.single_dragons = 1;
+        g.double_dragons = 0;
+        let mut s = g.new_state(Rng::new(1));
+        play(&g, &mut s, "5", "3");
+        play(&g, &mut s, "6 king", "1");
+        assert!(s.over && s.dragon == 0);
+        assert_eq!(g.returns(&s), vec![1.0, -1.0]);
+
+        let mut g = game();
+        g.max_rounds = 1;
+        let mut s = g.new_state(Rng::new(1));
+        play(&g, &mut s, "1", "2");
+        assert!(s.over);
+        assert_eq!(
+            g.returns(&s),
+            vec![-1.0, 1.0],
+            "tie on dragons: the dragon lies on seat 1's side"
+        );
+        let mut s = g.new_state(Rng::new(1));
+        play(&g, &mut s, "X", "2");
+        assert_eq!(
+            g.returns(&s),
+            vec![0.0, 0.0],
+            "dragon in the centre: a draw"
+        );
+    }
+}

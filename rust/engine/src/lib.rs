@@ -1,0 +1,26 @@
+//! Regalia's engine: five royal card games as plain Rust data and rules.
+//!
+//! Each game implements [`Game`] once (in [`games`]); [`session`] turns any game into the
+//! dynamic [`DynGame`]/[`DynState`] pair the Python layer binds, with legality checks, history
+//! and the JSON save format; [`registry`] finds games by name; [`playout`] plays many games
+//! natively. All randomness comes from [`rng::Rng`], mirrored exactly by the Python reference.
+
+pub mod actions;
+pub mod bits;
+pub mod error;
+pub mod game;
+pub mod games;
+pub mod options;
+pub mod playout;
+pub mod registry;
+pub mod rng;
+pub mod session;
+
+pub use actions::{Action, ActionSet, MAX_ACTIONS};
+pub use error::{Error, Result};
+pub use game::{Game, GameInfo, Seat};
+pub use options::{OptionSpec, Options};
+pub use playout::PlayoutStats;
+pub use registry::{games as all_games, make};
+pub use rng::Rng;
+pub use session::{DynGame, DynState};

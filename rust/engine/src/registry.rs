@@ -1,0 +1,38 @@
+//! The list of games: one line per game, and `make` by name or alias.
+
+use crate::error::{Error, Result};
+use crate::game::{Game, GameInfo};
+use crate::games::duo_regna::DuoRegna;
+use crate::options::Options;
+use crate::session::DynGame;
+use std::sync::Arc;
+
+type Maker = fn(&Options) -> Result<Arc<dyn DynGame>>;
+
+fn maker<G: Game>(options: &Options) -> Result<Arc<dyn DynGame>> {
+    Ok(Arc::new(G::from_options(options)?))
+}
+
+/// Every game, in the order `regalia.games()` lists them.
+const GAMES: &[(GameInfo, Maker)] = &[(DuoRegna::INFO, maker::<DuoRegna>)];
+
+/// Every game's description.
+pub fn games() -> Vec<GameInfo> {
+    GAMES.iter().map(|(info, _)| *info).collect()
+}
+
+/// The game called `name` (or one of its aliases), configured by `options`.
+pub fn make(name: &str, options: &Options) -> Result<Arc<dyn DynGame>> {
+    let key = name.trim().to_lowercase();
+    GAMES
+        .iter()
+        .find(|(info, _)| info.name == key || info.aliases.contains(&key.as_str()))
+        .map(|(_, make)| make(options))
+        .unwrap_or_else(|| {
+            let names: Vec<&str> = GAMES.iter().map(|(i, _)| i.name).collect();
+            Err(Error::InvalidOption(format!(
+                "unknown game '{name}'; games: {}",
+                names.join(", ")
+            )))
+        })
+}
