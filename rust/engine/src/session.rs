@@ -38,7 +38,7 @@ pub trait DynGame: Send + Sync {
 }
 
 /// A state of some game, with its history.
-pub trait DynState: Send {
+pub trait DynState: Send + Sync {
     /// A deep copy.
     fn clone_box(&self) -> Box<dyn DynState>;
     /// The game's name.

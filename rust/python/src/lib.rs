@@ -1,1 +1,59 @@
+//! `regalia._core`: the PyO3 binding of `regalia-engine`. Conversion, errors and the GIL only;
+//! every rule lives in the engine.
 
+mod convert;
+mod errors;
+mod game;
+mod state;
+
+use errors::guard;
+use game::{parse_options, PyGame};
+use pyo3::prelude::*;
+use state::PyState;
+
+/// The game called ``name`` with ``options_json`` (a JSON object of options).
+#[pyfunction]
+fn make(name: &str, options_json: &str) -> PyResult<PyGame> {
+    let inner = guard(|| regalia_engine::make(name, &parse_options(options_json)?))?;
+    Ok(PyGame { inner })
+}
+
+/// Every game's description as JSON text (name, title, aliases, players, options).
+#[pyfunction]
+fn games_json() -> String {
+    let list: Vec<serde_json::Value> = regalia_engine::all_games()
+        .iter()
+        .map(|g| {
+            serde_json::json!({
+                "name": g.name,
+                "title": g.title,
+                "aliases": g.aliases,
+                "min_players": g.min_players,
+                "max_players": g.max_players,
+                "options": g.options.iter().map(|o| serde_json::json!({
+                    "name": o.name,
+                    "default": serde_json::from_str::<serde_json::Value>(o.default).unwrap_or(serde_json::Value::Null),
+                    "help": o.help,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    serde_json::Value::Array(list).to_string()
+}
+
+/// Reads any game's saved state; the game and options come from the file.
+#[pyfunction]
+fn load_state(text: &str) -> PyResult<PyState> {
+    state::load_any(text)
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyGame>()?;
+    m.add_class::<PyState>()?;
+    m.add_function(wrap_pyfunction!(make, m)?)?;
+    m.add_function(wrap_pyfunction!(games_json, m)?)?;
+    m.add_function(wrap_pyfunction!(load_state, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,93 @@
+"""Regalia: five royal card games with a Rust core, for play, scripting and AI search.
+
+>>> import regalia
+>>> game = regalia.make("duo-regna")
+>>> state = game.new_state(seed=1)
+>>> state.apply(state.legal_actions()[0])
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal, Union
+
+from regalia import _core
+from regalia import reference as _reference
+from regalia.errors import (
+    IllegalActionError,
+    InvalidArgumentError,
+    InvalidOptionError,
+    InvalidStateError,
+    RegaliaError,
+)
+
+__version__: str = _core.__version__
+
+#: A game of either backend: both have the same interface.
+AnyGame = Union[_core.Game, _reference.Game]
+#: A state of either backend.
+AnyState = Union[_core.State, _reference.State]
+
+BACKENDS = ("rust", "reference")
+
+__all__ = [
+    "AnyGame",
+    "AnyState",
+    "BACKENDS",
+    "IllegalActionError",
+    "InvalidArgumentError",
+    "InvalidOptionError",
+    "InvalidStateError",
+    "RegaliaError",
+    "games",
+    "load_state",
+    "make",
+]
+
+
+def _options_json(options: dict[str, Any]) -> str:
+    try:
+        return json.dumps(options, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise InvalidOptionError(f"options must be plain JSON values (int, bool, str, lists): {e}") from None
+
+
+def make(name: str, backend: Literal["rust", "reference"] = "rust", **options: Any) -> AnyGame:
+    """The game called ``name`` with ``options`` (see ``regalia.games()``).
+
+    ``backend="rust"`` (the default) is the fast extension; ``backend="reference"`` is the
+    pure-Python twin with the same interface. Bad names or options raise
+    ``InvalidOptionError`` listing what is allowed.
+    """
+    if not isinstance(name, str):
+        raise InvalidOptionError(f"a game name must be a str, got {name!r}")
+    if backend == "rust":
+        return _core.make(name, _options_json(options))
+    if backend == "reference":
+        return _reference.make(name, json.loads(_options_json(options)))
+    raise InvalidOptionError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
+
+
+def games() -> list[dict[str, Any]]:
+    """Every game: ``name``, ``title``, ``aliases``, ``min_players``, ``max_players`` and
+    ``options`` (each with ``name``, ``default`` and ``help``)."""
+    listing: list[dict[str, Any]] = json.loads(_core.games_json())
+    return listing
+
+
+def load_state(text: str, backend: Literal["rust", "reference"] = "rust") -> AnyState:
+    """Reads a state saved by ``State.to_json()``; the game and options come from the text."""
+    if backend == "rust":
+        return _core.load_state(text)
+    try:
+        envelope = json.loads(text)
+        name, options = envelope["game"], envelope["options"]
+        if not isinstance(name, str) or not isinstance(options, dict):
+            raise TypeError
+    except (ValueError, KeyError, TypeError):
+        raise InvalidStateError("not a Regalia saved state") from None
+    try:
+        game = make(name, backend=backend, **options)
+    except InvalidOptionError as e:
+        raise InvalidStateError(str(e)) from None
+    return game.state_from_json(text)

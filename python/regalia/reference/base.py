@@ -1,0 +1,424 @@
+"""The game contract in pure Python: what each reference game implements (``Rules``) and
+the session layer written once on top of it (``Game``, ``State``), mirroring
+``rust/engine/src/game.rs`` and ``rust/engine/src/session.rs``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from regalia.errors import (
+    IllegalActionError,
+    InvalidArgumentError,
+    InvalidStateError,
+)
+from regalia.reference.options import OptionSpec
+from regalia.reference.rng import MASK64, Rng
+
+STATE_FORMAT = "regalia-state"
+STATE_VERSION = 1
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What ``regalia.games()`` lists about a game."""
+
+    name: str
+    title: str
+    aliases: tuple[str, ...]
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The listing, as the extension's ``games_json`` gives it."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "aliases": list(self.aliases),
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": [{"name": o.name, "default": o.default, "help": o.help} for o in self.options],
+        }
+
+
+class Rules(ABC, Generic[S]):
+    """One game's rules; the instance holds the validated options. States are plain data."""
+
+    INFO: ClassVar[GameInfo]
+
+    @classmethod
+    @abstractmethod
+    def from_options(cls, options: dict[str, Any]) -> Rules[S]:
+        """Validates the user's options."""
+
+    @abstractmethod
+    def options(self) -> dict[str, Any]:
+        """Every option in force."""
+
+    @property
+    @abstractmethod
+    def num_players(self) -> int:
+        """Number of seats."""
+
+    @property
+    @abstractmethod
+    def num_actions(self) -> int:
+        """Size of the action space."""
+
+    @abstractmethod
+    def observation_shape(self) -> tuple[int, ...]:
+        """Shape of the observation tensor."""
+
+    @abstractmethod
+    def new_state(self, rng: Rng) -> S:
+        """A fresh game whose randomness comes from ``rng``."""
+
+    @abstractmethod
+    def current_player(self, s: S) -> int | None:
+        """The seat to decide, or ``None`` when over."""
+
+    @abstractmethod
+    def legal_actions(self, s: S) -> list[int]:
+        """Legal actions, sorted; empty exactly when over."""
+
+    @abstractmethod
+    def apply(self, s: S, action: int) -> None:
+        """Plays a legal action (in place)."""
+
+    @abstractmethod
+    def returns(self, s: S) -> list[float]:
+        """Per-seat returns."""
+
+    @abstractmethod
+    def scores(self, s: S) -> list[int]:
+        """Per-seat game points."""
+
+    @abstractmethod
+    def action_name(self, s: S, action: int) -> str:
+        """The readable, unique name of ``action``."""
+
+    @abstractmethod
+    def observation(self, s: S, seat: int) -> dict[str, Any]:
+        """Exactly what ``seat`` sees."""
+
+    @abstractmethod
+    def observation_tensor(self, s: S, seat: int, out: npt.NDArray[np.float32]) -> None:
+        """The observation as floats written into the zeroed flat ``out``."""
+
+    @abstractmethod
+    def determinize(self, s: S, seat: int, rng: Rng) -> S:
+        """A state ``seat`` cannot tell from ``s``, hidden cards resampled from ``rng``."""
+
+    @abstractmethod
+    def check_state(self, s: S) -> str | None:
+        """``None`` if ``s`` is consistent, else what is wrong."""
+
+    @abstractmethod
+    def copy_state(self, s: S) -> S:
+        """An independent copy."""
+
+    @abstractmethod
+    def state_to_json(self, s: S) -> dict[str, Any]:
+        """The state's saved form (the same JSON as the Rust ``Serialize``)."""
+
+    @abstractmethod
+    def state_from_json(self, data: Any) -> S:
+        """Reads the saved form; may raise anything on malformed data."""
+
+
+def _normalize(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def _int_arg(value: Any, what: str, error: type[Exception]) -> int:
+    if isinstance(value, bool):
+        raise error(f"{what} must be an int, not a bool")
+    try:
+        return int(value.__index__())
+    except (AttributeError, TypeError):
+        raise error(f"{what} must be an int, got {value!r}") from None
+
+
+def _seed_arg(seed: Any) -> int:
+    s = _int_arg(seed, "seed", InvalidArgumentError)
+    if not 0 <= s <= MASK64:
+        raise InvalidArgumentError("seed must be an integer in [0, 2**64)")
+    return s
+
+
+class Game:
+    """A configured reference game: the same interface as ``regalia._core.Game``."""
+
+    backend = "reference"
+
+    def __init__(self, rules: Rules[Any]) -> None:
+        self.rules = rules
+        self.name = rules.INFO.name
+        self.title = rules.INFO.title
+        self.num_players = rules.num_players
+        self.num_actions = rules.num_actions
+        self.observation_shape = rules.observation_shape()
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Every option in force."""
+        return self.rules.options()
+
+    def new_state(self, seed: Any = None) -> State:
+        """A new game from ``seed`` (random when omitted)."""
+        s = random.getrandbits(64) if seed is None else _seed_arg(seed)
+        return State(self, self.rules.new_state(Rng.new(s)), [], s)
+
+    def state_from_json(self, text: Any) -> State:
+        """Reads a saved state, checking it as the engine does."""
+        if not isinstance(text, str):
+            raise InvalidStateError("a saved state must be JSON text")
+        try:
+            v = json.loads(text)
+        except ValueError as e:
+            raise InvalidStateError(f"not valid JSON: {e}") from None
+        if not isinstance(v, dict):
+            raise InvalidStateError("a saved state must be a JSON object")
+        for key in ("format", "version", "game", "options", "seed", "history", "state"):
+            if key not in v:
+                raise InvalidStateError(f"saved state has no '{key}' field")
+        if v["format"] != STATE_FORMAT:
+            raise InvalidStateError(f"not a Regalia saved state (format must be '{STATE_FORMAT}')")
+        if v["version"] != STATE_VERSION or type(v["version"]) is not int:
+            raise InvalidStateError(f"saved state version {v['version']} is not supported")
+        if v["game"] != self.name:
+            raise InvalidStateError(f"saved state is of game {v['game']!r}, not '{self.name}'")
+        if v["options"] != self.options:
+            raise InvalidStateError(f"saved state has options {v['options']}, but this game has {self.options}")
+        seed = v["seed"]
+        if seed is not None and (type(seed) is not int or not 0 <= seed <= MASK64):
+            raise InvalidStateError("'seed' must be null or an integer in [0, 2**64)")
+        history = v["history"]
+        if not isinstance(history, list) or not all(
+            type(a) is int and 0 <= a < self.num_actions for a in history
+        ):
+            raise InvalidStateError(f"'history' must hold action ids from 0 to {self.num_actions - 1}")
+        try:
+            state = self.rules.state_from_json(v["state"])
+            problem = self.rules.check_state(state)
+        except Exception as e:  # malformed data of any shape is refused, never crashes
+            raise InvalidStateError(f"bad 'state': {e!r}") from None
+        if problem is not None:
+            raise InvalidStateError(f"inconsistent 'state': {problem}")
+        if seed is not None:
+            replay = self.new_state(seed)
+            for a in history:
+                try:
+                    replay.apply(a)
+                except IllegalActionError:
+                    raise InvalidStateError("'history' is not a legal game from 'seed'") from None
+            if self.rules.state_to_json(replay.data) != self.rules.state_to_json(state):
+                raise InvalidStateError("'state' does not match replaying 'history' from 'seed'")
+        return State(self, state, list(history), seed)
+
+    def random_playouts(self, games: int, seed: Any = None, threads: int = 1) -> dict[str, Any]:
+        """Plays random games exactly as the engine's native playouts do."""
+        from regalia.reference.rng import derive_seed
+
+        s = 0 if seed is None else _seed_arg(seed)
+        n = self.num_players
+        stats: dict[str, Any] = {"games": 0, "steps": 0, "wins": [0] * n, "draws": 0, "returns_sum": [0.0] * n}
+        rules = self.rules
+        for i in range(games):
+            state = rules.new_state(Rng.new(derive_seed(s, i)))
+            picker = Rng.new(derive_seed(s ^ MASK64, i))
+            while True:
+                legal = rules.legal_actions(state)
+                if not legal:
+                    break
+                rules.apply(state, legal[picker.index(len(legal))])
+                stats["steps"] += 1
+            r = rules.returns(state)
+            stats["games"] += 1
+            best = max(r)
+            winners = [i for i, x in enumerate(r) if x == best]
+            if len(winners) == 1:
+                stats["wins"][winners[0]] += 1
+            else:
+                stats["draws"] += 1
+            stats["returns_sum"] = [a + b for a, b in zip(stats["returns_sum"], r)]
+        return stats
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name} {self.options} (reference)>"
+
+
+class State:
+    """A reference game position: the same interface as ``regalia._core.State``."""
+
+    def __init__(self, game: Game, data: Any, history: list[int], seed: int | None) -> None:
+        self._game = game
+        self._rules = game.rules
+        self.data = data
+        self._history = history
+        self._seed = seed
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to decide, or ``None`` once over."""
+        return self._rules.current_player(self.data)
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self._rules.current_player(self.data) is None
+
+    @property
+    def game_name(self) -> str:
+        """The game's id."""
+        return self._game.name
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+        return self._game.num_players
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the action space."""
+        return self._game.num_actions
+
+    @property
+    def seed(self) -> int | None:
+        """The seed the game started from."""
+        return self._seed
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions, sorted."""
+        return self._rules.legal_actions(self.data)
+
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """A bool array, true at the legal actions."""
+        mask = np.zeros(self.num_actions, dtype=np.bool_)
+        mask[self.legal_actions()] = True
+        return mask
+
+    def _action(self, action: Any) -> int:
+        a = _int_arg(action, "action", IllegalActionError)
+        if not 0 <= a < self.num_actions:
+            raise IllegalActionError(f"action {a} is out of range 0..{self.num_actions}")
+        return a
+
+    def _seat(self, seat: Any) -> int:
+        s = _int_arg(seat, "seat", InvalidArgumentError)
+        if not 0 <= s < self.num_players:
+            raise InvalidArgumentError(f"seat must be from 0 to {self.num_players - 1}, got {s}")
+        return s
+
+    def apply(self, action: Any) -> None:
+        """Plays ``action``; an illegal one raises ``IllegalActionError`` and changes nothing."""
+        a = self._action(action)
+        legal = self._rules.legal_actions(self.data)
+        if a not in legal:
+            if not legal:
+                raise IllegalActionError(f"action {a}: the game is over")
+            name = self._rules.action_name(self.data, a)
+            raise IllegalActionError(f"action {a} ({name}) is not legal now")
+        self._rules.apply(self.data, a)
+        self._history.append(a)
+
+    def clone(self) -> State:
+        """An independent copy."""
+        return State(self._game, self._rules.copy_state(self.data), list(self._history), self._seed)
+
+    __copy__ = clone
+
+    def __deepcopy__(self, memo: Any) -> State:
+        return self.clone()
+
+    def returns(self) -> list[float]:
+        """Per-seat returns."""
+        return self._rules.returns(self.data)
+
+    def scores(self) -> list[int]:
+        """Per-seat game points."""
+        return self._rules.scores(self.data)
+
+    def history(self) -> list[int]:
+        """Every action since the start."""
+        return list(self._history)
+
+    def action_name(self, action: Any) -> str:
+        """The readable name of ``action``."""
+        return self._rules.action_name(self.data, self._action(action))
+
+    def parse_action(self, text: Any) -> int:
+        """The action called ``text`` (exact name, or a unique prefix of a legal one)."""
+        if not isinstance(text, str):
+            raise IllegalActionError("an action name must be a str")
+        want = _normalize(text)
+        if not want:
+            raise IllegalActionError("empty action name")
+        for a in range(self.num_actions):
+            if _normalize(self._rules.action_name(self.data, a)) == want:
+                return a
+        matches = [
+            a for a in self.legal_actions() if _normalize(self._rules.action_name(self.data, a)).startswith(want)
+        ]
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise IllegalActionError(f"no action is called '{text}'")
+        names = ", ".join(self._rules.action_name(self.data, a) for a in matches)
+        raise IllegalActionError(f"'{text}' could be any of: {names}")
+
+    def observation(self, seat: Any) -> dict[str, Any]:
+        """Exactly what ``seat`` may see."""
+        return self._rules.observation(self.data, self._seat(seat))
+
+    def observation_tensor(self, seat: Any, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+        """What ``seat`` may see, as a float32 array of ``game.observation_shape``."""
+        s = self._seat(seat)
+        shape = self._game.observation_shape
+        if out is None:
+            out = np.zeros(shape, dtype=np.float32)
+        elif not isinstance(out, np.ndarray) or out.dtype != np.float32 or out.size != int(np.prod(shape)):
+            raise InvalidArgumentError(f"out must be a float32 array of {int(np.prod(shape))} floats")
+        elif not out.flags.c_contiguous or not out.flags.writeable:
+            raise InvalidArgumentError("out must be writable and C-contiguous")
+        flat = out.reshape(-1)
+        flat.fill(0.0)
+        self._rules.observation_tensor(self.data, s, flat)
+        return out
+
+    def determinize(self, seat: Any, seed: Any) -> State:
+        """A state consistent with what ``seat`` has seen, hidden cards resampled from ``seed``."""
+        s = self._seat(seat)
+        rng = Rng.new(_seed_arg(seed))
+        return State(self._game, self._rules.determinize(self.data, s, rng), [], None)
+
+    def to_json(self) -> str:
+        """The saved form: the same text the extension writes."""
+        envelope = {
+            "format": STATE_FORMAT,
+            "version": STATE_VERSION,
+            "game": self._game.name,
+            "options": self._game.options,
+            "seed": self._seed,
+            "history": self._history,
+            "state": self._rules.state_to_json(self.data),
+        }
+        return json.dumps(envelope, sort_keys=True, separators=(",", ":"))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and other.to_json() == self.to_json()
+
+    def __repr__(self) -> str:
+        cp = self.current_player
+        who = "over" if cp is None else f"seat {cp} to act"
+        return f"<State {self.game_name} after {len(self._history)} actions, {who}>"

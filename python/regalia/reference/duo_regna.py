@@ -1,0 +1,394 @@
+"""Duo Regna — the reference twin of ``rust/engine/src/games/duo_regna.rs``.
+
+Rules in ten lines: each player holds the nine cards X, 0, 1, 2, 3, 4, 5, 6 (King), 6 (Queen).
+Every round both choose a card in secret and reveal together. A shield (X) on either side:
+no winner. A Bishop (4): the lower card wins (so the Jester beats it). A Jester (0): beats
+a 6 (and the Bishop), loses to 1, 2, 3, 5. Otherwise the higher card wins; equal: no winner.
+The winner pulls the dragon one step towards herself, or captures it from her own side;
+a captured dragon is replaced from the pile, in the centre. After nine rounds both take
+their nine cards back. Whoever has captured 4 dragons (cards show 1 or 2) wins.
+
+Rulings and options: see the Rust module and ``docs/rules/duo-regna.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from regalia.reference.base import GameInfo, Rules
+from regalia.reference.options import OptionReader, OptionSpec
+from regalia.reference.rng import Rng
+
+CARDS = 9
+CARD_NAMES = ("X", "0", "1", "2", "3", "4", "5", "6 king", "6 queen")
+FULL_HAND = (1 << CARDS) - 1
+MAX_PILE = 32
+SHIELD = 0
+SEAT0_SIDE, CENTRE, SEAT1_SIDE = 0, 1, 2
+TENSOR_SIZE = 3 * CARDS + 1 + 3 + 2 + 3 + 2 * CARDS + 1
+
+OPTIONS = (
+    OptionSpec("players", 2, "number of players (always 2)"),
+    OptionSpec(
+        "dragon_deck", [10, 6], "[cards showing one dragon, cards showing two], each 0-32, 1-32 cards in all"
+    ),
+    OptionSpec("dragons_to_win", 4, "dragons that win the duel (1-64)"),
+    OptionSpec(
+        "max_rounds",
+        180,
+        "stalemate guard: rounds before the game is decided on dragons, then the dragon's side (1-100000)",
+    ),
+)
+
+
+def value(card: int) -> int | None:
+    """The value of a card for comparisons (``None`` for the shield)."""
+    if card == SHIELD:
+        return None
+    return card - 1 if card <= 7 else 6
+
+
+def round_winner(c0: int, c1: int) -> int | None:
+    """Who wins a round when seat 0 shows ``c0`` and seat 1 shows ``c1``."""
+    v0, v1 = value(c0), value(c1)
+    if v0 is None or v1 is None or v0 == v1:
+        return None
+    higher = 0 if v0 > v1 else 1
+    if v0 == 4 or v1 == 4:
+        return 1 - higher
+    if v0 == 0 or v1 == 0:
+        jester, other = (0, v1) if v0 == 0 else (1, v0)
+        return jester if other == 6 else 1 - jester
+    return higher
+
+
+def _bits(mask: int) -> list[int]:
+    return [i for i in range(CARDS) if mask >> i & 1]
+
+
+@dataclass
+class State:
+    """The whole game state (field for field the Rust ``State``)."""
+
+    rng: Rng
+    hands: list[int]
+    pending: int | None
+    pile: list[int]
+    pile_len: int
+    next_dragon: int
+    dragon: int
+    dragon_side: int
+    captured: list[int]
+    round: int
+    last_reveal: list[int] | None
+    over: bool = field(default=False)
+
+
+class DuoRegna(Rules[State]):
+    """Duo Regna's rules with validated options."""
+
+    INFO = GameInfo("duo-regna", "Duo Regna", ("duoregna", "duo_regna"), 2, 2, OPTIONS)
+
+    def __init__(self, single: int, double: int, dragons_to_win: int, max_rounds: int) -> None:
+        self.single_dragons = single
+        self.double_dragons = double
+        self.dragons_to_win = dragons_to_win
+        self.max_rounds = max_rounds
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any]) -> DuoRegna:
+        r = OptionReader(cls.INFO.name, options, OPTIONS)
+        r.int("players", 2, 2, 2)
+        deck = r.int_list("dragon_deck", [10, 6], 2, 0, MAX_PILE)
+        if not 1 <= deck[0] + deck[1] <= MAX_PILE:
+            raise r.error("dragon_deck", f"must hold 1 to {MAX_PILE} cards in all")
+        to_win = r.int("dragons_to_win", 4, 1, 64)
+        max_rounds = r.int("max_rounds", 180, 1, 100_000)
+        r.finish()
+        return cls(deck[0], deck[1], to_win, max_rounds)
+
+    def options(self) -> dict[str, Any]:
+        return {
+            "players": 2,
+            "dragon_deck": [self.single_dragons, self.double_dragons],
+            "dragons_to_win": self.dragons_to_win,
+            "max_rounds": self.max_rounds,
+        }
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    @property
+    def num_actions(self) -> int:
+        return CARDS
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return (TENSOR_SIZE,)
+
+    # -- set-up and play -------------------------------------------------------------
+
+    def new_state(self, rng: Rng) -> State:
+        n = self.single_dragons + self.double_dragons
+        pile = [1 if i < self.single_dragons else 2 for i in range(n)] + [0] * (MAX_PILE - n)
+        rng.shuffle(pile, 0, n)
+        s = State(rng, [FULL_HAND, FULL_HAND], None, pile, n, 0, 0, CENTRE, [0, 0], 0, None)
+        self._reveal_next_dragon(s)
+        return s
+
+    def current_player(self, s: State) -> int | None:
+        if s.over:
+            return None
+        return 0 if s.pending is None else 1
+
+    def legal_actions(self, s: State) -> list[int]:
+        seat = self.current_player(s)
+        return [] if seat is None else _bits(s.hands[seat])
+
+    def apply(self, s: State, action: int) -> None:
+        if s.pending is None:
+            s.hands[0] &= ~(1 << action)
+            s.pending = action
+        else:
+            s.hands[1] &= ~(1 << action)
+            self._reveal(s, s.pending, action)
+
+    def _reveal_next_dragon(self, s: State) -> None:
+        if s.next_dragon < s.pile_len:
+            s.dragon = s.pile[s.next_dragon]
+            s.next_dragon += 1
+            s.dragon_side = CENTRE
+        else:
+            s.dragon = 0
+            s.over = True
+
+    def _move_dragon(self, s: State, winner: int) -> None:
+        own_side = SEAT0_SIDE if winner == 0 else SEAT1_SIDE
+        if s.dragon_side == own_side:
+            s.captured[winner] = min(255, s.captured[winner] + s.dragon)
+            if s.captured[winner] >= self.dragons_to_win:
+                s.over = True
+            else:
+                self._reveal_next_dragon(s)
+        elif winner == 0:
+            s.dragon_side -= 1
+        else:
+            s.dragon_side += 1
+
+    def _reveal(self, s: State, c0: int, c1: int) -> None:
+        s.pending = None
+        s.last_reveal = [c0, c1]
+        s.round += 1
+        w = round_winner(c0, c1)
+        if w is not None:
+            self._move_dragon(s, w)
+        if s.hands == [0, 0]:
+            s.hands = [FULL_HAND, FULL_HAND]
+        if s.round >= self.max_rounds:
+            s.over = True
+
+    # -- the end ---------------------------------------------------------------------
+
+    def _winner(self, s: State) -> int | None:
+        a, b = s.captured
+        if a != b:
+            return 0 if a > b else 1
+        if s.dragon > 0 and s.dragon_side == SEAT0_SIDE:
+            return 0
+        if s.dragon > 0 and s.dragon_side == SEAT1_SIDE:
+            return 1
+        return None
+
+    def returns(self, s: State) -> list[float]:
+        if not s.over:
+            return [0.0, 0.0]
+        w = self._winner(s)
+        return [0.0, 0.0] if w is None else ([1.0, -1.0] if w == 0 else [-1.0, 1.0])
+
+    def scores(self, s: State) -> list[int]:
+        return list(s.captured)
+
+    def action_name(self, s: State, action: int) -> str:
+        return CARD_NAMES[action] if 0 <= action < CARDS else "?"
+
+    # -- what a seat sees ------------------------------------------------------------
+
+    def _opponent_hand(self, s: State, seat: int) -> int:
+        opp = 1 - seat
+        pending = (1 << s.pending) if (opp == 0 and s.pending is not None) else 0
+        return s.hands[opp] | pending
+
+    def observation(self, s: State, seat: int) -> dict[str, Any]:
+        side = None
+        if s.dragon > 0 and s.dragon_side != CENTRE:
+            side = 0 if s.dragon_side == SEAT0_SIDE else 1
+        return {
+            "seat": seat,
+            "current_player": self.current_player(s),
+            "round": s.round,
+            "hand": [CARD_NAMES[c] for c in _bits(s.hands[seat])],
+            "opponent_hand": [CARD_NAMES[c] for c in _bits(self._opponent_hand(s, seat))],
+            "committed": s.pending is not None,
+            "my_choice": CARD_NAMES[s.pending] if seat == 0 and s.pending is not None else None,
+            "dragon": s.dragon if s.dragon > 0 else None,
+            "dragon_side": side,
+            "captured": list(s.captured),
+            "dragons_in_pile": s.pile_len - s.next_dragon,
+            "last_reveal": None if s.last_reveal is None else [CARD_NAMES[c] for c in s.last_reveal],
+            "terminal": s.over,
+        }
+
+    def observation_tensor(self, s: State, seat: int, out: npt.NDArray[np.float32]) -> None:
+        opp = 1 - seat
+        at = 0
+
+        def one_hot(n: int, hot: int | None) -> None:
+            nonlocal at
+            if hot is not None:
+                out[at + hot] = 1.0
+            at += n
+
+        def mask(m: int) -> None:
+            nonlocal at
+            for c in _bits(m):
+                out[at + c] = 1.0
+            at += CARDS
+
+        def scalar(x: float) -> None:
+            nonlocal at
+            out[at] = x
+            at += 1
+
+        mask(s.hands[seat])
+        mask(self._opponent_hand(s, seat))
+        mask((1 << s.pending) if seat == 0 and s.pending is not None else 0)
+        scalar(1.0 if s.pending is not None else 0.0)
+        mine = SEAT0_SIDE if seat == 0 else SEAT1_SIDE
+        pos = None
+        if s.dragon > 0:
+            pos = 0 if s.dragon_side == mine else (1 if s.dragon_side == CENTRE else 2)
+        one_hot(3, pos)
+        one_hot(2, s.dragon - 1 if s.dragon > 0 else None)
+        scalar(np.float32(s.captured[seat]) / np.float32(self.dragons_to_win))
+        scalar(np.float32(s.captured[opp]) / np.float32(self.dragons_to_win))
+        scalar(np.float32(s.pile_len - s.next_dragon) / np.float32(max(s.pile_len, 1)))
+        one_hot(CARDS, None if s.last_reveal is None else s.last_reveal[seat])
+        one_hot(CARDS, None if s.last_reveal is None else s.last_reveal[opp])
+        scalar(1.0 if self.current_player(s) == seat else 0.0)
+
+    def determinize(self, s: State, seat: int, rng: Rng) -> State:
+        d = self.copy_state(s)
+        rng.shuffle(d.pile, d.next_dragon, d.pile_len)
+        if seat == 1 and d.pending is not None:
+            pool = d.hands[0] | (1 << d.pending)
+            cards = _bits(pool)
+            pick = cards[rng.index(len(cards))]
+            d.pending = pick
+            d.hands[0] = pool & ~(1 << pick)
+        d.rng = rng.fork()
+        return d
+
+    # -- saving and checking ---------------------------------------------------------
+
+    def copy_state(self, s: State) -> State:
+        return State(
+            s.rng.copy(),
+            list(s.hands),
+            s.pending,
+            list(s.pile),
+            s.pile_len,
+            s.next_dragon,
+            s.dragon,
+            s.dragon_side,
+            list(s.captured),
+            s.round,
+            None if s.last_reveal is None else list(s.last_reveal),
+            s.over,
+        )
+
+    def state_to_json(self, s: State) -> dict[str, Any]:
+        return {
+            "captured": list(s.captured),
+            "dragon": s.dragon,
+            "dragon_side": s.dragon_side,
+            "hands": list(s.hands),
+            "last_reveal": None if s.last_reveal is None else list(s.last_reveal),
+            "next_dragon": s.next_dragon,
+            "over": s.over,
+            "pending": s.pending,
+            "pile": list(s.pile),
+            "pile_len": s.pile_len,
+            "rng": s.rng.to_json(),
+            "round": s.round,
+        }
+
+    def state_from_json(self, data: Any) -> State:
+        def u(v: Any, hi: int) -> int:
+            if type(v) is not int or not 0 <= v <= hi:
+                raise ValueError(f"expected an integer from 0 to {hi}, got {v!r}")
+            return v
+
+        def ulist(v: Any, n: int, hi: int) -> list[int]:
+            if not isinstance(v, list) or len(v) != n:
+                raise ValueError(f"expected a list of {n} integers")
+            return [u(x, hi) for x in v]
+
+        if type(data.get("over")) is not bool:
+            raise ValueError("'over' must be a bool")
+        pending = data["pending"]
+        last = data["last_reveal"]
+        return State(
+            Rng.from_json(data["rng"]),
+            ulist(data["hands"], 2, 0xFFFF),
+            None if pending is None else u(pending, 255),
+            ulist(data["pile"], MAX_PILE, 255),
+            u(data["pile_len"], 255),
+            u(data["next_dragon"], 255),
+            u(data["dragon"], 255),
+            u(data["dragon_side"], 255),
+            ulist(data["captured"], 2, 255),
+            u(data["round"], 0xFFFFFFFF),
+            None if last is None else ulist(last, 2, 255),
+            data["over"],
+        )
+
+    def check_state(self, s: State) -> str | None:
+        if not s.rng.is_valid():
+            return "generator increment must be odd"
+        if any(h > FULL_HAND for h in s.hands) or s.hands[1] == 0:
+            return "hands must hold up to 9 cards, seat 1's at least one"
+        if s.pending is not None and (s.pending >= CARDS or s.hands[0] >> s.pending & 1 or s.over):
+            return "seat 0's pending card must be a card not in her hand, in a running game"
+        played0 = CARDS - bin(s.hands[0]).count("1") - (s.pending is not None)
+        if played0 != CARDS - bin(s.hands[1]).count("1"):
+            return "both seats must have played the same number of cards"
+        n = s.pile_len
+        pile = s.pile[:n]
+        if (
+            n != self.single_dragons + self.double_dragons
+            or pile.count(1) != self.single_dragons
+            or pile.count(2) != self.double_dragons
+            or any(d != 0 for d in s.pile[n:])
+        ):
+            return "the dragon pile does not match the 'dragon_deck' option"
+        if s.next_dragon == 0 or s.next_dragon > s.pile_len or s.dragon_side > 2 or s.dragon > 2:
+            return "the dragon track is out of range"
+        if s.dragon == 0 and not s.over:
+            return "a running game must have a dragon"
+        if s.dragon > 0 and s.dragon != s.pile[s.next_dragon - 1]:
+            return "the current dragon is not the last card revealed"
+        if (
+            sum(s.captured) > 2 * MAX_PILE
+            or s.round > self.max_rounds
+            or (s.last_reveal is not None and any(c >= CARDS for c in s.last_reveal))
+            or (s.last_reveal is not None) != (s.round > 0)
+        ):
+            return "captures, rounds or the last reveal are out of range"
+        decided = any(c >= self.dragons_to_win for c in s.captured) or s.round >= self.max_rounds or s.dragon == 0
+        if s.over != decided:
+            return "'over' does not agree with the captures, the rounds and the pile"
+        return None

@@ -1,0 +1,58 @@
+//! Converting arguments from Python and JSON values to Python objects.
+
+use crate::errors::raise;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyList};
+use serde_json::Value;
+
+/// An integer argument (anything with `__index__`, but not a bool), or `class` raised.
+pub fn int_arg(obj: &Bound<'_, PyAny>, what: &str, class: &str) -> PyResult<i64> {
+    if obj.is_instance_of::<PyBool>() {
+        return Err(raise(class, format!("{what} must be an int, not a bool")));
+    }
+    obj.extract::<i64>().map_err(|_| {
+        let shown = obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+        raise(class, format!("{what} must be an int, got {shown}"))
+    })
+}
+
+/// A seed: an integer in `[0, 2**64)`.
+pub fn seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if obj.is_instance_of::<PyBool>() {
+        return Err(raise("InvalidArgumentError", "seed must be an int, not a bool".into()));
+    }
+    obj.extract::<u64>()
+        .map_err(|_| raise("InvalidArgumentError", "seed must be an integer in [0, 2**64)".into()))
+}
+
+/// A JSON value as plain Python objects (dict, list, str, int, float, bool, None).
+pub fn json_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py)?.into_any()
+            } else {
+                n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any()
+            }
+        }
+        Value::String(s) => s.into_pyobject(py)?.into_any(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(json_to_py(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (k, item) in map {
+                dict.set_item(k, json_to_py(py, item)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}

@@ -1,0 +1,112 @@
+//! `regalia._core.Game`: a configured game.
+
+use crate::convert::{json_to_py, seed_arg};
+use crate::errors::guard;
+use crate::state::PyState;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use regalia_engine::{DynGame, Options};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// A game with its options fixed; makes states.
+#[pyclass(name = "Game", module = "regalia._core", frozen)]
+pub struct PyGame {
+    pub(crate) inner: Arc<dyn DynGame>,
+}
+
+/// A fresh seed from the OS's hash randomness, for `new_state()` without a seed.
+fn random_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(0x5EED);
+    h.finish()
+}
+
+#[pymethods]
+impl PyGame {
+    /// The game's id, e.g. ``"duo-regna"``.
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.inner.info().name
+    }
+    /// The printed title.
+    #[getter]
+    fn title(&self) -> &'static str {
+        self.inner.info().title
+    }
+    /// Always ``"rust"`` for this class.
+    #[getter]
+    fn backend(&self) -> &'static str {
+        "rust"
+    }
+    /// Number of seats.
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.inner.num_players()
+    }
+    /// Size of the action space.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.inner.num_actions()
+    }
+    /// Every option in force, defaults filled in.
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &Value::Object(self.inner.options()))
+    }
+    /// Shape of ``State.observation_tensor``.
+    #[getter]
+    fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.inner.observation_shape())
+    }
+    /// A new game; all its randomness comes from ``seed`` (random when omitted).
+    #[pyo3(signature = (seed=None))]
+    fn new_state(&self, seed: Option<&Bound<'_, PyAny>>) -> PyResult<PyState> {
+        let seed = match seed {
+            Some(s) if !s.is_none() => seed_arg(s)?,
+            _ => random_seed(),
+        };
+        guard(|| Ok(PyState::new(self.inner.clone(), self.inner.new_state(seed))))
+    }
+    /// Reads a state saved by ``State.to_json``; raises ``InvalidStateError`` if it is bad.
+    fn state_from_json(&self, text: &str) -> PyResult<PyState> {
+        guard(|| Ok(PyState::new(self.inner.clone(), self.inner.state_from_json(text)?)))
+    }
+    /// Plays ``games`` uniformly random games natively (GIL released) and returns totals.
+    #[pyo3(signature = (games, seed=None, threads=1))]
+    fn random_playouts<'py>(
+        &self,
+        py: Python<'py>,
+        games: u64,
+        seed: Option<&Bound<'py, PyAny>>,
+        threads: usize,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let seed = seed.map_or(Ok(0), seed_arg)?;
+        let game = self.inner.clone();
+        let stats = py.detach(move || guard(|| Ok(game.random_playouts(games, seed, threads))))?;
+        let d = PyDict::new(py);
+        d.set_item("games", stats.games)?;
+        d.set_item("steps", stats.steps)?;
+        d.set_item("wins", stats.wins)?;
+        d.set_item("draws", stats.draws)?;
+        d.set_item("returns_sum", stats.returns_sum)?;
+        Ok(d)
+    }
+    fn __repr__(&self) -> String {
+        format!("<Game {} {}>", self.inner.info().name, Value::Object(self.inner.options()))
+    }
+    /// Pickles as ``make(name, options)``.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, String))> {
+        let make = py.import("regalia._core")?.getattr("make")?;
+        Ok((make, (self.inner.info().name.to_string(), Value::Object(self.inner.options()).to_string())))
+    }
+}
+
+/// Parses the options JSON text given by the Python front door.
+pub fn parse_options(options_json: &str) -> Result<Options, regalia_engine::Error> {
+    match serde_json::from_str::<Value>(options_json) {
+        Ok(Value::Object(map)) => Ok(map),
+        _ => Err(regalia_engine::Error::InvalidOption("options must be a JSON object".into())),
+    }
+}

@@ -1,0 +1,180 @@
+//! `regalia._core.State`: one position of a game, with its history.
+
+use crate::convert::{int_arg, json_to_py, seed_arg};
+use crate::errors::{guard, raise};
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
+use pyo3::prelude::*;
+use regalia_engine::{Action, DynGame, DynState};
+use std::sync::Arc;
+
+/// A game position. Mutated only by ``apply``; everything else reads.
+#[pyclass(name = "State", module = "regalia._core")]
+pub struct PyState {
+    game: Arc<dyn DynGame>,
+    inner: Box<dyn DynState>,
+}
+
+impl PyState {
+    /// Wraps an engine state.
+    pub fn new(game: Arc<dyn DynGame>, inner: Box<dyn DynState>) -> Self {
+        PyState { game, inner }
+    }
+
+    fn seat(&self, seat: &Bound<'_, PyAny>) -> PyResult<i64> {
+        int_arg(seat, "seat", "InvalidArgumentError")
+    }
+}
+
+#[pymethods]
+impl PyState {
+    /// The seat to decide, or ``None`` once the game is over.
+    #[getter]
+    fn current_player(&self) -> Option<usize> {
+        self.inner.current_player()
+    }
+    /// Whether the game is over.
+    #[getter]
+    fn is_terminal(&self) -> bool {
+        self.inner.is_terminal()
+    }
+    /// The game's id.
+    #[getter]
+    fn game_name(&self) -> &'static str {
+        self.inner.game_name()
+    }
+    /// Number of seats.
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.inner.num_players()
+    }
+    /// Size of the action space.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.inner.num_actions()
+    }
+    /// The seed the game started from (``None`` for a determinized state).
+    #[getter]
+    fn seed(&self) -> Option<u64> {
+        self.inner.seed()
+    }
+    /// The legal actions, sorted (empty once the game is over).
+    fn legal_actions(&self) -> Vec<Action> {
+        self.inner.legal_actions().iter().collect()
+    }
+    /// A numpy bool array of ``num_actions``, true at the legal actions.
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let legal = self.inner.legal_actions();
+        let mask: Vec<bool> = (0..self.inner.num_actions()).map(|a| legal.contains(a)).collect();
+        PyArray1::from_vec(py, mask)
+    }
+    /// Plays ``action``; an illegal one raises ``IllegalActionError`` and changes nothing.
+    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let a = int_arg(action, "action", "IllegalActionError")?;
+        guard(|| self.inner.apply(a))
+    }
+    /// An independent copy.
+    fn clone(&self) -> PyState {
+        PyState::new(self.game.clone(), self.inner.clone_box())
+    }
+    fn __copy__(&self) -> PyState {
+        self.clone()
+    }
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyState {
+        self.clone()
+    }
+    /// Per-seat returns (all zero until the end).
+    fn returns(&self) -> Vec<f64> {
+        self.inner.returns()
+    }
+    /// Per-seat game points.
+    fn scores(&self) -> Vec<i64> {
+        self.inner.scores()
+    }
+    /// Every action played since the start.
+    fn history(&self) -> Vec<Action> {
+        self.inner.history().to_vec()
+    }
+    /// The readable name of ``action``.
+    fn action_name(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let a = int_arg(action, "action", "IllegalActionError")?;
+        guard(|| self.inner.action_name(a))
+    }
+    /// The action called ``text`` (exact name, or a unique prefix of a legal one).
+    fn parse_action(&self, text: &Bound<'_, PyAny>) -> PyResult<Action> {
+        let text: String = text
+            .extract()
+            .map_err(|_| raise("IllegalActionError", "an action name must be a str".into()))?;
+        guard(|| self.inner.parse_action(&text))
+    }
+    /// Exactly what ``seat`` may see, as plain Python data.
+    fn observation<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let seat = self.seat(seat)?;
+        let v = guard(|| self.inner.observation(seat))?;
+        json_to_py(py, &v)
+    }
+    /// What ``seat`` may see as a float32 array of ``game.observation_shape``; with ``out``
+    /// (a C-contiguous float32 array of that size) it is written there and returned.
+    #[pyo3(signature = (seat, out=None))]
+    fn observation_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+        out: Option<Bound<'py, PyArrayDyn<f32>>>,
+    ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+        let seat = self.seat(seat)?;
+        let array = match out {
+            Some(a) => a,
+            None => PyArrayDyn::<f32>::zeros(py, self.game.observation_shape(), false),
+        };
+        {
+            let mut rw = array
+                .try_readwrite()
+                .map_err(|_| raise("InvalidArgumentError", "out is not writable".into()))?;
+            let buf = rw
+                .as_slice_mut()
+                .map_err(|_| raise("InvalidArgumentError", "out must be C-contiguous".into()))?;
+            guard(|| self.inner.observation_tensor(seat, buf))?;
+        }
+        Ok(array)
+    }
+    /// A full state consistent with what ``seat`` has seen, hidden cards resampled from ``seed``.
+    fn determinize(&self, seat: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<PyState> {
+        let seat = self.seat(seat)?;
+        let seed = seed_arg(seed)?;
+        let d = guard(|| self.inner.determinize(seat, seed))?;
+        Ok(PyState::new(self.game.clone(), d))
+    }
+    /// The saved form (JSON text), generator included: ``game.state_from_json`` reads it.
+    fn to_json(&self) -> String {
+        self.inner.to_json()
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyState>().is_ok_and(|o| o.borrow().inner.same_as(&*self.inner))
+    }
+    fn __repr__(&self) -> String {
+        let who = match self.inner.current_player() {
+            Some(p) => format!("seat {p} to act"),
+            None => "over".into(),
+        };
+        format!("<State {} after {} actions, {who}>", self.inner.game_name(), self.inner.history().len())
+    }
+    /// Pickles through the JSON save format.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((py.import("regalia._core")?.getattr("load_state")?, (self.inner.to_json(),)))
+    }
+    /// Unused: states are immutable except through ``apply``.
+    fn __getnewargs__(&self) -> PyResult<()> {
+        Err(raise("RegaliaError", "use to_json() to save a state".into()))
+    }
+}
+
+/// Reads any game's saved state (game and options taken from the file).
+pub fn load_any(text: &str) -> PyResult<PyState> {
+    let bad = |m: &str| raise("InvalidStateError", m.to_string());
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(&format!("not valid JSON: {e}")))?;
+    let name = v.get("game").and_then(|g| g.as_str()).ok_or_else(|| bad("saved state has no 'game'"))?;
+    let options = v.get("options").and_then(|o| o.as_object()).ok_or_else(|| bad("saved state has no 'options'"))?;
+    let game = guard(|| regalia_engine::make(name, options).map_err(|e| regalia_engine::Error::InvalidState(e.to_string())))?;
+    let inner = guard(|| game.state_from_json(text))?;
+    Ok(PyState::new(game, inner))
+}
