@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal, Union
 
-from regalia import _core
+import regalia._core as _core
 from regalia import reference as _reference
 from regalia.errors import (
     IllegalActionError,
@@ -24,9 +24,9 @@ from regalia.errors import (
 __version__: str = _core.__version__
 
 #: A game of either backend: both have the same interface.
-AnyGame = Union[_core.Game, _reference.Game]
+AnyGame = Union["_core.Game", "_reference.Game"]
 #: A state of either backend.
-AnyState = Union[_core.State, _reference.State]
+AnyState = Union["_core.State", "_reference.State"]
 
 BACKENDS = ("rust", "reference")
 

@@ -55,9 +55,7 @@ def play(game: Any, agents: list[Agent], seed: int = 0) -> MatchRecord:
     if len(agents) != game.num_players:
         raise IllegalActionError(f"{game.name} needs {game.num_players} agents, got {len(agents)}")
     state = game.new_state(seed)
-    record = MatchRecord(
-        game.name, game.options, seed, [getattr(a, "name", type(a).__name__) for a in agents]
-    )
+    record = MatchRecord(game.name, game.options, seed, [getattr(a, "name", type(a).__name__) for a in agents])
     options = game.options
     while not state.is_terminal:
         seat = state.current_player

@@ -68,16 +68,23 @@ def games_cmd(
         typer.echo(json.dumps(listing, indent=2))
         return
     for g in listing:
-        players = f"{g['min_players']}-{g['max_players']}" if g["min_players"] != g["max_players"] else str(g["min_players"])
+        players = (
+            f"{g['min_players']}-{g['max_players']}" if g["min_players"] != g["max_players"] else str(g["min_players"])
+        )
         typer.echo(f"{g['name']:<20} {g['title']:<20} players: {players}")
         for o in g["options"]:
             typer.echo(f"    {o['name']} = {json.dumps(o['default'])}: {o['help']}")
 
 
+SEATS_HELP = "comma-separated agents, one per seat: human, " + ", ".join(AGENTS)
+
+
 @app.command("play")
 def play_cmd(
     game: Annotated[str, typer.Argument(help="game id, e.g. duo-regna (see: regalia games)")],
-    seats: Annotated[str, typer.Option(help="comma-separated agents per seat: human, " + ", ".join(AGENTS))] = "human,random",
+    seats: Annotated[
+        str, typer.Option(help="comma-separated agents per seat: human, " + ", ".join(AGENTS))
+    ] = "human,random",
     seed: Annotated[int, typer.Option(help="the game's seed")] = 0,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="game option key=value")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the match record as JSON")] = False,

@@ -204,9 +204,7 @@ class Game:
         if seed is not None and (type(seed) is not int or not 0 <= seed <= MASK64):
             raise InvalidStateError("'seed' must be null or an integer in [0, 2**64)")
         history = v["history"]
-        if not isinstance(history, list) or not all(
-            type(a) is int and 0 <= a < self.num_actions for a in history
-        ):
+        if not isinstance(history, list) or not all(type(a) is int and 0 <= a < self.num_actions for a in history):
             raise InvalidStateError(f"'history' must hold action ids from 0 to {self.num_actions - 1}")
         try:
             state = self.rules.state_from_json(v["state"])

@@ -33,9 +33,7 @@ TENSOR_SIZE = 3 * CARDS + 1 + 3 + 2 + 3 + 2 * CARDS + 1
 
 OPTIONS = (
     OptionSpec("players", 2, "number of players (always 2)"),
-    OptionSpec(
-        "dragon_deck", [10, 6], "[cards showing one dragon, cards showing two], each 0-32, 1-32 cards in all"
-    ),
+    OptionSpec("dragon_deck", [10, 6], "[cards showing one dragon, cards showing two], each 0-32, 1-32 cards in all"),
     OptionSpec("dragons_to_win", 4, "dragons that win the duel (1-64)"),
     OptionSpec(
         "max_rounds",
@@ -102,12 +100,12 @@ class DuoRegna(Rules[State]):
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> DuoRegna:
         r = OptionReader(cls.INFO.name, options, OPTIONS)
-        r.int("players", 2, 2, 2)
-        deck = r.int_list("dragon_deck", [10, 6], 2, 0, MAX_PILE)
+        r.integer("players", 2, 2, 2)
+        deck = r.integer_list("dragon_deck", [10, 6], 2, 0, MAX_PILE)
         if not 1 <= deck[0] + deck[1] <= MAX_PILE:
             raise r.error("dragon_deck", f"must hold 1 to {MAX_PILE} cards in all")
-        to_win = r.int("dragons_to_win", 4, 1, 64)
-        max_rounds = r.int("max_rounds", 180, 1, 100_000)
+        to_win = r.integer("dragons_to_win", 4, 1, 64)
+        max_rounds = r.integer("max_rounds", 180, 1, 100_000)
         r.finish()
         return cls(deck[0], deck[1], to_win, max_rounds)
 
@@ -133,7 +131,7 @@ class DuoRegna(Rules[State]):
     # -- set-up and play -------------------------------------------------------------
 
     def new_state(self, rng: Rng) -> State:
-        n = self.single_dragons + self.double_dragons
+        n: int = self.single_dragons + self.double_dragons
         pile = [1 if i < self.single_dragons else 2 for i in range(n)] + [0] * (MAX_PILE - n)
         rng.shuffle(pile, 0, n)
         s = State(rng, [FULL_HAND, FULL_HAND], None, pile, n, 0, 0, CENTRE, [0, 0], 0, None)

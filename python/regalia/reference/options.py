@@ -37,7 +37,7 @@ class OptionReader:
     def _bad(self, name: str, want: str, got: Any) -> InvalidOptionError:
         return InvalidOptionError(f"{self.game}: option '{name}' must be {want}, got {got!r}")
 
-    def int(self, name: str, default: int, lo: int, hi: int) -> int:
+    def integer(self, name: str, default: int, lo: int, hi: int) -> int:
         """An integer in ``lo..=hi``, or ``default``."""
         v = self._take(name)
         if v is None:
@@ -46,12 +46,12 @@ class OptionReader:
             raise self._bad(name, f"an integer from {lo} to {hi}", v)
         return int(v)
 
-    def opt_int(self, name: str, lo: int, hi: int) -> int | None:
+    def opt_integer(self, name: str, lo: int, hi: int) -> int | None:
         """An optional integer in ``lo..=hi``."""
         if self.given.get(name) is None:
             self.read.append(name)
             return None
-        return self.int(name, 0, lo, hi)
+        return self.integer(name, 0, lo, hi)
 
     def boolean(self, name: str, default: bool) -> bool:
         """A boolean, or ``default``."""
@@ -71,7 +71,7 @@ class OptionReader:
             raise self._bad(name, f"one of {list(choices)}", v)
         return str(v)
 
-    def int_list(self, name: str, default: list[int], length: int, lo: int, hi: int) -> list[int]:
+    def integer_list(self, name: str, default: list[int], length: int, lo: int, hi: int) -> list[int]:
         """A list of ``length`` integers each in ``lo..=hi``, or ``default``."""
         v = self._take(name)
         if v is None:

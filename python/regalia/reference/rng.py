@@ -6,7 +6,8 @@ is Fisher-Yates from the last index down.
 
 from __future__ import annotations
 
-from typing import Any, MutableSequence, TypeVar
+from collections.abc import MutableSequence
+from typing import Any, TypeVar
 
 MASK64 = (1 << 64) - 1
 MASK32 = (1 << 32) - 1

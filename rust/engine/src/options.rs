@@ -53,7 +53,7 @@ impl<'a> OptionReader<'a> {
     }
 
     /// An integer in `min..=max`, or `default` when absent.
-    pub fn int(&mut self, name: &'static str, default: i64, min: i64, max: i64) -> Result<i64> {
+    pub fn integer(&mut self, name: &'static str, default: i64, min: i64, max: i64) -> Result<i64> {
         match self.take(name) {
             None => Ok(default),
             Some(v) => match v.as_i64() {
@@ -64,12 +64,12 @@ impl<'a> OptionReader<'a> {
     }
 
     /// An optional integer in `min..=max` (`None` when absent).
-    pub fn opt_int(&mut self, name: &'static str, min: i64, max: i64) -> Result<Option<i64>> {
+    pub fn opt_integer(&mut self, name: &'static str, min: i64, max: i64) -> Result<Option<i64>> {
         if self.given.get(name).is_none_or(Value::is_null) {
             self.read.push(name);
             return Ok(None);
         }
-        self.int(name, 0, min, max).map(Some)
+        self.integer(name, 0, min, max).map(Some)
     }
 
     /// A boolean, or `default` when absent.
@@ -98,7 +98,7 @@ impl<'a> OptionReader<'a> {
     }
 
     /// A list of exactly `len` integers each in `min..=max`, or `default` when absent.
-    pub fn int_list(
+    pub fn integer_list(
         &mut self,
         name: &'static str,
         default: &[i64],
@@ -168,20 +168,23 @@ mod tests {
     fn reads_validates_and_refuses_unknown() {
         let o = opts(json!({"n": 5}));
         let mut r = OptionReader::new("g", &o, SPECS);
-        assert_eq!(r.int("n", 3, 1, 9).unwrap(), 5);
+        assert_eq!(r.integer("n", 3, 1, 9).unwrap(), 5);
         r.finish().unwrap();
 
         let o = opts(json!({"n": 50}));
         let mut r = OptionReader::new("g", &o, SPECS);
-        assert!(matches!(r.int("n", 3, 1, 9), Err(Error::InvalidOption(_))));
+        assert!(matches!(
+            r.integer("n", 3, 1, 9),
+            Err(Error::InvalidOption(_))
+        ));
 
         let o = opts(json!({"n": true}));
         let mut r = OptionReader::new("g", &o, SPECS);
-        assert!(r.int("n", 3, 1, 9).is_err());
+        assert!(r.integer("n", 3, 1, 9).is_err());
 
         let o = opts(json!({"m": 1}));
         let mut r = OptionReader::new("g", &o, SPECS);
-        r.int("n", 3, 1, 9).unwrap();
+        r.integer("n", 3, 1, 9).unwrap();
         let e = r.finish().unwrap_err().to_string();
         assert!(
             e.contains("unknown option 'm'") && e.contains("allowed: n"),

@@ -94,15 +94,16 @@ impl Rng {
 mod tests {
     use super::*;
 
+    const PINNED_42: [u32; 4] = [3344234869, 784068600, 3015419514, 3010714124];
+    const PINNED_DERIVE: u64 = 15923061589221109599;
+
     #[test]
     fn known_values_are_stable() {
-        // Pinned outputs: the Python mirror's tests check the same numbers.
+        // Pinned outputs: tests/test_rng.py checks the same numbers against the Python mirror.
         let mut r = Rng::new(42);
         let got: Vec<u32> = (0..4).map(|_| r.next_u32()).collect();
-        let mut again = Rng::new(42);
-        let want: Vec<u32> = (0..4).map(|_| again.next_u32()).collect();
-        assert_eq!(got, want);
-        assert_ne!(Rng::new(1).next_u32(), Rng::new(2).next_u32());
+        assert_eq!(got, PINNED_42);
+        assert_eq!(derive_seed(7, 3), PINNED_DERIVE);
     }
 
     #[test]

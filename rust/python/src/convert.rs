@@ -11,7 +11,10 @@ pub fn int_arg(obj: &Bound<'_, PyAny>, what: &str, class: &str) -> PyResult<i64>
         return Err(raise(class, format!("{what} must be an int, not a bool")));
     }
     obj.extract::<i64>().map_err(|_| {
-        let shown = obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+        let shown = obj
+            .repr()
+            .map(|r| r.to_string())
+            .unwrap_or_else(|_| "?".into());
         raise(class, format!("{what} must be an int, got {shown}"))
     })
 }
@@ -19,10 +22,17 @@ pub fn int_arg(obj: &Bound<'_, PyAny>, what: &str, class: &str) -> PyResult<i64>
 /// A seed: an integer in `[0, 2**64)`.
 pub fn seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
     if obj.is_instance_of::<PyBool>() {
-        return Err(raise("InvalidArgumentError", "seed must be an int, not a bool".into()));
+        return Err(raise(
+            "InvalidArgumentError",
+            "seed must be an int, not a bool".into(),
+        ));
     }
-    obj.extract::<u64>()
-        .map_err(|_| raise("InvalidArgumentError", "seed must be an integer in [0, 2**64)".into()))
+    obj.extract::<u64>().map_err(|_| {
+        raise(
+            "InvalidArgumentError",
+            "seed must be an integer in [0, 2**64)".into(),
+        )
+    })
 }
 
 /// A JSON value as plain Python objects (dict, list, str, int, float, bool, None).

@@ -41,7 +41,10 @@ pub fn guard<T>(f: impl FnOnce() -> Result<T, Error>) -> PyResult<T> {
                 .map(|s| s.to_string())
                 .or_else(|| p.downcast_ref::<String>().cloned())
                 .unwrap_or_default();
-            Err(raise("RegaliaError", format!("internal error in the engine (please report it): {what}")))
+            Err(raise(
+                "RegaliaError",
+                format!("internal error in the engine (please report it): {what}"),
+            ))
         }
     }
 }

@@ -71,7 +71,12 @@ impl PyGame {
     }
     /// Reads a state saved by ``State.to_json``; raises ``InvalidStateError`` if it is bad.
     fn state_from_json(&self, text: &str) -> PyResult<PyState> {
-        guard(|| Ok(PyState::new(self.inner.clone(), self.inner.state_from_json(text)?)))
+        guard(|| {
+            Ok(PyState::new(
+                self.inner.clone(),
+                self.inner.state_from_json(text)?,
+            ))
+        })
     }
     /// Plays ``games`` uniformly random games natively (GIL released) and returns totals.
     #[pyo3(signature = (games, seed=None, threads=1))]
@@ -94,12 +99,22 @@ impl PyGame {
         Ok(d)
     }
     fn __repr__(&self) -> String {
-        format!("<Game {} {}>", self.inner.info().name, Value::Object(self.inner.options()))
+        format!(
+            "<Game {} {}>",
+            self.inner.info().name,
+            Value::Object(self.inner.options())
+        )
     }
     /// Pickles as ``make(name, options)``.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, String))> {
         let make = py.import("regalia._core")?.getattr("make")?;
-        Ok((make, (self.inner.info().name.to_string(), Value::Object(self.inner.options()).to_string())))
+        Ok((
+            make,
+            (
+                self.inner.info().name.to_string(),
+                Value::Object(self.inner.options()).to_string(),
+            ),
+        ))
     }
 }
 
@@ -107,6 +122,8 @@ impl PyGame {
 pub fn parse_options(options_json: &str) -> Result<Options, regalia_engine::Error> {
     match serde_json::from_str::<Value>(options_json) {
         Ok(Value::Object(map)) => Ok(map),
-        _ => Err(regalia_engine::Error::InvalidOption("options must be a JSON object".into())),
+        _ => Err(regalia_engine::Error::InvalidOption(
+            "options must be a JSON object".into(),
+        )),
     }
 }

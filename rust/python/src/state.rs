@@ -64,7 +64,9 @@ impl PyState {
     /// A numpy bool array of ``num_actions``, true at the legal actions.
     fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
         let legal = self.inner.legal_actions();
-        let mask: Vec<bool> = (0..self.inner.num_actions()).map(|a| legal.contains(a)).collect();
+        let mask: Vec<bool> = (0..self.inner.num_actions())
+            .map(|a| legal.contains(a))
+            .collect();
         PyArray1::from_vec(py, mask)
     }
     /// Plays ``action``; an illegal one raises ``IllegalActionError`` and changes nothing.
@@ -107,7 +109,11 @@ impl PyState {
         guard(|| self.inner.parse_action(&text))
     }
     /// Exactly what ``seat`` may see, as plain Python data.
-    fn observation<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let seat = self.seat(seat)?;
         let v = guard(|| self.inner.observation(seat))?;
         json_to_py(py, &v)
@@ -149,32 +155,54 @@ impl PyState {
         self.inner.to_json()
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.cast::<PyState>().is_ok_and(|o| o.borrow().inner.same_as(&*self.inner))
+        other
+            .cast::<PyState>()
+            .is_ok_and(|o| o.borrow().inner.same_as(&*self.inner))
     }
     fn __repr__(&self) -> String {
         let who = match self.inner.current_player() {
             Some(p) => format!("seat {p} to act"),
             None => "over".into(),
         };
-        format!("<State {} after {} actions, {who}>", self.inner.game_name(), self.inner.history().len())
+        format!(
+            "<State {} after {} actions, {who}>",
+            self.inner.game_name(),
+            self.inner.history().len()
+        )
     }
     /// Pickles through the JSON save format.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        Ok((py.import("regalia._core")?.getattr("load_state")?, (self.inner.to_json(),)))
+        Ok((
+            py.import("regalia._core")?.getattr("load_state")?,
+            (self.inner.to_json(),),
+        ))
     }
     /// Unused: states are immutable except through ``apply``.
     fn __getnewargs__(&self) -> PyResult<()> {
-        Err(raise("RegaliaError", "use to_json() to save a state".into()))
+        Err(raise(
+            "RegaliaError",
+            "use to_json() to save a state".into(),
+        ))
     }
 }
 
 /// Reads any game's saved state (game and options taken from the file).
 pub fn load_any(text: &str) -> PyResult<PyState> {
     let bad = |m: &str| raise("InvalidStateError", m.to_string());
-    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(&format!("not valid JSON: {e}")))?;
-    let name = v.get("game").and_then(|g| g.as_str()).ok_or_else(|| bad("saved state has no 'game'"))?;
-    let options = v.get("options").and_then(|o| o.as_object()).ok_or_else(|| bad("saved state has no 'options'"))?;
-    let game = guard(|| regalia_engine::make(name, options).map_err(|e| regalia_engine::Error::InvalidState(e.to_string())))?;
+    let v: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| bad(&format!("not valid JSON: {e}")))?;
+    let name = v
+        .get("game")
+        .and_then(|g| g.as_str())
+        .ok_or_else(|| bad("saved state has no 'game'"))?;
+    let options = v
+        .get("options")
+        .and_then(|o| o.as_object())
+        .ok_or_else(|| bad("saved state has no 'options'"))?;
+    let game = guard(|| {
+        regalia_engine::make(name, options)
+            .map_err(|e| regalia_engine::Error::InvalidState(e.to_string()))
+    })?;
     let inner = guard(|| game.state_from_json(text))?;
     Ok(PyState::new(game, inner))
 }

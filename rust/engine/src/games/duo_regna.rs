@@ -196,16 +196,16 @@ impl Game for DuoRegna {
 
     fn from_options(options: &Options) -> Result<Self> {
         let mut r = OptionReader::new(Self::INFO.name, options, OPTIONS);
-        r.int("players", 2, 2, 2)?;
-        let deck = r.int_list("dragon_deck", &[10, 6], 2, 0, MAX_PILE as i64)?;
+        r.integer("players", 2, 2, 2)?;
+        let deck = r.integer_list("dragon_deck", &[10, 6], 2, 0, MAX_PILE as i64)?;
         if !(1..=MAX_PILE as i64).contains(&(deck[0] + deck[1])) {
             return Err(r.error(
                 "dragon_deck",
                 &format!("must hold 1 to {MAX_PILE} cards in all"),
             ));
         }
-        let dragons_to_win = r.int("dragons_to_win", 4, 1, 64)? as u8;
-        let max_rounds = r.int("max_rounds", 180, 1, 100_000)? as u32;
+        let dragons_to_win = r.integer("dragons_to_win", 4, 1, 64)? as u8;
+        let max_rounds = r.integer("max_rounds", 180, 1, 100_000)? as u32;
         r.finish()?;
         Ok(DuoRegna {
             single_dragons: deck[0] as u8,
@@ -373,7 +373,7 @@ impl Game for DuoRegna {
         let mine = if seat == 0 { SEAT0_SIDE } else { SEAT1_SIDE };
         w.one_hot(
             3,
-            (s.dragon > 0).then(|| {
+            (s.dragon > 0).then_some({
                 if s.dragon_side == mine {
                     0
                 } else if s.dragon_side == CENTRE {

@@ -1,0 +1,192 @@
+"""The conformance harness every game runs, on both backends: random games with the game
+contract checked at every step, and bad input refused without changing anything."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+import regalia
+from regalia.errors import (
+    IllegalActionError,
+    InvalidArgumentError,
+    InvalidOptionError,
+    InvalidStateError,
+    RegaliaError,
+)
+
+GAMES_PER_CONFIG = 12
+
+
+def make(config: tuple[str, int], backend: str) -> Any:
+    name, players = config
+    return regalia.make(name, backend=backend, players=players)  # type: ignore[arg-type]
+
+
+def check_step(game: Any, state: Any, rnd: random.Random) -> None:
+    legal = state.legal_actions()
+    assert legal == sorted(set(legal))
+    assert all(0 <= a < game.num_actions for a in legal)
+    assert (not legal) == state.is_terminal == (state.current_player is None)
+    mask = state.legal_action_mask()
+    assert mask.dtype == np.bool_ and mask.shape == (game.num_actions,)
+    assert list(np.flatnonzero(mask)) == legal
+    if not state.is_terminal:
+        assert all(r == 0 for r in state.returns())
+    before = state.to_json()
+    # Illegal actions and garbage are refused and change nothing.
+    illegal = [a for a in range(game.num_actions) if a not in legal]
+    for bad in rnd.sample(illegal, min(3, len(illegal))) + [-1, game.num_actions, 2**70, "1", None, 1.0, True]:
+        with pytest.raises(IllegalActionError):
+            state.apply(bad)
+    assert state.to_json() == before
+    # Observations: JSON-able dicts; tensors of the declared shape.
+    for seat in range(game.num_players):
+        obs = state.observation(seat)
+        assert isinstance(obs, dict)
+        json.dumps(obs)
+        t = state.observation_tensor(seat)
+        assert t.dtype == np.float32 and t.shape == tuple(game.observation_shape)
+        out = np.full(game.observation_shape, 7.0, dtype=np.float32)
+        assert state.observation_tensor(seat, out) is out
+        assert np.array_equal(out, t)
+    # Names parse back; a clone is independent; the saved form round-trips.
+    for a in legal:
+        assert state.parse_action(state.action_name(a)) == a
+    if legal:
+        c = state.clone()
+        c.apply(legal[0])
+        assert state.to_json() == before
+    back = game.state_from_json(before)
+    assert back.to_json() == before and back == state
+    # A determinized state looks the same to its seat.
+    if rnd.random() < 0.25:
+        for seat in range(game.num_players):
+            d = state.determinize(seat, rnd.getrandbits(64))
+            assert d.observation(seat) == state.observation(seat)
+            assert np.array_equal(d.observation_tensor(seat), state.observation_tensor(seat))
+            if state.current_player == seat:
+                assert d.legal_actions() == legal
+            assert game.state_from_json(d.to_json()) == d
+
+
+def test_random_games_keep_the_contract(config: tuple[str, int], backend: str) -> None:
+    game = make(config, backend)
+    assert game.num_players == config[1]
+    rnd = random.Random(f"{config}{backend}")
+    for i in range(GAMES_PER_CONFIG):
+        state = game.new_state(i)
+        steps = 0
+        while not state.is_terminal:
+            if steps % 3 == 0 or i < 2:
+                check_step(game, state, rnd)
+            state.apply(rnd.choice(state.legal_actions()))
+            steps += 1
+        check_step(game, state, rnd)
+        assert len(state.history()) == steps
+        r = state.returns()
+        assert len(r) == game.num_players and abs(sum(r)) < 1e-9
+        assert len(state.scores()) == game.num_players
+
+
+def test_bad_arguments_are_clear_value_errors(config: tuple[str, int], backend: str) -> None:
+    game = make(config, backend)
+    state = game.new_state(1)
+    before = state.to_json()
+    for seat in (-1, game.num_players, "0", None, 2**80):
+        with pytest.raises(InvalidArgumentError):
+            state.observation(seat)
+        with pytest.raises(InvalidArgumentError):
+            state.observation_tensor(seat)
+    for seed in (-1, 2**64, "seed", 1.5):
+        with pytest.raises(InvalidArgumentError):
+            game.new_state(seed)
+        with pytest.raises(InvalidArgumentError):
+            state.determinize(0, seed)
+    with pytest.raises(InvalidArgumentError):
+        state.observation_tensor(0, np.zeros(3, dtype=np.float32))
+    for text in (5, "", "no such move at all"):
+        with pytest.raises(IllegalActionError):
+            state.parse_action(text)
+    assert state.to_json() == before
+
+
+def test_bad_saved_states_are_refused(config: tuple[str, int], backend: str) -> None:
+    game = make(config, backend)
+    state = game.new_state(3)
+    state.apply(state.legal_actions()[-1])
+    text = state.to_json()
+    env = json.loads(text)
+    variants = [
+        "",
+        "[]",
+        "{",
+        text[: len(text) // 2],
+        text.replace('"regalia-state"', '"other"'),
+        json.dumps({**env, "version": 2}),
+        json.dumps({**env, "game": "nope"}),
+        json.dumps({**env, "history": [10**6]}),
+        json.dumps({**env, "seed": env["seed"] + 1}),
+        json.dumps({**env, "state": {}}),
+        json.dumps({**env, "state": [1, 2]}),
+        json.dumps({**env, "options": {**env["options"], "players": 99}}),
+    ]
+    for key in env["state"]:
+        variants.append(json.dumps({**env, "state": {**env["state"], key: "garbage"}}))
+        variants.append(json.dumps({**env, "seed": None, "state": {**env["state"], key: 10**9}}))
+    for bad in variants:
+        with pytest.raises(InvalidStateError):
+            game.state_from_json(bad)
+    with pytest.raises(InvalidStateError):
+        regalia.load_state("{}", backend=backend)  # type: ignore[arg-type]
+
+
+def test_loads_across_backends(config: tuple[str, int]) -> None:
+    rust, ref = make(config, "rust"), make(config, "reference")
+    s = rust.new_state(11)
+    for _ in range(5):
+        if not s.is_terminal:
+            s.apply(s.legal_actions()[0])
+    assert ref.state_from_json(s.to_json()).to_json() == s.to_json()
+    assert regalia.load_state(s.to_json()).to_json() == s.to_json()
+
+
+def test_unknown_games_options_and_backends() -> None:
+    for backend in regalia.BACKENDS:
+        with pytest.raises(InvalidOptionError, match="duo-regna"):
+            regalia.make("chess", backend=backend)  # type: ignore[arg-type]
+        for g in regalia.games():
+            with pytest.raises(InvalidOptionError, match="allowed"):
+                regalia.make(g["name"], backend=backend, no_such_option=1)  # type: ignore[arg-type]
+            with pytest.raises(InvalidOptionError):
+                regalia.make(g["name"], backend=backend, players=g["max_players"] + 1)  # type: ignore[arg-type]
+            with pytest.raises(InvalidOptionError):
+                regalia.make(g["name"], backend=backend, players="two")  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError):
+        regalia.make("duo-regna", backend="java")  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError):
+        regalia.make("duo-regna", players=object())
+    assert issubclass(RegaliaError, ValueError)
+
+
+def test_both_backends_list_the_same_games() -> None:
+    from regalia import reference
+
+    assert regalia.games() == [json.loads(json.dumps(i.to_json())) for i in reference.games()]
+    for g in regalia.games():
+        for alias in g["aliases"]:
+            assert regalia.make(alias).name == g["name"]
+
+
+def test_pickling_a_rust_state_round_trips() -> None:
+    import pickle
+
+    s = regalia.make("duo-regna").new_state(4)
+    s.apply(s.legal_actions()[0])
+    back = pickle.loads(pickle.dumps(s))
+    assert back == s and back.history() == s.history()
+    assert pickle.loads(pickle.dumps(regalia.make("duo-regna", max_rounds=9))).options["max_rounds"] == 9
