@@ -9,7 +9,7 @@ import typer
 
 import regalia
 from regalia.agents import AGENTS, View, make_agent
-from regalia.cli.render import render
+from regalia.cli.renderers import render
 from regalia.errors import RegaliaError
 from regalia.match import play as play_match
 

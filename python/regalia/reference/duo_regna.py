@@ -22,6 +22,7 @@ import numpy.typing as npt
 from regalia.reference.base import GameInfo, Rules
 from regalia.reference.options import OptionReader, OptionSpec
 from regalia.reference.rng import Rng
+from regalia.reference.tensor import TensorWriter, ratio
 
 CARDS = 9
 CARD_NAMES = ("X", "0", "1", "2", "3", "4", "5", "6 king", "6 queen")
@@ -242,41 +243,23 @@ class DuoRegna(Rules[State]):
 
     def observation_tensor(self, s: State, seat: int, out: npt.NDArray[np.float32]) -> None:
         opp = 1 - seat
-        at = 0
-
-        def one_hot(n: int, hot: int | None) -> None:
-            nonlocal at
-            if hot is not None:
-                out[at + hot] = 1.0
-            at += n
-
-        def mask(m: int) -> None:
-            nonlocal at
-            for c in _bits(m):
-                out[at + c] = 1.0
-            at += CARDS
-
-        def scalar(x: float) -> None:
-            nonlocal at
-            out[at] = x
-            at += 1
-
-        mask(s.hands[seat])
-        mask(self._opponent_hand(s, seat))
-        mask((1 << s.pending) if seat == 0 and s.pending is not None else 0)
-        scalar(1.0 if s.pending is not None else 0.0)
+        w = TensorWriter(out)
+        w.mask(s.hands[seat], CARDS)
+        w.mask(self._opponent_hand(s, seat), CARDS)
+        w.mask((1 << s.pending) if seat == 0 and s.pending is not None else 0, CARDS)
+        w.flag(s.pending is not None)
         mine = SEAT0_SIDE if seat == 0 else SEAT1_SIDE
         pos = None
         if s.dragon > 0:
             pos = 0 if s.dragon_side == mine else (1 if s.dragon_side == CENTRE else 2)
-        one_hot(3, pos)
-        one_hot(2, s.dragon - 1 if s.dragon > 0 else None)
-        scalar(np.float32(s.captured[seat]) / np.float32(self.dragons_to_win))
-        scalar(np.float32(s.captured[opp]) / np.float32(self.dragons_to_win))
-        scalar(np.float32(s.pile_len - s.next_dragon) / np.float32(max(s.pile_len, 1)))
-        one_hot(CARDS, None if s.last_reveal is None else s.last_reveal[seat])
-        one_hot(CARDS, None if s.last_reveal is None else s.last_reveal[opp])
-        scalar(1.0 if self.current_player(s) == seat else 0.0)
+        w.one_hot(3, pos)
+        w.one_hot(2, s.dragon - 1 if s.dragon > 0 else None)
+        w.scalar(ratio(s.captured[seat], self.dragons_to_win))
+        w.scalar(ratio(s.captured[opp], self.dragons_to_win))
+        w.scalar(ratio(s.pile_len - s.next_dragon, max(s.pile_len, 1)))
+        w.one_hot(CARDS, None if s.last_reveal is None else s.last_reveal[seat])
+        w.one_hot(CARDS, None if s.last_reveal is None else s.last_reveal[opp])
+        w.flag(self.current_player(s) == seat)
 
     def determinize(self, s: State, seat: int, rng: Rng) -> State:
         d = self.copy_state(s)

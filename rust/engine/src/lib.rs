@@ -15,6 +15,7 @@ pub mod playout;
 pub mod registry;
 pub mod rng;
 pub mod session;
+pub mod tensor;
 
 pub use actions::{Action, ActionSet, MAX_ACTIONS};
 pub use error::{Error, Result};

@@ -23,6 +23,7 @@ use crate::error::Result;
 use crate::game::{Game, GameInfo, Seat};
 use crate::options::{OptionReader, OptionSpec, Options};
 use crate::rng::Rng;
+use crate::tensor::TensorWriter;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -355,20 +356,23 @@ impl Game for DuoRegna {
 
     fn observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
         let opp = 1 - seat;
-        let mut w = TensorWriter { out, at: 0 };
-        w.mask(s.hands[seat]);
+        let mut w = TensorWriter::new(out);
+        w.mask((s.hands[seat]) as u64, CARDS);
         let opp_hand = s.hands[opp]
             | if opp == 0 {
                 s.pending.map_or(0, |c| 1 << c)
             } else {
                 0
             };
-        w.mask(opp_hand);
-        w.mask(if seat == 0 {
-            s.pending.map_or(0, |c| 1 << c)
-        } else {
-            0
-        });
+        w.mask((opp_hand) as u64, CARDS);
+        w.mask(
+            (if seat == 0 {
+                s.pending.map_or(0, |c| 1 << c)
+            } else {
+                0
+            }) as u64,
+            CARDS,
+        );
         w.flag(s.pending.is_some());
         let mine = if seat == 0 { SEAT0_SIDE } else { SEAT1_SIDE };
         w.one_hot(
@@ -466,35 +470,6 @@ impl Game for DuoRegna {
 
 /// Size of the observation tensor.
 pub const TENSOR_SIZE: usize = 3 * CARDS + 1 + 3 + 2 + 3 + 2 * CARDS + 1;
-
-/// Writes tensor fields in order.
-struct TensorWriter<'a> {
-    out: &'a mut [f32],
-    at: usize,
-}
-
-impl TensorWriter<'_> {
-    fn scalar(&mut self, x: f32) {
-        if let Some(slot) = self.out.get_mut(self.at) {
-            *slot = x;
-        }
-        self.at += 1;
-    }
-    fn flag(&mut self, b: bool) {
-        self.scalar(if b { 1.0 } else { 0.0 });
-    }
-    fn mask(&mut self, m: u16) {
-        for i in 0..CARDS {
-            self.flag(m & (1 << i) != 0);
-        }
-    }
-    fn one_hot(&mut self, n: usize, hot: Option<usize>) {
-        for i in 0..n {
-            self.flag(hot == Some(i));
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

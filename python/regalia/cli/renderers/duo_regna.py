@@ -1,19 +1,11 @@
-"""Text renderers: one per game, and a plain fallback that lists the observation."""
+"""Duo Regna as text."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-Renderer = Callable[[dict[str, Any]], str]
 
-
-def render_plain(obs: dict[str, Any]) -> str:
-    """Any observation as ``key: value`` lines."""
-    return "\n".join(f"  {k}: {v}" for k, v in obs.items())
-
-
-def render_duo_regna(obs: dict[str, Any]) -> str:
+def render(obs: dict[str, Any]) -> str:
     """Duo Regna from one seat: the dragon track, the hands, the last reveal."""
     seat = obs["seat"]
     track = ["  ", "  ", "  "]
@@ -33,11 +25,3 @@ def render_duo_regna(obs: dict[str, Any]) -> str:
     lines.append(f"  your hand (seat {seat}): {' '.join(obs['hand'])}")
     lines.append(f"  opponent's cards:      {' '.join(obs['opponent_hand'])}")
     return "\n".join(lines)
-
-
-RENDERERS: dict[str, Renderer] = {"duo-regna": render_duo_regna}
-
-
-def render(game: str, obs: dict[str, Any]) -> str:
-    """The board as ``obs``'s seat sees it."""
-    return RENDERERS.get(game, render_plain)(obs)

@@ -1,0 +1,42 @@
+//! Writing observation tensors field by field, the same way in every game (mirrored by
+//! `python/regalia/reference/tensor.py`).
+
+/// Appends fields to a zeroed flat tensor; writes past the end are dropped (never a panic).
+pub struct TensorWriter<'a> {
+    out: &'a mut [f32],
+    at: usize,
+}
+
+impl<'a> TensorWriter<'a> {
+    /// A writer at the start of `out` (which the caller has zeroed).
+    pub fn new(out: &'a mut [f32]) -> Self {
+        TensorWriter { out, at: 0 }
+    }
+    /// One float.
+    pub fn scalar(&mut self, x: f32) {
+        if let Some(slot) = self.out.get_mut(self.at) {
+            *slot = x;
+        }
+        self.at += 1;
+    }
+    /// 1.0 or 0.0.
+    pub fn flag(&mut self, b: bool) {
+        self.scalar(if b { 1.0 } else { 0.0 });
+    }
+    /// `n` floats: 1.0 at bit `i` of `mask` for `i < n`.
+    pub fn mask(&mut self, mask: u64, n: usize) {
+        for i in 0..n {
+            self.flag(i < 64 && mask & (1 << i) != 0);
+        }
+    }
+    /// `n` floats, 1.0 at `hot` (none when `None` or out of range).
+    pub fn one_hot(&mut self, n: usize, hot: Option<usize>) {
+        for i in 0..n {
+            self.flag(hot == Some(i));
+        }
+    }
+    /// How many floats have been written (to check a layout against its declared size).
+    pub fn position(&self) -> usize {
+        self.at
+    }
+}
