@@ -420,3 +420,12 @@ class State:
         cp = self.current_player
         who = "over" if cp is None else f"seat {cp} to act"
         return f"<State {self.game_name} after {len(self._history)} actions, {who}>"
+
+
+def winner_returns(winners: list[bool]) -> list[float]:
+    """Zero-sum returns, as ``winner_returns`` in ``game.rs``: each of ``k`` winners gets
+    ``+1/k`` and each other seat ``-1/(n-k)``; all zero when everybody or nobody wins."""
+    n, k = len(winners), sum(winners)
+    if k in (0, n):
+        return [0.0] * n
+    return [1.0 / k if w else -1.0 / (n - k) for w in winners]

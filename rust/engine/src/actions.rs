@@ -4,9 +4,9 @@
 pub type Action = u16;
 
 /// The largest action space a game may have.
-pub const MAX_ACTIONS: usize = 256;
+pub const MAX_ACTIONS: usize = 512;
 
-/// A set of action ids as a 256-bit set: `Copy`, no heap, iterates in ascending order.
+/// A set of action ids as a 512-bit set: `Copy`, no heap, iterates in ascending order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ActionSet {
     words: [u64; MAX_ACTIONS / 64],

@@ -76,3 +76,40 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Checks every invariant of a state read from JSON, so that no later call can fail.
     fn check_state(&self, s: &Self::State) -> std::result::Result<(), String>;
 }
+
+/// The documented zero-sum returns for any number of seats: with `k` winners among `n`
+/// seats, each winner gets `+1/k` and each other seat `-1/(n-k)`; all zero when everybody
+/// (or nobody) wins. Two seats: +1/-1, or 0/0 for a draw.
+pub fn winner_returns(winners: &[bool]) -> Vec<f64> {
+    let n = winners.len();
+    let k = winners.iter().filter(|&&w| w).count();
+    if k == 0 || k == n {
+        return vec![0.0; n];
+    }
+    winners
+        .iter()
+        .map(|&w| {
+            if w {
+                1.0 / k as f64
+            } else {
+                -1.0 / (n - k) as f64
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::winner_returns;
+
+    #[test]
+    fn winner_returns_are_zero_sum() {
+        assert_eq!(winner_returns(&[true, false]), vec![1.0, -1.0]);
+        assert_eq!(winner_returns(&[false, false]), vec![0.0, 0.0]);
+        assert_eq!(winner_returns(&[true, false, false]), vec![1.0, -0.5, -0.5]);
+        assert_eq!(
+            winner_returns(&[true, true, false, false]),
+            vec![0.5, 0.5, -0.5, -0.5]
+        );
+    }
+}

@@ -19,7 +19,7 @@ pub mod tensor;
 
 pub use actions::{Action, ActionSet, MAX_ACTIONS};
 pub use error::{Error, Result};
-pub use game::{Game, GameInfo, Seat};
+pub use game::{winner_returns, Game, GameInfo, Seat};
 pub use options::{OptionSpec, Options};
 pub use playout::PlayoutStats;
 pub use registry::{games as all_games, make};
