@@ -13,6 +13,7 @@ from typing import Any, Literal, Union
 
 import regalia._core as _core
 from regalia import reference as _reference
+from regalia._core import VectorEnv
 from regalia.errors import (
     IllegalActionError,
     InvalidArgumentError,
@@ -39,6 +40,7 @@ __all__ = [
     "InvalidOptionError",
     "InvalidStateError",
     "RegaliaError",
+    "VectorEnv",
     "games",
     "load_state",
     "make",

@@ -6,6 +6,7 @@
 //! natively. All randomness comes from [`rng::Rng`], mirrored exactly by the Python reference.
 
 pub mod actions;
+pub mod batch;
 pub mod bits;
 pub mod error;
 pub mod game;
@@ -18,6 +19,7 @@ pub mod session;
 pub mod tensor;
 
 pub use actions::{Action, ActionSet, MAX_ACTIONS};
+pub use batch::{BatchOut, DynBatch};
 pub use error::{Error, Result};
 pub use game::{winner_returns, Game, GameInfo, Seat};
 pub use options::{OptionSpec, Options};

@@ -3,6 +3,7 @@
 //! the action history, the seed, action parsing and the JSON save format.
 
 use crate::actions::{Action, ActionSet};
+use crate::batch::{Batch, DynBatch};
 use crate::error::{Error, Result};
 use crate::game::{Game, GameInfo, Seat};
 use crate::options::Options;
@@ -35,6 +36,8 @@ pub trait DynGame: Send + Sync {
     fn state_from_json(&self, text: &str) -> Result<Box<dyn DynState>>;
     /// Plays `games` uniformly random games natively on `threads` threads.
     fn random_playouts(&self, games: u64, seed: u64, threads: usize) -> PlayoutStats;
+    /// `n` games stepped together on up to `threads` threads (see [`crate::batch`]).
+    fn new_batch(&self, n: usize, seed: u64, threads: usize) -> Box<dyn DynBatch>;
 }
 
 /// A state of some game, with its history.
@@ -104,6 +107,9 @@ impl<G: Game> DynGame for G {
     fn random_playouts(&self, games: u64, seed: u64, threads: usize) -> PlayoutStats {
         random_playouts(self, games, seed, threads)
     }
+    fn new_batch(&self, n: usize, seed: u64, threads: usize) -> Box<dyn DynBatch> {
+        Box::new(Batch::new(Arc::new(self.clone()), n, seed, threads))
+    }
 }
 
 /// A game's state plus what the session layer tracks.
@@ -135,6 +141,21 @@ impl<G: Game> Session<G> {
             state,
             history: Vec::new(),
             seed: Some(seed),
+        }
+    }
+
+    /// A session from its parts (a state reached by playing `history` from `seed`).
+    pub fn from_parts(
+        game: Arc<G>,
+        state: G::State,
+        history: Vec<Action>,
+        seed: Option<u64>,
+    ) -> Self {
+        Session {
+            game,
+            state,
+            history,
+            seed,
         }
     }
 

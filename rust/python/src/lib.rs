@@ -5,6 +5,7 @@ mod convert;
 mod errors;
 mod game;
 mod state;
+mod vector;
 
 use errors::guard;
 use game::{parse_options, PyGame};
@@ -51,6 +52,7 @@ fn load_state(text: &str) -> PyResult<PyState> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
     m.add_class::<PyState>()?;
+    m.add_class::<vector::PyVectorEnv>()?;
     m.add_function(wrap_pyfunction!(make, m)?)?;
     m.add_function(wrap_pyfunction!(games_json, m)?)?;
     m.add_function(wrap_pyfunction!(load_state, m)?)?;

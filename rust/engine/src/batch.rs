@@ -1,0 +1,313 @@
+//! Many games of one kind stepped together (`regalia.VectorEnv`): one call applies one action
+//! in every game, restarts the games that ended, and writes what the next players see into
+//! flat caller-owned buffers, split over threads when the batch is large.
+//!
+//! Seeds: game `e` (counting from 0) played in slot `i` of a batch of `n` starts from
+//! `derive_seed(seed, e * n + i)`, so the first games are those of `game.new_state(derive_seed(seed, i))`
+//! and no two games of a batch share a seed.
+
+use crate::actions::{Action, ActionSet};
+use crate::error::{Error, Result};
+use crate::game::Game;
+use crate::rng::{derive_seed, Rng};
+use crate::session::{DynState, Session};
+use std::sync::Arc;
+
+/// Games a thread must have to be worth starting (a thread costs tens of microseconds).
+pub const MIN_GAMES_PER_THREAD: usize = 256;
+
+/// The caller's output buffers, one row per game, written by [`DynBatch::reset`] and
+/// [`DynBatch::step`].
+pub struct BatchOut<'a> {
+    /// `n * observation_size` floats: each game's observation tensor for its current player
+    /// (zeros for a game that is over, which only a game that ends before any move can be).
+    pub observations: &'a mut [f32],
+    /// `n * num_actions` flags: each game's legal actions.
+    pub masks: &'a mut [bool],
+    /// `n * num_players` floats: the final returns of the games that ended on this step, else 0.
+    pub rewards: &'a mut [f32],
+    /// `n` flags: whether the game ended on this step (and was restarted).
+    pub terminated: &'a mut [bool],
+    /// `n` seats: each game's current player, `-1` for a game that is over.
+    pub players: &'a mut [i64],
+}
+
+impl BatchOut<'_> {
+    /// Splits off the rows of the first `k` games.
+    fn split_at(self, k: usize, sizes: Sizes) -> (Self, Self) {
+        let (o0, o1) = self.observations.split_at_mut(k * sizes.observation);
+        let (m0, m1) = self.masks.split_at_mut(k * sizes.actions);
+        let (r0, r1) = self.rewards.split_at_mut(k * sizes.players);
+        let (t0, t1) = self.terminated.split_at_mut(k);
+        let (p0, p1) = self.players.split_at_mut(k);
+        (
+            BatchOut {
+                observations: o0,
+                masks: m0,
+                rewards: r0,
+                terminated: t0,
+                players: p0,
+            },
+            BatchOut {
+                observations: o1,
+                masks: m1,
+                rewards: r1,
+                terminated: t1,
+                players: p1,
+            },
+        )
+    }
+}
+
+/// Row widths of the output buffers.
+#[derive(Clone, Copy, Debug)]
+struct Sizes {
+    observation: usize,
+    actions: usize,
+    players: usize,
+}
+
+/// Many games of one kind behind a trait object: what `regalia.VectorEnv` binds.
+pub trait DynBatch: Send + Sync {
+    /// Number of games.
+    fn len(&self) -> usize;
+    /// Whether the batch holds no game.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Threads used for a large batch (at least one).
+    fn threads(&self) -> usize;
+    /// Floats in one observation tensor.
+    fn observation_size(&self) -> usize;
+    /// Restarts every game: from `seed` when given, else from the batch's seed.
+    fn reset(&mut self, seed: Option<u64>, out: BatchOut<'_>) -> Result<()>;
+    /// Plays `actions[i]` in game `i`, restarts the games that ended and writes the outputs.
+    /// Any bad action is refused before anything changes, naming the game.
+    fn step(&mut self, actions: &[i64], out: BatchOut<'_>) -> Result<()>;
+    /// The seed each game started from.
+    fn seeds(&self) -> Vec<u64>;
+    /// A copy of game `i` as a state with its history and seed.
+    fn state(&self, i: usize) -> Result<Box<dyn DynState>>;
+}
+
+/// One slot of a batch: the game being played there, its history and seed.
+#[derive(Clone, Debug)]
+struct Slot<S> {
+    state: S,
+    legal: ActionSet,
+    history: Vec<Action>,
+    seed: u64,
+    episode: u64,
+}
+
+/// `n` games of `G`.
+#[derive(Debug)]
+pub struct Batch<G: Game> {
+    game: Arc<G>,
+    seed: u64,
+    threads: usize,
+    sizes: Sizes,
+    slots: Vec<Slot<G::State>>,
+}
+
+impl<G: Game> Batch<G> {
+    /// `n` games seeded from `seed`, stepped on up to `threads` threads (call [`DynBatch::reset`]
+    /// to get the first observations).
+    pub fn new(game: Arc<G>, n: usize, seed: u64, threads: usize) -> Self {
+        let sizes = Sizes {
+            observation: game.observation_shape().iter().product(),
+            actions: game.num_actions(),
+            players: game.num_players(),
+        };
+        let mut batch = Batch {
+            game,
+            seed,
+            threads: threads.max(1),
+            sizes,
+            slots: Vec::with_capacity(n),
+        };
+        for i in 0..n {
+            let state = batch.game.new_state(Rng::new(derive_seed(seed, i as u64)));
+            batch.slots.push(Slot {
+                legal: batch.game.legal_actions(&state),
+                state,
+                history: Vec::new(),
+                seed: derive_seed(seed, i as u64),
+                episode: 0,
+            });
+        }
+        batch
+    }
+
+    fn check_out(&self, out: &BatchOut<'_>) -> Result<()> {
+        let n = self.slots.len();
+        let s = self.sizes;
+        let ok = out.observations.len() == n * s.observation
+            && out.masks.len() == n * s.actions
+            && out.rewards.len() == n * s.players
+            && out.terminated.len() == n
+            && out.players.len() == n;
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::InvalidArgument(format!(
+                "output buffers must hold rows for {n} games"
+            )))
+        }
+    }
+
+    /// Runs `work` on every slot with its output rows, split over the threads.
+    fn run(
+        &mut self,
+        out: BatchOut<'_>,
+        work: impl Fn(&G, usize, &mut Slot<G::State>, BatchOut<'_>) + Sync,
+    ) {
+        let n = self.slots.len();
+        let threads = self.threads.min(n / MIN_GAMES_PER_THREAD).max(1);
+        let chunk = n.div_ceil(threads).max(1);
+        let (game, sizes, work) = (&*self.game, self.sizes, &work);
+        let run_chunk = move |first: usize, slots: &mut [Slot<G::State>], mut out: BatchOut<'_>| {
+            for (k, slot) in slots.iter_mut().enumerate() {
+                let (row, rest) = out.split_at(1, sizes);
+                work(game, first + k, slot, row);
+                out = rest;
+            }
+        };
+        if threads == 1 {
+            run_chunk(0, &mut self.slots, out);
+            return;
+        }
+        std::thread::scope(|scope| {
+            let mut slots = &mut self.slots[..];
+            let mut out = out;
+            let mut first = 0;
+            while slots.len() > chunk {
+                let (mine, rest) = slots.split_at_mut(chunk);
+                let (my_out, rest_out) = out.split_at(chunk, sizes);
+                scope.spawn(move || run_chunk(first, mine, my_out));
+                (slots, out, first) = (rest, rest_out, first + chunk);
+            }
+            run_chunk(first, slots, out);
+        });
+    }
+}
+
+/// Writes what game `slot` shows its current player into its output row.
+fn observe<G: Game>(game: &G, slot: &Slot<G::State>, out: &mut BatchOut<'_>) {
+    out.observations.fill(0.0);
+    match game.current_player(&slot.state) {
+        Some(seat) => {
+            game.observation_tensor(&slot.state, seat, out.observations);
+            out.players[0] = seat as i64;
+        }
+        None => out.players[0] = -1,
+    }
+    for (a, m) in out.masks.iter_mut().enumerate() {
+        *m = slot.legal.contains(a);
+    }
+}
+
+/// Starts game `episode` of slot `index` in a batch of `n` seeded by `seed`.
+fn restart<G: Game>(
+    game: &G,
+    seed: u64,
+    n: usize,
+    index: usize,
+    episode: u64,
+    slot: &mut Slot<G::State>,
+) {
+    let game_seed = derive_seed(
+        seed,
+        episode.wrapping_mul(n as u64).wrapping_add(index as u64),
+    );
+    slot.state = game.new_state(Rng::new(game_seed));
+    slot.legal = game.legal_actions(&slot.state);
+    slot.history.clear();
+    slot.seed = game_seed;
+    slot.episode = episode;
+}
+
+impl<G: Game> DynBatch for Batch<G> {
+    fn len(&self) -> usize {
+        self.slots.len()
+    }
+    fn threads(&self) -> usize {
+        self.threads
+    }
+    fn observation_size(&self) -> usize {
+        self.sizes.observation
+    }
+    fn reset(&mut self, seed: Option<u64>, out: BatchOut<'_>) -> Result<()> {
+        self.check_out(&out)?;
+        if let Some(seed) = seed {
+            self.seed = seed;
+        }
+        let (seed, n) = (self.seed, self.slots.len());
+        self.run(out, |game, i, slot, mut row| {
+            restart(game, seed, n, i, 0, slot);
+            row.rewards.fill(0.0);
+            row.terminated[0] = false;
+            observe(game, slot, &mut row);
+        });
+        Ok(())
+    }
+    fn step(&mut self, actions: &[i64], out: BatchOut<'_>) -> Result<()> {
+        self.check_out(&out)?;
+        let n = self.slots.len();
+        if actions.len() != n {
+            return Err(Error::IllegalAction(format!(
+                "expected one action for each of the {n} games, got {}",
+                actions.len()
+            )));
+        }
+        for (i, (&a, slot)) in actions.iter().zip(&self.slots).enumerate() {
+            if !usize::try_from(a).is_ok_and(|a| slot.legal.contains(a)) {
+                let why = if slot.legal.is_empty() {
+                    "the game is over".to_string()
+                } else if (0..self.sizes.actions as i64).contains(&a) {
+                    format!(
+                        "{} is not legal now",
+                        self.game.action_name(&slot.state, a as Action)
+                    )
+                } else {
+                    format!("out of range 0..{}", self.sizes.actions)
+                };
+                return Err(Error::IllegalAction(format!("game {i}: action {a}: {why}")));
+            }
+        }
+        let seed = self.seed;
+        self.run(out, |game, i, slot, mut row| {
+            let a = actions[i] as Action;
+            game.apply(&mut slot.state, a);
+            slot.history.push(a);
+            slot.legal = game.legal_actions(&slot.state);
+            row.rewards.fill(0.0);
+            row.terminated[0] = slot.legal.is_empty();
+            if slot.legal.is_empty() {
+                for (r, x) in row.rewards.iter_mut().zip(game.returns(&slot.state)) {
+                    *r = x as f32;
+                }
+                restart(game, seed, n, i, slot.episode + 1, slot);
+            }
+            observe(game, slot, &mut row);
+        });
+        Ok(())
+    }
+    fn seeds(&self) -> Vec<u64> {
+        self.slots.iter().map(|s| s.seed).collect()
+    }
+    fn state(&self, i: usize) -> Result<Box<dyn DynState>> {
+        let slot = self.slots.get(i).ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "game index must be from 0 to {}, got {i}",
+                self.slots.len().saturating_sub(1)
+            ))
+        })?;
+        Ok(Box::new(Session::from_parts(
+            self.game.clone(),
+            slot.state.clone(),
+            slot.history.clone(),
+            Some(slot.seed),
+        )))
+    }
+}

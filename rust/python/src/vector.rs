@@ -1,0 +1,297 @@
+//! `regalia._core.VectorEnv`: many games stepped together in Rust, numpy in and out, the
+//! work done with the GIL released and split over threads (see `regalia_engine::batch`).
+
+use crate::convert::{int_arg, seed_arg};
+use crate::errors::{guard, raise};
+use crate::game::{parse_options, PyGame};
+use crate::state::PyState;
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString, PyTuple};
+use regalia_engine::{BatchOut, DynBatch, DynGame};
+use std::sync::Arc;
+
+/// Fresh output arrays of a batch (each owned by nobody else until returned).
+struct Outputs<'py> {
+    observations: Bound<'py, PyArrayDyn<f32>>,
+    masks: Bound<'py, PyArrayDyn<bool>>,
+    rewards: Bound<'py, PyArrayDyn<f32>>,
+    terminated: Bound<'py, PyArray1<bool>>,
+    players: Bound<'py, PyArray1<i64>>,
+}
+
+impl<'py> Outputs<'py> {
+    fn new(py: Python<'py>, game: &dyn DynGame, n: usize) -> Self {
+        let mut obs_shape = vec![n];
+        obs_shape.extend(game.observation_shape());
+        Outputs {
+            observations: PyArrayDyn::zeros(py, obs_shape, false),
+            masks: PyArrayDyn::zeros(py, vec![n, game.num_actions()], false),
+            rewards: PyArrayDyn::zeros(py, vec![n, game.num_players()], false),
+            terminated: PyArray1::zeros(py, n, false),
+            players: PyArray1::zeros(py, n, false),
+        }
+    }
+
+    /// Mutable views of the arrays' data for the engine.
+    ///
+    /// SAFETY: the arrays were just created by [`Outputs::new`], are C-contiguous and are not
+    /// yet visible to Python, so nothing else can read or write them while the views live.
+    unsafe fn views(&self) -> PyResult<BatchOut<'_>> {
+        let bad = |_| {
+            raise(
+                "RegaliaError",
+                "internal error: output not contiguous".into(),
+            )
+        };
+        Ok(BatchOut {
+            observations: self.observations.as_slice_mut().map_err(bad)?,
+            masks: self.masks.as_slice_mut().map_err(bad)?,
+            rewards: self.rewards.as_slice_mut().map_err(bad)?,
+            terminated: self.terminated.as_slice_mut().map_err(bad)?,
+            players: self.players.as_slice_mut().map_err(bad)?,
+        })
+    }
+}
+
+/// `num_envs` games of one kind in Rust, stepped together.
+///
+/// ``reset()`` and ``step(actions)`` return numpy arrays with one row per game: the
+/// observation tensor of the player to move, the legal-action mask, and (from ``step``) each
+/// seat's reward (the final returns on the step a game ends, else 0) and whether the game
+/// ended; then the player to move. A game that ends is restarted at once (its row then shows
+/// the new game), game ``e`` of slot ``i`` from seed ``derive_seed(seed, e * num_envs + i)``.
+#[pyclass(name = "VectorEnv", module = "regalia._core")]
+pub struct PyVectorEnv {
+    game: Arc<dyn DynGame>,
+    inner: Box<dyn DynBatch>,
+}
+
+/// The game a `VectorEnv` is asked for: a Rust `Game`, or a name with options.
+fn game_arg(
+    game: &Bound<'_, PyAny>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Arc<dyn DynGame>> {
+    let has_options = options.is_some_and(|o| !o.is_empty());
+    if let Ok(g) = game.cast::<PyGame>() {
+        if has_options {
+            return Err(raise(
+                "InvalidArgumentError",
+                "options go with a game name, not with a Game (it has its options)".into(),
+            ));
+        }
+        return Ok(g.get().inner.clone());
+    }
+    let Ok(name) = game.cast::<PyString>() else {
+        return Err(raise(
+            "InvalidArgumentError",
+            "VectorEnv needs a game name or a Game of the rust backend".into(),
+        ));
+    };
+    let options_json: String = match options {
+        Some(o) => game
+            .py()
+            .import("json")?
+            .call_method1("dumps", (o,))
+            .and_then(|t| t.extract())
+            .map_err(|e| {
+                raise(
+                    "InvalidOptionError",
+                    format!("options must be plain JSON values: {e}"),
+                )
+            })?,
+        None => "{}".into(),
+    };
+    let name = name.to_str()?;
+    guard(|| regalia_engine::make(name, &parse_options(&options_json)?))
+}
+
+/// The actions of a step as a 1-D int64 array (any integer array-like is converted).
+fn actions_arg<'py>(actions: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray1<'py, i64>> {
+    if let Ok(a) = actions.cast::<PyArray1<i64>>() {
+        return a.try_readonly().map_err(|_| {
+            raise(
+                "InvalidArgumentError",
+                "actions are being written elsewhere".into(),
+            )
+        });
+    }
+    let np = actions.py().import("numpy")?;
+    let bad = || {
+        raise(
+            "IllegalActionError",
+            "actions must be a 1-D array of integers".into(),
+        )
+    };
+    let array = np.call_method1("asarray", (actions,)).map_err(|_| bad())?;
+    let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
+    if kind != "i" && kind != "u" {
+        return Err(bad());
+    }
+    let array = array.call_method1("astype", ("int64",))?;
+    let array = array.cast_into::<PyArray1<i64>>().map_err(|_| bad())?;
+    array.try_readonly().map_err(|_| bad())
+}
+
+#[pymethods]
+impl PyVectorEnv {
+    /// ``num_envs`` games of ``game`` (a name with ``**options``, or a ``Game``), seeded from
+    /// ``seed``, stepped on up to ``threads`` threads (default: every core) when large.
+    #[new]
+    #[pyo3(signature = (game, num_envs, seed=None, threads=None, **options))]
+    fn new(
+        py: Python<'_>,
+        game: &Bound<'_, PyAny>,
+        num_envs: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let game = game_arg(game, options)?;
+        let n = int_arg(num_envs, "num_envs", "InvalidArgumentError")?;
+        if !(1..=1 << 24).contains(&n) {
+            return Err(raise(
+                "InvalidArgumentError",
+                format!("num_envs must be from 1 to {}, got {n}", 1 << 24),
+            ));
+        }
+        let seed = seed.filter(|s| !s.is_none()).map_or(Ok(0), seed_arg)?;
+        let threads = match threads.filter(|t| !t.is_none()) {
+            Some(t) => {
+                let t = int_arg(t, "threads", "InvalidArgumentError")?;
+                if !(1..=256).contains(&t) {
+                    return Err(raise(
+                        "InvalidArgumentError",
+                        format!("threads must be from 1 to 256, got {t}"),
+                    ));
+                }
+                t as usize
+            }
+            None => std::thread::available_parallelism().map_or(1, |c| c.get()),
+        };
+        let g = game.clone();
+        let inner = py.detach(move || guard(|| Ok(g.new_batch(n as usize, seed, threads))))?;
+        Ok(PyVectorEnv { game, inner })
+    }
+
+    /// Number of games.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.inner.len()
+    }
+    /// Threads used for a large batch.
+    #[getter]
+    fn threads(&self) -> usize {
+        self.inner.threads()
+    }
+    /// Number of seats of each game.
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.game.num_players()
+    }
+    /// Size of the action space (the masks' width).
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.game.num_actions()
+    }
+    /// Shape of one game's observation tensor.
+    #[getter]
+    fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.game.observation_shape())
+    }
+    /// The game being played.
+    #[getter]
+    fn game(&self) -> PyGame {
+        PyGame {
+            inner: self.game.clone(),
+        }
+    }
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// Restarts every game (from ``seed`` when given) and returns ``(observations, masks,
+    /// players)``.
+    #[pyo3(signature = (seed=None))]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let seed = seed.filter(|s| !s.is_none()).map(seed_arg).transpose()?;
+        let out = Outputs::new(py, &*self.game, self.inner.len());
+        {
+            // SAFETY: `out` was just created and is not shared (see `Outputs::views`).
+            let views = unsafe { out.views()? };
+            let inner = &mut self.inner;
+            py.detach(|| guard(|| inner.reset(seed, views)))?;
+        }
+        PyTuple::new(
+            py,
+            [
+                out.observations.into_any(),
+                out.masks.into_any(),
+                out.players.into_any(),
+            ],
+        )
+    }
+
+    /// Plays ``actions[i]`` in game ``i`` (an int array of ``num_envs``) and returns
+    /// ``(observations, masks, rewards, terminated, players)``. A bad action raises
+    /// ``IllegalActionError`` naming the game, and no game changes.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let actions = actions_arg(actions)?;
+        if actions.ndim() != 1 {
+            return Err(raise(
+                "IllegalActionError",
+                "actions must be a 1-D array".into(),
+            ));
+        }
+        let actions = actions
+            .as_slice()
+            .map_err(|_| raise("InvalidArgumentError", "actions must be contiguous".into()))?;
+        let out = Outputs::new(py, &*self.game, self.inner.len());
+        {
+            // SAFETY: `out` was just created and is not shared (see `Outputs::views`).
+            let views = unsafe { out.views()? };
+            let inner = &mut self.inner;
+            py.detach(|| guard(|| inner.step(actions, views)))?;
+        }
+        PyTuple::new(
+            py,
+            [
+                out.observations.into_any(),
+                out.masks.into_any(),
+                out.rewards.into_any(),
+                out.terminated.into_any(),
+                out.players.into_any(),
+            ],
+        )
+    }
+
+    /// The seed each game started from (``game.new_state(seed)`` replays it).
+    fn seeds<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
+        PyArray1::from_vec(py, self.inner.seeds())
+    }
+
+    /// A copy of game ``index`` as a ``State`` (with its history and seed).
+    fn state(&self, index: &Bound<'_, PyAny>) -> PyResult<PyState> {
+        let i = int_arg(index, "index", "InvalidArgumentError")?;
+        let i = usize::try_from(i).unwrap_or(usize::MAX);
+        let s = guard(|| self.inner.state(i))?;
+        Ok(PyState::new(self.game.clone(), s))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<VectorEnv {} x{} on {} threads>",
+            self.game.info().name,
+            self.inner.len(),
+            self.inner.threads()
+        )
+    }
+}
