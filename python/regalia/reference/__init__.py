@@ -10,12 +10,13 @@ from typing import Any
 
 from regalia.errors import InvalidOptionError
 from regalia.reference.base import Game, GameInfo, Rules, State
+from regalia.reference.duell_der_drachen import DuellDerDrachen
 from regalia.reference.duo_regna import DuoRegna
 
 __all__ = ["Game", "GameInfo", "Rules", "State", "RULES", "make", "games"]
 
 #: Every game's rules, in the order ``regalia.games()`` lists them.
-RULES: tuple[type[Rules[Any]], ...] = (DuoRegna,)
+RULES: tuple[type[Rules[Any]], ...] = (DuoRegna, DuellDerDrachen)
 
 
 def games() -> list[GameInfo]:

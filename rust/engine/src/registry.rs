@@ -2,6 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::game::{Game, GameInfo};
+use crate::games::duell_der_drachen::DuellDerDrachen;
 use crate::games::duo_regna::DuoRegna;
 use crate::options::Options;
 use crate::session::DynGame;
@@ -14,7 +15,10 @@ fn maker<G: Game>(options: &Options) -> Result<Arc<dyn DynGame>> {
 }
 
 /// Every game, in the order `regalia.games()` lists them.
-const GAMES: &[(GameInfo, Maker)] = &[(DuoRegna::INFO, maker::<DuoRegna>)];
+const GAMES: &[(GameInfo, Maker)] = &[
+    (DuoRegna::INFO, maker::<DuoRegna>),
+    (DuellDerDrachen::INFO, maker::<DuellDerDrachen>),
+];
 
 /// Every game's description.
 pub fn games() -> Vec<GameInfo> {

@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from regalia.cli.renderers import duo_regna
+from regalia.cli.renderers import duell_der_drachen, duo_regna
 
 Renderer = Callable[[dict[str, Any]], str]
 
 #: The renderer of each game, by game id.
-RENDERERS: dict[str, Renderer] = {"duo-regna": duo_regna.render}
+RENDERERS: dict[str, Renderer] = {
+    "duo-regna": duo_regna.render,
+    "duell-der-drachen": duell_der_drachen.render,
+}
 
 
 def render_plain(obs: dict[str, Any]) -> str:

@@ -1,3 +1,4 @@
 //! One module per game: the rules, the encodings, the observations, and their unit tests.
 
+pub mod duell_der_drachen;
 pub mod duo_regna;

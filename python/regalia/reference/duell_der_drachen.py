@@ -1,0 +1,569 @@
+"""Duell der Drachen (Duel of Dragons) — the reference twin of
+``rust/engine/src/games/duell_der_drachen.rs``.
+
+Rules in ten lines: 45 cards, five colours (red, blue, green, yellow, white) valued 1-9; one
+territory per colour, its strength marker in the middle. Each player holds 5 cards, one display
+card lies face up beside each territory, the rest is the deck. A move puts a card from hand on
+one's own side of a territory that holds fewer than 3 of one's cards: face up only on the
+territory of its colour, face down on any (at most 3 face down per player on the board). The
+opponent then takes that territory's display card, which is replaced from the deck. If the
+mover's face-up strength there is now greater, the marker moves to her side. All 5 markers on
+one side win at once; a player who cannot play at the start of her turn loses. When both sides
+are full, face-down cards are revealed (only those of the territory's colour count); each marker
+goes to the stronger side, unless it has at least double a non-zero weaker side (then to the
+weaker); equal leaves it. Most markers wins; equal is a draw.
+
+Rulings, options and the order of random draws: see the Rust module and
+``docs/rules/duell-der-drachen.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from regalia.reference.base import GameInfo, Rules
+from regalia.reference.options import OptionReader, OptionSpec
+from regalia.reference.rng import Rng
+from regalia.reference.tensor import TensorWriter, ratio
+
+TERRITORIES = 5
+COLOURS = ("red", "blue", "green", "yellow", "white")
+SLOTS = 3
+MAX_FACE_DOWN = 3
+MAX_VALUES = 12
+MAX_CARDS = TERRITORIES * MAX_VALUES
+MAX_TRIES = 10_000
+DEFAULT_VALUES = 9
+DEFAULT_HAND_SIZE = 5
+MASK64 = (1 << 64) - 1
+
+OPTIONS = (
+    OptionSpec("players", 2, "number of players (always 2)"),
+    OptionSpec("values", 9, "cards per colour, valued 1 to this (2-12; 5 x values must be at least 2 x hand_size + 5)"),
+    OptionSpec("hand_size", 5, "cards dealt to each player (1-27, as far as the card set allows)"),
+)
+
+
+def _bits(mask: int) -> list[int]:
+    """The ids in ``mask``, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _count(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+def _mask(cards: list[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+@dataclass
+class State:
+    """The whole game state (field for field the Rust ``State``)."""
+
+    rng: Rng
+    player: int
+    hands: list[int]
+    board: list[list[int]]
+    face_down: list[int]
+    display: list[int | None]
+    deck: int
+    known: list[int]
+    markers: list[int | None]
+    final_count: bool = False
+    over: bool = False
+    winner: int | None = None
+
+
+class DuellDerDrachen(Rules[State]):
+    """Duell der Drachen's rules with validated options."""
+
+    INFO = GameInfo(
+        "duell-der-drachen",
+        "Duell der Drachen",
+        ("duel-of-dragons", "duell_der_drachen", "duell"),
+        2,
+        2,
+        OPTIONS,
+    )
+
+    def __init__(self, values: int, hand_size: int) -> None:
+        self.values = values
+        self.hand_size = hand_size
+        self.num_cards = TERRITORIES * values
+        self.all_cards = (1 << self.num_cards) - 1
+        self._colour_cards = [((1 << values) - 1) << (t * values) for t in range(TERRITORIES)]
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any]) -> DuellDerDrachen:
+        r = OptionReader(cls.INFO.name, options, OPTIONS)
+        r.integer("players", 2, 2, 2)
+        values = r.integer("values", DEFAULT_VALUES, 2, MAX_VALUES)
+        hand_size = r.integer("hand_size", DEFAULT_HAND_SIZE, 1, 27)
+        if TERRITORIES * values < 2 * hand_size + TERRITORIES:
+            raise r.error(
+                "hand_size",
+                f"of {hand_size} needs {2 * hand_size + TERRITORIES} cards (two hands and the display), "
+                f"but {values} values per colour make {TERRITORIES * values}",
+            )
+        r.finish()
+        return cls(values, hand_size)
+
+    def options(self) -> dict[str, Any]:
+        return {"players": 2, "values": self.values, "hand_size": self.hand_size}
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    @property
+    def num_actions(self) -> int:
+        return self.num_cards * (1 + TERRITORIES)
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return (17 * self.num_cards + 52,)
+
+    # -- cards and actions -----------------------------------------------------------
+
+    def colour(self, card: int) -> int:
+        """The colour (territory) of ``card``."""
+        return card // self.values
+
+    def value(self, card: int) -> int:
+        """The value of ``card``, 1 to ``values``."""
+        return card % self.values + 1
+
+    def card_name(self, card: int) -> str:
+        """A card's name, e.g. ``"red 7"``."""
+        return f"{COLOURS[self.colour(card) % TERRITORIES]} {self.value(card)}"
+
+    def _names(self, cards: int) -> list[str]:
+        return [self.card_name(c) for c in _bits(cards)]
+
+    def action(self, card: int, t: int, face_down: bool) -> int:
+        """The action that plays ``card`` to territory ``t``."""
+        return self.num_cards + card * TERRITORIES + t if face_down else card
+
+    def decode(self, a: int) -> tuple[int, int, bool] | None:
+        """(card, territory, face down) of action ``a``."""
+        n = self.num_cards
+        if 0 <= a < n:
+            return a, self.colour(a), False
+        if n <= a < n * (1 + TERRITORIES):
+            i = a - n
+            return i // TERRITORIES, i % TERRITORIES, True
+        return None
+
+    # -- set-up and play -------------------------------------------------------------
+
+    @staticmethod
+    def _open_territories(s: State, seat: int) -> int:
+        return sum(1 << t for t in range(TERRITORIES) if _count(s.board[seat][t]) < SLOTS)
+
+    @staticmethod
+    def _face_down_room(s: State, seat: int) -> bool:
+        return _count(s.face_down[seat]) < MAX_FACE_DOWN
+
+    def has_legal_move(self, s: State, seat: int) -> bool:
+        """Whether ``seat`` could play a card now."""
+        open_ = self._open_territories(s, seat)
+        if s.hands[seat] == 0 or open_ == 0:
+            return False
+        if self._face_down_room(s, seat):
+            return True
+        playable = 0
+        for t in range(TERRITORIES):
+            if open_ >> t & 1:
+                playable |= self._colour_cards[t]
+        return s.hands[seat] & playable != 0
+
+    def _strength(self, cards: int, t: int) -> int:
+        return sum(self.value(c) for c in _bits(cards & self._colour_cards[t]))
+
+    def territory_strength(self, s: State, seat: int, t: int) -> int:
+        """``seat``'s strength in territory ``t`` (face up; after the final count, every card
+        of the territory's colour)."""
+        counted = s.board[seat][t] if s.final_count else s.board[seat][t] & ~s.face_down[seat]
+        return self._strength(counted, t)
+
+    @staticmethod
+    def _five_markers(s: State) -> int | None:
+        first = s.markers[0]
+        if first is None or any(m != first for m in s.markers):
+            return None
+        return first
+
+    @staticmethod
+    def _markers_of(s: State, seat: int) -> int:
+        return sum(1 for m in s.markers if m == seat)
+
+    @staticmethod
+    def _board_full(s: State) -> bool:
+        return all(_count(cell) == SLOTS for side in s.board for cell in side)
+
+    def new_state(self, rng: Rng) -> State:
+        cards = list(range(self.num_cards))
+        rng.shuffle(cards)
+        h = self.hand_size
+        display: list[int | None] = [cards[2 * h + t] for t in range(TERRITORIES)]
+        return State(
+            rng,
+            0,
+            [_mask(cards[:h]), _mask(cards[h : 2 * h])],
+            [[0] * TERRITORIES, [0] * TERRITORIES],
+            [0, 0],
+            display,
+            _mask(cards[2 * h + TERRITORIES :]),
+            [0, 0],
+            [None] * TERRITORIES,
+        )
+
+    def current_player(self, s: State) -> int | None:
+        return None if s.over else s.player
+
+    def legal_actions(self, s: State) -> list[int]:
+        seat = self.current_player(s)
+        if seat is None:
+            return []
+        open_ = self._open_territories(s, seat)
+        down = self._face_down_room(s, seat)
+        out = []
+        for card in _bits(s.hands[seat]):
+            if open_ >> self.colour(card) & 1:
+                out.append(self.action(card, self.colour(card), False))
+            if down:
+                out.extend(self.action(card, t, True) for t in range(TERRITORIES) if open_ >> t & 1)
+        return sorted(out)
+
+    @staticmethod
+    def _draw(s: State) -> int | None:
+        n = _count(s.deck)
+        if n == 0:
+            return None
+        card = _bits(s.deck)[s.rng.index(n)]
+        s.deck &= ~(1 << card)
+        return card
+
+    def _hand_over(self, s: State, t: int, taker: int) -> None:
+        card = s.display[t]
+        if card is not None:
+            s.hands[taker] |= 1 << card
+            s.known[taker] |= 1 << card
+            s.display[t] = self._draw(s)
+
+    def _compare(self, s: State, t: int, mover: int) -> None:
+        if self.territory_strength(s, mover, t) > self.territory_strength(s, 1 - mover, t):
+            s.markers[t] = mover
+
+    def _count_finally(self, s: State) -> None:
+        s.final_count = True
+        for t in range(TERRITORIES):
+            a, b = self._strength(s.board[0][t], t), self._strength(s.board[1][t], t)
+            if a != b:
+                strong, weak = (0, 1) if a > b else (1, 0)
+                hi, lo = max(a, b), min(a, b)
+                s.markers[t] = weak if lo > 0 and hi >= 2 * lo else strong
+        m0, m1 = self._markers_of(s, 0), self._markers_of(s, 1)
+        s.winner = None if m0 == m1 else (0 if m0 > m1 else 1)
+        s.over = True
+
+    def _end_of_move(self, s: State, mover: int) -> None:
+        if self._five_markers(s) == mover:
+            s.over = True
+            s.winner = mover
+        elif self._board_full(s):
+            self._count_finally(s)
+        elif not self.has_legal_move(s, 1 - mover):
+            s.over = True
+            s.winner = mover
+
+    def apply(self, s: State, action: int) -> None:
+        m = self.decode(action)
+        if m is None:
+            return
+        card, t, down = m
+        mover = s.player
+        bit = 1 << card
+        s.hands[mover] &= ~bit
+        s.board[mover][t] |= bit
+        if down:
+            s.face_down[mover] |= bit
+        else:
+            s.known[mover] &= ~bit
+        self._hand_over(s, t, 1 - mover)
+        self._compare(s, t, mover)
+        s.player = 1 - s.player
+        self._end_of_move(s, mover)
+
+    # -- the end ---------------------------------------------------------------------
+
+    def returns(self, s: State) -> list[float]:
+        if not s.over or s.winner is None:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if s.winner == 0 else [-1.0, 1.0]
+
+    def scores(self, s: State) -> list[int]:
+        return [self._markers_of(s, 0), self._markers_of(s, 1)]
+
+    def action_name(self, s: State, action: int) -> str:
+        m = self.decode(action)
+        if m is None:
+            return "?"
+        card, t, down = m
+        if down:
+            return f"{self.card_name(card)} face down on {COLOURS[t]}"
+        return f"{self.card_name(card)} face up"
+
+    # -- what a seat sees ------------------------------------------------------------
+
+    def observation(self, s: State, seat: int) -> dict[str, Any]:
+        opp = 1 - seat
+        territories = []
+        for t in range(TERRITORIES):
+            face_down = []
+            for i in range(2):
+                cards = s.board[i][t] & s.face_down[i]
+                face_down.append(self._names(cards) if i == seat or s.over else ["hidden"] * _count(cards))
+            display = s.display[t]
+            territories.append(
+                {
+                    "colour": COLOURS[t],
+                    "display": None if display is None else self.card_name(display),
+                    "marker": s.markers[t],
+                    "face_up": [self._names(s.board[i][t] & ~s.face_down[i]) for i in range(2)],
+                    "face_down": face_down,
+                    "strength": [self.territory_strength(s, 0, t), self.territory_strength(s, 1, t)],
+                }
+            )
+        return {
+            "seat": seat,
+            "current_player": self.current_player(s),
+            "terminal": s.over,
+            "winner": s.winner,
+            "final_count": s.final_count,
+            "hand": self._names(s.hands[seat]),
+            "opponent_hand": self._names(s.hands[opp]) if s.over else None,
+            "hand_sizes": [_count(s.hands[0]), _count(s.hands[1])],
+            "deck": _count(s.deck),
+            "known_cards": [self._names(s.known[0]), self._names(s.known[1])],
+            "territories": territories,
+        }
+
+    def observation_tensor(self, s: State, seat: int, out: npt.NDArray[np.float32]) -> None:
+        opp = 1 - seat
+        n = self.num_cards
+        w = TensorWriter(out)
+
+        def shown(mask: int) -> int:
+            return mask if s.over else 0
+
+        def face_up(i: int) -> int:
+            m = 0
+            for cell in s.board[i]:
+                m |= cell
+            return m & ~s.face_down[i]
+
+        w.mask(s.hands[seat], n)
+        w.mask(shown(s.hands[opp]), n)
+        w.mask(face_up(seat), n)
+        w.mask(face_up(opp), n)
+        for t in range(TERRITORIES):
+            w.mask(s.board[seat][t] & s.face_down[seat], n)
+        for t in range(TERRITORIES):
+            w.mask(shown(s.board[opp][t] & s.face_down[opp]), n)
+        w.mask(_mask([c for c in s.display if c is not None]), n)
+        w.mask(s.known[opp], n)
+        w.mask(s.known[seat], n)
+        for m in s.markers:
+            w.one_hot(3, 1 if m is None else (0 if m == seat else 2))
+        for t in range(TERRITORIES):
+            w.one_hot(SLOTS + 1, _count(s.board[opp][t] & s.face_down[opp]))
+        most = SLOTS * self.values
+        for t in range(TERRITORIES):
+            w.scalar(ratio(self.territory_strength(s, seat, t), most))
+            w.scalar(ratio(self.territory_strength(s, opp, t), most))
+        w.scalar(ratio(_count(s.deck), n))
+        w.scalar(ratio(_count(s.hands[opp]), n))
+        w.scalar(ratio(_count(s.face_down[seat]), MAX_FACE_DOWN))
+        w.scalar(ratio(_count(s.face_down[opp]), MAX_FACE_DOWN))
+        w.flag(self.current_player(s) == seat)
+        w.flag(s.final_count)
+        w.flag(s.over)
+
+    def _resample(self, d: State, opp: int, free: int, n_unknown: int, rng: Rng) -> None:
+        cards = _bits(free)
+        rng.shuffle(cards)
+        k = min(n_unknown, len(cards))
+        pool = d.known[opp] | _mask(cards[:k])
+        d.deck = _mask(cards[k:])
+        pooled = _bits(pool)
+        rng.shuffle(pooled)
+        old_face_down = d.face_down[opp]
+        d.face_down[opp] = 0
+        at = 0
+        for t in range(TERRITORIES):
+            slots = _count(d.board[opp][t] & old_face_down)
+            dealt = _mask(pooled[at : at + slots])
+            at += slots
+            d.board[opp][t] = (d.board[opp][t] & ~old_face_down) | dealt
+            d.face_down[opp] |= dealt
+        d.hands[opp] = _mask(pooled[at:])
+
+    def determinize(self, s: State, seat: int, rng: Rng) -> State:
+        d = self.copy_state(s)
+        if not s.over:
+            opp = 1 - seat
+            concealed = s.hands[opp] | s.face_down[opp]
+            free = (concealed | s.deck) & ~s.known[opp]
+            n_unknown = _count(concealed & ~s.known[opp])
+            must_move = s.player == opp
+            for _ in range(MAX_TRIES):
+                trial = self.copy_state(s)
+                self._resample(trial, opp, free, n_unknown, rng)
+                if not must_move or self.has_legal_move(trial, opp):
+                    d = trial
+                    break
+        d.rng = rng.fork()
+        return d
+
+    # -- saving and checking ---------------------------------------------------------
+
+    def copy_state(self, s: State) -> State:
+        return State(
+            s.rng.copy(),
+            s.player,
+            list(s.hands),
+            [list(side) for side in s.board],
+            list(s.face_down),
+            list(s.display),
+            s.deck,
+            list(s.known),
+            list(s.markers),
+            s.final_count,
+            s.over,
+            s.winner,
+        )
+
+    def state_to_json(self, s: State) -> dict[str, Any]:
+        return {
+            "board": [list(side) for side in s.board],
+            "deck": s.deck,
+            "display": list(s.display),
+            "face_down": list(s.face_down),
+            "final_count": s.final_count,
+            "hands": list(s.hands),
+            "known": list(s.known),
+            "markers": list(s.markers),
+            "over": s.over,
+            "player": s.player,
+            "rng": s.rng.to_json(),
+            "winner": s.winner,
+        }
+
+    def state_from_json(self, data: Any) -> State:
+        def u(v: Any, hi: int) -> int:
+            if type(v) is not int or not 0 <= v <= hi:
+                raise ValueError(f"expected an integer from 0 to {hi}, got {v!r}")
+            return v
+
+        def ulist(v: Any, n: int, hi: int) -> list[int]:
+            if not isinstance(v, list) or len(v) != n:
+                raise ValueError(f"expected a list of {n} integers")
+            return [u(x, hi) for x in v]
+
+        def optlist(v: Any, n: int) -> list[int | None]:
+            if not isinstance(v, list) or len(v) != n:
+                raise ValueError(f"expected a list of {n} entries")
+            return [None if x is None else u(x, 255) for x in v]
+
+        def flag(v: Any) -> bool:
+            if type(v) is not bool:
+                raise ValueError("expected a bool")
+            return v
+
+        board = data["board"]
+        if not isinstance(board, list) or len(board) != 2:
+            raise ValueError("'board' must hold two sides")
+        winner = data["winner"]
+        return State(
+            Rng.from_json(data["rng"]),
+            u(data["player"], 255),
+            ulist(data["hands"], 2, MASK64),
+            [ulist(side, TERRITORIES, MASK64) for side in board],
+            ulist(data["face_down"], 2, MASK64),
+            optlist(data["display"], TERRITORIES),
+            u(data["deck"], MASK64),
+            ulist(data["known"], 2, MASK64),
+            optlist(data["markers"], TERRITORIES),
+            flag(data["final_count"]),
+            flag(data["over"]),
+            None if winner is None else u(winner, 255),
+        )
+
+    def _check_cards(self, s: State) -> str | None:
+        if any(c is not None and c >= self.num_cards for c in s.display):
+            return "a display card is out of range"
+        seen = 0
+        places = [*s.hands, *s.board[0], *s.board[1], *(1 << c for c in s.display if c is not None), s.deck]
+        for m in places:
+            if m & ~self.all_cards or m & seen:
+                return "every card must be in exactly one place"
+            seen |= m
+        if seen != self.all_cards:
+            return "every card must be in exactly one place"
+        for seat in range(2):
+            on_board = 0
+            for cell in s.board[seat]:
+                on_board |= cell
+            if s.face_down[seat] & ~on_board or _count(s.face_down[seat]) > MAX_FACE_DOWN:
+                return "face-down cards must be on their owner's side, at most 3"
+            for t in range(TERRITORIES):
+                cell = s.board[seat][t]
+                if _count(cell) > SLOTS or cell & ~s.face_down[seat] & ~self._colour_cards[t]:
+                    return "a territory side holds more than 3 cards or a face-up card of another colour"
+            if s.known[seat] & ~(s.hands[seat] | s.face_down[seat]):
+                return "known cards must be in their holder's hand or face down"
+        if any(c is None for c in s.display) and s.deck != 0:
+            return "a display place is empty while the deck is not"
+        return None
+
+    def _check_progress(self, s: State) -> str | None:
+        played = [sum(_count(c) for c in s.board[seat]) for seat in range(2)]
+        if played[0] != played[1] + s.player:
+            return "seat 0 moves first and the seats alternate"
+        five = self._five_markers(s)
+        mover = 1 - s.player
+        if not s.over:
+            if s.winner is not None or s.final_count or five is not None or self._board_full(s):
+                return "a running game has no winner, five markers on one side or a full board"
+            if not self.has_legal_move(s, s.player):
+                return "the seat to move must have a legal move"
+        elif s.final_count:
+            m0, m1 = self._markers_of(s, 0), self._markers_of(s, 1)
+            want = None if m0 == m1 else (0 if m0 > m1 else 1)
+            if not self._board_full(s) or s.winner != want:
+                return "the final count needs a full board and names the seat with most markers"
+        elif s.winner != mover or not (
+            five == mover or (not self._board_full(s) and not self.has_legal_move(s, s.player))
+        ):
+            return "a game ends by five markers, a stuck player or the final count"
+        return None
+
+    def check_state(self, s: State) -> str | None:
+        if not s.rng.is_valid():
+            return "generator increment must be odd"
+        if s.player > 1 or (s.winner is not None and s.winner > 1) or any(m is not None and m > 1 for m in s.markers):
+            return "seats must be 0 or 1"
+        return self._check_cards(s) or self._check_progress(s)

@@ -1,0 +1,878 @@
+//! Duell der Drachen (Duel of Dragons) — dragons compete for five territories (rulebook:
+//! `duell-der-drachen.txt`).
+//!
+//! Rules in ten lines: 45 cards, five colours (red, blue, green, yellow, white) valued 1–9; one
+//! territory per colour, its strength marker in the middle. Each player holds 5 cards, one
+//! display card lies face up beside each territory, the rest is the deck. A move puts a card from
+//! hand on one's own side of a territory that holds fewer than 3 of one's cards: face up only on
+//! the territory of its colour, face down on any (at most 3 face down per player on the board).
+//! The opponent then takes that territory's display card, which is replaced from the deck. If the
+//! mover's face-up strength there is now greater, the marker moves to her side. All 5 markers on
+//! one side win at once; a player who cannot play at the start of her turn loses. When both sides
+//! are full, face-down cards are revealed (only those of the territory's colour count); each marker
+//! goes to the stronger side, unless it has at least double a non-zero weaker side (then to the
+//! weaker); equal leaves it. Most markers wins; equal is a draw.
+//!
+//! Rulings applied (RULINGS.md): the card set above; seat 0 moves first; face-up comparison only
+//! during play; the final count as described. Ours: the 5-marker win is checked before the final
+//! count; when the game ends every card is shown; the deck is a set, each refill draws a random
+//! card of it (the same as the top card of a shuffled deck).
+//!
+//! Options: `values` (cards per colour, 9), `hand_size` (5); 5 × values ≥ 2 × hand_size + 5.
+//!
+//! Randomness: `new_state` shuffles all cards once (Fisher–Yates over the ids in ascending
+//! order): the first `hand_size` go to seat 0, the next to seat 1, the next five to the display
+//! (red to white), the rest form the deck. Each refill draws `rng.index(deck size)`-th card of
+//! the deck (ascending ids). `determinize` (running games only; a finished game shows every
+//! card) shuffles the unknown cards (ascending ids), gives the first ones to the opponent's
+//! concealed pool (hand and face-down cards) beside the cards the seat knows she holds, the rest
+//! to the deck, shuffles the pool (ascending ids) and deals it to her face-down slots (red to
+//! white), then her hand; repeated while the opponent, due to move, would have no legal move;
+//! then forks the state's generator.
+
+use crate::actions::{Action, ActionSet};
+use crate::bits::{count, iter_bits, nth_bit};
+use crate::error::Result;
+use crate::game::{Game, GameInfo, Seat};
+use crate::options::{OptionReader, OptionSpec, Options};
+use crate::rng::Rng;
+use crate::tensor::TensorWriter;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// Number of territories (and colours).
+pub const TERRITORIES: usize = 5;
+/// The colours, by index; territory `t` has colour `t`.
+pub const COLOURS: [&str; TERRITORIES] = ["red", "blue", "green", "yellow", "white"];
+/// Cards a player may place on her side of one territory.
+pub const SLOTS: usize = 3;
+/// Face-down cards a player may have on the board in all.
+pub const MAX_FACE_DOWN: usize = 3;
+/// Most cards per colour the `values` option allows (so that every card set fits a `u64`).
+pub const MAX_VALUES: usize = 12;
+/// Most cards in a game.
+pub const MAX_CARDS: usize = TERRITORIES * MAX_VALUES;
+/// Draws `determinize` tries before it keeps the hidden cards as they are.
+const MAX_TRIES: usize = 10_000;
+/// Values of the options by default.
+const DEFAULT_VALUES: i64 = 9;
+const DEFAULT_HAND_SIZE: i64 = 5;
+
+const OPTIONS: &[OptionSpec] = &[
+    OptionSpec { name: "players", default: "2", help: "number of players (always 2)" },
+    OptionSpec {
+        name: "values",
+        default: "9",
+        help: "cards per colour, valued 1 to this (2-12; 5 x values must be at least 2 x hand_size + 5)",
+    },
+    OptionSpec {
+        name: "hand_size",
+        default: "5",
+        help: "cards dealt to each player (1-27, as far as the card set allows)",
+    },
+];
+
+/// Validated options.
+#[derive(Clone, Debug)]
+pub struct DuellDerDrachen {
+    /// Cards per colour, valued `1..=values`.
+    pub values: u8,
+    /// Cards dealt to each player.
+    pub hand_size: u8,
+}
+
+/// The whole game state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// The game's generator (set-up and every refill of the display).
+    pub rng: Rng,
+    /// The seat to move; once over, the seat that would have moved next.
+    pub player: u8,
+    /// Each seat's hand (bit `c` = card `c`).
+    pub hands: [u64; 2],
+    /// `board[seat][t]`: the cards on `seat`'s side of territory `t`, face up and face down.
+    pub board: [[u64; TERRITORIES]; 2],
+    /// Each seat's face-down cards on the board.
+    pub face_down: [u64; 2],
+    /// The display card beside each territory (none once the deck ran out).
+    pub display: [Option<u8>; TERRITORIES],
+    /// The deck, as a set: each refill draws a random card of it.
+    pub deck: u64,
+    /// Cards each seat took from the display and has not played face up since: her opponent
+    /// saw them, and knows they are in her hand or among her face-down cards.
+    pub known: [u64; 2],
+    /// Where each territory's strength marker lies: a seat's side, or `None` for the middle.
+    pub markers: [Option<u8>; TERRITORIES],
+    /// Whether the final count (both sides full, face-down cards revealed) has been made.
+    pub final_count: bool,
+    /// Whether the game is over.
+    pub over: bool,
+    /// The winner once over (`None`: a draw).
+    pub winner: Option<u8>,
+}
+
+/// What an action does: a card from hand to a territory, face up or face down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Move {
+    /// The card played.
+    pub card: usize,
+    /// The territory it goes to.
+    pub territory: usize,
+    /// Whether it is played face down.
+    pub face_down: bool,
+}
+
+impl DuellDerDrachen {
+    /// Number of cards in the game.
+    pub fn num_cards(&self) -> usize {
+        TERRITORIES * self.values as usize
+    }
+
+    fn all_cards(&self) -> u64 {
+        (1u64 << self.num_cards()) - 1
+    }
+
+    /// The colour (territory) of `card`.
+    pub fn colour(&self, card: usize) -> usize {
+        card / self.values as usize
+    }
+
+    /// The value of `card`, 1 to `values`.
+    pub fn value(&self, card: usize) -> u32 {
+        (card % self.values as usize) as u32 + 1
+    }
+
+    /// The cards of colour `t`.
+    fn colour_cards(&self, t: usize) -> u64 {
+        ((1u64 << self.values) - 1) << (t * self.values as usize)
+    }
+
+    /// A card's name, e.g. `"red 7"`.
+    pub fn card_name(&self, card: usize) -> String {
+        format!(
+            "{} {}",
+            COLOURS[self.colour(card) % TERRITORIES],
+            self.value(card)
+        )
+    }
+
+    fn names(&self, cards: u64) -> Vec<String> {
+        iter_bits(cards).map(|c| self.card_name(c)).collect()
+    }
+
+    /// The action that plays `card` to territory `t`, face down or face up (then `t` must be
+    /// the card's colour).
+    pub fn action(&self, card: usize, t: usize, face_down: bool) -> Action {
+        if face_down {
+            (self.num_cards() + card * TERRITORIES + t) as Action
+        } else {
+            card as Action
+        }
+    }
+
+    /// What action `a` does (`None` past the action space).
+    pub fn decode(&self, a: Action) -> Option<Move> {
+        let (a, n) = (a as usize, self.num_cards());
+        if a < n {
+            Some(Move {
+                card: a,
+                territory: self.colour(a),
+                face_down: false,
+            })
+        } else if a < n * (1 + TERRITORIES) {
+            let i = a - n;
+            Some(Move {
+                card: i / TERRITORIES,
+                territory: i % TERRITORIES,
+                face_down: true,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// The territories where `seat` has room, as a 5-bit mask.
+    fn open_territories(s: &State, seat: usize) -> u32 {
+        (0..TERRITORIES)
+            .filter(|&t| count(s.board[seat][t]) < SLOTS)
+            .fold(0, |m, t| m | 1 << t)
+    }
+
+    fn face_down_room(s: &State, seat: usize) -> bool {
+        count(s.face_down[seat]) < MAX_FACE_DOWN
+    }
+
+    /// Whether `seat` could play a card now.
+    pub fn has_legal_move(&self, s: &State, seat: usize) -> bool {
+        let open = Self::open_territories(s, seat);
+        if s.hands[seat] == 0 || open == 0 {
+            return false;
+        }
+        if Self::face_down_room(s, seat) {
+            return true;
+        }
+        let playable = (0..TERRITORIES)
+            .filter(|&t| open & (1 << t) != 0)
+            .fold(0, |m, t| m | self.colour_cards(t));
+        s.hands[seat] & playable != 0
+    }
+
+    /// The total value of the cards of colour `t` among `cards`.
+    fn strength(&self, cards: u64, t: usize) -> u32 {
+        iter_bits(cards & self.colour_cards(t))
+            .map(|c| self.value(c))
+            .sum()
+    }
+
+    /// `seat`'s strength in territory `t`: face-up cards, or after the final count every card
+    /// of the territory's colour.
+    pub fn territory_strength(&self, s: &State, seat: usize, t: usize) -> u32 {
+        let counted = if s.final_count {
+            s.board[seat][t]
+        } else {
+            s.board[seat][t] & !s.face_down[seat]
+        };
+        self.strength(counted, t)
+    }
+
+    /// The seat holding all five markers, if any.
+    fn five_markers(s: &State) -> Option<u8> {
+        let first = s.markers[0]?;
+        s.markers.iter().all(|&m| m == Some(first)).then_some(first)
+    }
+
+    fn markers_of(s: &State, seat: usize) -> usize {
+        s.markers.iter().filter(|&&m| m == Some(seat as u8)).count()
+    }
+
+    fn board_full(s: &State) -> bool {
+        s.board.iter().flatten().all(|&cell| count(cell) == SLOTS)
+    }
+
+    /// A random card of the deck, taken out of it (`None` if the deck is empty).
+    fn draw(s: &mut State) -> Option<u8> {
+        let n = count(s.deck);
+        if n == 0 {
+            return None;
+        }
+        let card = nth_bit(s.deck, s.rng.index(n))?;
+        s.deck &= !(1 << card);
+        Some(card as u8)
+    }
+
+    /// The mover's opponent takes the display card of `t` (if any); the deck replaces it.
+    fn hand_over(s: &mut State, t: usize, taker: usize) {
+        if let Some(card) = s.display[t] {
+            s.hands[taker] |= 1 << card;
+            s.known[taker] |= 1 << card;
+            s.display[t] = Self::draw(s);
+        }
+    }
+
+    /// The marker of `t` moves to the mover's side if her face-up strength is now greater.
+    fn compare(&self, s: &mut State, t: usize, mover: usize) {
+        if self.territory_strength(s, mover, t) > self.territory_strength(s, 1 - mover, t) {
+            s.markers[t] = Some(mover as u8);
+        }
+    }
+
+    /// Both sides full: reveal, count, move the markers, decide.
+    fn count_finally(&self, s: &mut State) {
+        s.final_count = true;
+        for t in 0..TERRITORIES {
+            let (a, b) = (
+                self.strength(s.board[0][t], t),
+                self.strength(s.board[1][t], t),
+            );
+            if a != b {
+                let (strong, weak) = if a > b { (0u8, 1u8) } else { (1, 0) };
+                let (hi, lo) = (a.max(b), a.min(b));
+                s.markers[t] = Some(if lo > 0 && hi >= 2 * lo { weak } else { strong });
+            }
+        }
+        let (m0, m1) = (Self::markers_of(s, 0), Self::markers_of(s, 1));
+        s.winner = match m0.cmp(&m1) {
+            std::cmp::Ordering::Greater => Some(0),
+            std::cmp::Ordering::Less => Some(1),
+            std::cmp::Ordering::Equal => None,
+        };
+        s.over = true;
+    }
+
+    /// After a move: five markers win, a full board is counted, a stuck player loses.
+    fn end_of_move(&self, s: &mut State, mover: usize) {
+        if Self::five_markers(s) == Some(mover as u8) {
+            s.over = true;
+            s.winner = Some(mover as u8);
+        } else if Self::board_full(s) {
+            self.count_finally(s);
+        } else if !self.has_legal_move(s, 1 - mover) {
+            s.over = true;
+            s.winner = Some(mover as u8);
+        }
+    }
+
+    /// Deals `opp`'s concealed cards anew: `known` plus `n_unknown` of `free`, the rest of
+    /// `free` to the deck (see the module header for the order of draws).
+    fn resample(&self, d: &mut State, opp: usize, free: u64, n_unknown: usize, rng: &mut Rng) {
+        let mut list = [0u8; MAX_CARDS];
+        let nf = fill(&mut list, free);
+        rng.shuffle(&mut list[..nf]);
+        let mut pool = d.known[opp];
+        for &c in &list[..n_unknown.min(nf)] {
+            pool |= 1 << c;
+        }
+        d.deck = 0;
+        for &c in &list[n_unknown.min(nf)..nf] {
+            d.deck |= 1 << c;
+        }
+        let np = fill(&mut list, pool);
+        rng.shuffle(&mut list[..np]);
+        let mut next = list[..np].iter();
+        let old_face_down = d.face_down[opp];
+        d.face_down[opp] = 0;
+        for t in 0..TERRITORIES {
+            let slots = count(d.board[opp][t] & old_face_down);
+            let mut cell = d.board[opp][t] & !old_face_down;
+            for &c in next.by_ref().take(slots) {
+                cell |= 1 << c;
+                d.face_down[opp] |= 1 << c;
+            }
+            d.board[opp][t] = cell;
+        }
+        d.hands[opp] = next.fold(0, |m, &c| m | 1 << c);
+    }
+
+    fn check_cards(&self, s: &State) -> std::result::Result<(), String> {
+        let n = self.num_cards();
+        if s.display.iter().flatten().any(|&c| c as usize >= n) {
+            return Err("a display card is out of range".into());
+        }
+        let mut seen = 0u64;
+        let display = s.display.iter().flatten().map(|&c| 1u64 << c);
+        let places = s.hands.iter().chain(s.board.iter().flatten()).copied();
+        for m in places.chain(display).chain([s.deck]) {
+            if m & !self.all_cards() != 0 || m & seen != 0 {
+                return Err("every card must be in exactly one place".into());
+            }
+            seen |= m;
+        }
+        if seen != self.all_cards() {
+            return Err("every card must be in exactly one place".into());
+        }
+        for seat in 0..2 {
+            let on_board = s.board[seat].iter().fold(0, |m, &c| m | c);
+            if s.face_down[seat] & !on_board != 0 || count(s.face_down[seat]) > MAX_FACE_DOWN {
+                return Err("face-down cards must be on their owner's side, at most 3".into());
+            }
+            for t in 0..TERRITORIES {
+                let cell = s.board[seat][t];
+                if count(cell) > SLOTS || cell & !s.face_down[seat] & !self.colour_cards(t) != 0 {
+                    return Err("a territory side holds more than 3 cards or a face-up card of another colour".into());
+                }
+            }
+            if s.known[seat] & !(s.hands[seat] | s.face_down[seat]) != 0 {
+                return Err("known cards must be in their holder's hand or face down".into());
+            }
+        }
+        if s.display.iter().any(Option::is_none) && s.deck != 0 {
+            return Err("a display place is empty while the deck is not".into());
+        }
+        Ok(())
+    }
+
+    fn check_progress(&self, s: &State) -> std::result::Result<(), String> {
+        let played = |seat: usize| s.board[seat].iter().map(|&c| count(c)).sum::<usize>();
+        if played(0) != played(1) + s.player as usize {
+            return Err("seat 0 moves first and the seats alternate".into());
+        }
+        let five = Self::five_markers(s);
+        let mover = 1 - s.player;
+        if !s.over {
+            if s.winner.is_some() || s.final_count || five.is_some() || Self::board_full(s) {
+                return Err(
+                    "a running game has no winner, five markers on one side or a full board".into(),
+                );
+            }
+            if !self.has_legal_move(s, s.player as usize) {
+                return Err("the seat to move must have a legal move".into());
+            }
+        } else if s.final_count {
+            let (m0, m1) = (Self::markers_of(s, 0), Self::markers_of(s, 1));
+            let want = if m0 == m1 {
+                None
+            } else {
+                Some(if m0 > m1 { 0 } else { 1 })
+            };
+            if !Self::board_full(s) || s.winner != want {
+                return Err(
+                    "the final count needs a full board and names the seat with most markers"
+                        .into(),
+                );
+            }
+        } else if s.winner != Some(mover)
+            || !(five == Some(mover)
+                || (!Self::board_full(s) && !self.has_legal_move(s, s.player as usize)))
+        {
+            return Err("a game ends by five markers, a stuck player or the final count".into());
+        }
+        Ok(())
+    }
+}
+
+/// Writes the ids of `mask` into `out` in ascending order; returns how many.
+fn fill(out: &mut [u8; MAX_CARDS], mask: u64) -> usize {
+    let mut n = 0;
+    for (slot, c) in out.iter_mut().zip(iter_bits(mask)) {
+        *slot = c as u8;
+        n += 1;
+    }
+    n
+}
+
+impl Game for DuellDerDrachen {
+    type State = State;
+
+    const INFO: GameInfo = GameInfo {
+        name: "duell-der-drachen",
+        title: "Duell der Drachen",
+        aliases: &["duel-of-dragons", "duell_der_drachen", "duell"],
+        min_players: 2,
+        max_players: 2,
+        options: OPTIONS,
+    };
+
+    fn from_options(options: &Options) -> Result<Self> {
+        let mut r = OptionReader::new(Self::INFO.name, options, OPTIONS);
+        r.integer("players", 2, 2, 2)?;
+        let values = r.integer("values", DEFAULT_VALUES, 2, MAX_VALUES as i64)?;
+        let hand_size = r.integer("hand_size", DEFAULT_HAND_SIZE, 1, 27)?;
+        if TERRITORIES as i64 * values < 2 * hand_size + TERRITORIES as i64 {
+            return Err(r.error(
+                "hand_size",
+                &format!(
+                    "of {hand_size} needs {} cards (two hands and the display), but {values} values per colour make {}",
+                    2 * hand_size + TERRITORIES as i64,
+                    TERRITORIES as i64 * values
+                ),
+            ));
+        }
+        r.finish()?;
+        Ok(DuellDerDrachen {
+            values: values as u8,
+            hand_size: hand_size as u8,
+        })
+    }
+
+    fn options(&self) -> Options {
+        let v = json!({"players": 2, "values": self.values, "hand_size": self.hand_size});
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn num_actions(&self) -> usize {
+        self.num_cards() * (1 + TERRITORIES)
+    }
+
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![17 * self.num_cards() + 52]
+    }
+
+    fn new_state(&self, mut rng: Rng) -> State {
+        let mut cards = [0u8; MAX_CARDS];
+        let n = fill(&mut cards, self.all_cards());
+        rng.shuffle(&mut cards[..n]);
+        let h = self.hand_size as usize;
+        let mask = |cs: &[u8]| cs.iter().fold(0u64, |m, &c| m | 1 << c);
+        let mut display = [None; TERRITORIES];
+        for (t, slot) in display.iter_mut().enumerate() {
+            *slot = Some(cards[2 * h + t]);
+        }
+        State {
+            rng,
+            player: 0,
+            hands: [mask(&cards[..h]), mask(&cards[h..2 * h])],
+            board: [[0; TERRITORIES]; 2],
+            face_down: [0; 2],
+            display,
+            deck: mask(&cards[2 * h + TERRITORIES..n]),
+            known: [0; 2],
+            markers: [None; TERRITORIES],
+            final_count: false,
+            over: false,
+            winner: None,
+        }
+    }
+
+    fn current_player(&self, s: &State) -> Option<Seat> {
+        (!s.over).then_some(s.player as usize)
+    }
+
+    fn legal_actions(&self, s: &State) -> ActionSet {
+        let mut set = ActionSet::new();
+        let Some(seat) = self.current_player(s) else {
+            return set;
+        };
+        let open = Self::open_territories(s, seat);
+        let down = Self::face_down_room(s, seat);
+        for card in iter_bits(s.hands[seat]) {
+            if open & (1 << self.colour(card)) != 0 {
+                set.insert(self.action(card, self.colour(card), false));
+            }
+            if down {
+                for t in (0..TERRITORIES).filter(|&t| open & (1 << t) != 0) {
+                    set.insert(self.action(card, t, true));
+                }
+            }
+        }
+        set
+    }
+
+    fn apply(&self, s: &mut State, action: Action) {
+        let Some(m) = self.decode(action) else {
+            return;
+        };
+        let mover = s.player as usize;
+        let bit = 1u64 << m.card;
+        s.hands[mover] &= !bit;
+        s.board[mover][m.territory] |= bit;
+        if m.face_down {
+            s.face_down[mover] |= bit;
+        } else {
+            s.known[mover] &= !bit;
+        }
+        Self::hand_over(s, m.territory, 1 - mover);
+        self.compare(s, m.territory, mover);
+        s.player = 1 - s.player;
+        self.end_of_move(s, mover);
+    }
+
+    fn returns(&self, s: &State) -> Vec<f64> {
+        match (s.over, s.winner) {
+            (true, Some(0)) => vec![1.0, -1.0],
+            (true, Some(_)) => vec![-1.0, 1.0],
+            _ => vec![0.0, 0.0],
+        }
+    }
+
+    fn scores(&self, s: &State) -> Vec<i64> {
+        (0..2)
+            .map(|seat| Self::markers_of(s, seat) as i64)
+            .collect()
+    }
+
+    fn action_name(&self, _s: &State, action: Action) -> String {
+        match self.decode(action) {
+            Some(Move {
+                card,
+                face_down: false,
+                ..
+            }) => format!("{} face up", self.card_name(card)),
+            Some(Move {
+                card, territory, ..
+            }) => {
+                format!(
+                    "{} face down on {}",
+                    self.card_name(card),
+                    COLOURS[territory]
+                )
+            }
+            None => "?".into(),
+        }
+    }
+
+    fn observation(&self, s: &State, seat: Seat) -> Value {
+        let opp = 1 - seat;
+        let territories: Vec<Value> = (0..TERRITORIES)
+            .map(|t| {
+                let face_down: Vec<Vec<String>> = (0..2)
+                    .map(|i| {
+                        let cards = s.board[i][t] & s.face_down[i];
+                        if i == seat || s.over {
+                            self.names(cards)
+                        } else {
+                            vec!["hidden".to_string(); count(cards)]
+                        }
+                    })
+                    .collect();
+                json!({
+                    "colour": COLOURS[t],
+                    "display": s.display[t].map(|c| self.card_name(c as usize)),
+                    "marker": s.markers[t],
+                    "face_up": [
+                        self.names(s.board[0][t] & !s.face_down[0]),
+                        self.names(s.board[1][t] & !s.face_down[1]),
+                    ],
+                    "face_down": face_down,
+                    "strength": [self.territory_strength(s, 0, t), self.territory_strength(s, 1, t)],
+                })
+            })
+            .collect();
+        json!({
+            "seat": seat,
+            "current_player": self.current_player(s),
+            "terminal": s.over,
+            "winner": s.winner,
+            "final_count": s.final_count,
+            "hand": self.names(s.hands[seat]),
+            "opponent_hand": s.over.then(|| self.names(s.hands[opp])),
+            "hand_sizes": [count(s.hands[0]), count(s.hands[1])],
+            "deck": count(s.deck),
+            "known_cards": [self.names(s.known[0]), self.names(s.known[1])],
+            "territories": territories,
+        })
+    }
+
+    fn observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
+        let opp = 1 - seat;
+        let n = self.num_cards();
+        let mut w = TensorWriter::new(out);
+        let shown = |mask: u64| if s.over { mask } else { 0 };
+        let face_up = |i: usize| s.board[i].iter().fold(0, |m, &c| m | c) & !s.face_down[i];
+        w.mask(s.hands[seat], n);
+        w.mask(shown(s.hands[opp]), n);
+        w.mask(face_up(seat), n);
+        w.mask(face_up(opp), n);
+        for t in 0..TERRITORIES {
+            w.mask(s.board[seat][t] & s.face_down[seat], n);
+        }
+        for t in 0..TERRITORIES {
+            w.mask(shown(s.board[opp][t] & s.face_down[opp]), n);
+        }
+        w.mask(s.display.iter().flatten().fold(0, |m, &c| m | 1 << c), n);
+        w.mask(s.known[opp], n);
+        w.mask(s.known[seat], n);
+        for t in 0..TERRITORIES {
+            let side = s.markers[t].map(|m| if m as usize == seat { 0 } else { 2 });
+            w.one_hot(3, Some(side.unwrap_or(1)));
+        }
+        for t in 0..TERRITORIES {
+            w.one_hot(SLOTS + 1, Some(count(s.board[opp][t] & s.face_down[opp])));
+        }
+        let most = (SLOTS * self.values as usize) as f32;
+        for t in 0..TERRITORIES {
+            w.scalar(self.territory_strength(s, seat, t) as f32 / most);
+            w.scalar(self.territory_strength(s, opp, t) as f32 / most);
+        }
+        w.scalar(count(s.deck) as f32 / n as f32);
+        w.scalar(count(s.hands[opp]) as f32 / n as f32);
+        w.scalar(count(s.face_down[seat]) as f32 / MAX_FACE_DOWN as f32);
+        w.scalar(count(s.face_down[opp]) as f32 / MAX_FACE_DOWN as f32);
+        w.flag(self.current_player(s) == Some(seat));
+        w.flag(s.final_count);
+        w.flag(s.over);
+    }
+
+    fn determinize(&self, s: &State, seat: Seat, rng: &mut Rng) -> State {
+        let mut d = *s;
+        if !s.over {
+            let opp = 1 - seat;
+            let concealed = s.hands[opp] | s.face_down[opp];
+            let free = (concealed | s.deck) & !s.known[opp];
+            let n_unknown = count(concealed & !s.known[opp]);
+            let must_move = s.player as usize == opp;
+            for _ in 0..MAX_TRIES {
+                let mut trial = *s;
+                self.resample(&mut trial, opp, free, n_unknown, rng);
+                if !must_move || self.has_legal_move(&trial, opp) {
+                    d = trial;
+                    break;
+                }
+            }
+        }
+        d.rng = rng.fork();
+        d
+    }
+
+    fn check_state(&self, s: &State) -> std::result::Result<(), String> {
+        if !s.rng.is_valid() {
+            return Err("generator increment must be odd".into());
+        }
+        if s.player > 1
+            || s.winner.is_some_and(|w| w > 1)
+            || s.markers.iter().flatten().any(|&m| m > 1)
+        {
+            return Err("seats must be 0 or 1".into());
+        }
+        self.check_cards(s)?;
+        self.check_progress(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game() -> DuellDerDrachen {
+        DuellDerDrachen::from_options(&Options::new()).unwrap()
+    }
+
+    /// The card `"red 7"` etc.
+    fn card(g: &DuellDerDrachen, name: &str) -> usize {
+        (0..g.num_cards())
+            .find(|&c| g.card_name(c) == name)
+            .unwrap()
+    }
+
+    fn mask(g: &DuellDerDrachen, names: &[&str]) -> u64 {
+        names.iter().fold(0, |m, n| m | 1 << card(g, n))
+    }
+
+    fn colour(name: &str) -> usize {
+        COLOURS.iter().position(|&c| c == name).unwrap()
+    }
+
+    fn up(g: &DuellDerDrachen, name: &str) -> Action {
+        let c = card(g, name);
+        g.action(c, g.colour(c), false)
+    }
+
+    fn down(g: &DuellDerDrachen, name: &str, on: &str) -> Action {
+        g.action(card(g, name), colour(on), true)
+    }
+
+    /// A position: the given hands and display, every other card in the deck, an empty board.
+    fn position(g: &DuellDerDrachen, hands: [&[&str]; 2], display: [&str; TERRITORIES]) -> State {
+        let mut s = g.new_state(Rng::new(1));
+        s.hands = [mask(g, hands[0]), mask(g, hands[1])];
+        s.display = display.map(|n| Some(card(g, n) as u8));
+        s.deck = g.all_cards() & !s.hands[0] & !s.hands[1] & !mask(g, &display);
+        s
+    }
+
+    /// Moves every card of `names` onto `seat`'s side of territory `t` (face up where the
+    /// colour matches, else face down) and out of hands and deck.
+    fn place(
+        g: &DuellDerDrachen,
+        s: &mut State,
+        seat: usize,
+        t: usize,
+        names: &[&str],
+        face_down: bool,
+    ) {
+        let m = mask(g, names);
+        s.hands[0] &= !m;
+        s.hands[1] &= !m;
+        s.deck &= !m;
+        s.board[seat][t] |= m;
+        if face_down {
+            s.face_down[seat] |= m;
+        }
+    }
+
+    #[test]
+    fn face_up_only_on_its_colour_face_down_anywhere() {
+        let g = game();
+        let s = position(
+            &g,
+            [&["red 7", "blue 2"], &["green 1"]],
+            ["red 1", "blue 1", "green 2", "yellow 1", "white 1"],
+        );
+        let legal = g.legal_actions(&s);
+        assert!(legal.contains(up(&g, "red 7") as usize));
+        assert!(legal.contains(up(&g, "blue 2") as usize));
+        for t in COLOURS {
+            assert!(
+                legal.contains(down(&g, "red 7", t) as usize),
+                "face down on {t}"
+            );
+        }
+        assert_eq!(legal.len(), 2 + 2 * 5);
+        assert_eq!(g.action_name(&s, up(&g, "red 7")), "red 7 face up");
+        assert_eq!(
+            g.action_name(&s, down(&g, "red 7", "blue")),
+            "red 7 face down on blue"
+        );
+    }
+
+    #[test]
+    fn the_opponent_takes_the_display_card_and_the_deck_refills_it() {
+        let g = game();
+        let mut s = position(
+            &g,
+            [&["red 7"], &["green 1"]],
+            ["red 1", "blue 1", "green 2", "yellow 1", "white 1"],
+        );
+        let deck = s.deck;
+        g.apply(&mut s, up(&g, "red 7"));
+        assert_eq!(s.hands[1], mask(&g, &["green 1", "red 1"]));
+        assert_eq!(s.known[1], mask(&g, &["red 1"]));
+        let new = s.display[0].unwrap() as u64;
+        assert!(deck & (1 << new) != 0 && s.deck == deck & !(1 << new));
+        assert_eq!(s.markers[0], Some(0));
+        assert_eq!(s.player, 1);
+    }
+
+    #[test]
+    fn final_count_reveals_and_applies_the_doubling_rule() {
+        let g = game();
+        let mut s = position(
+            &g,
+            [&[], &[]],
+            ["red 1", "blue 1", "green 1", "yellow 1", "white 1"],
+        );
+        // A full board; `*` marks a face-down card.
+        let layout: [[[&str; 3]; 2]; TERRITORIES] = [
+            [["red 9", "red 8", "red 6"], ["red 7", "red 1", "red 3"]], // 23 vs 11: double
+            [
+                ["blue 5", "blue 4", "blue 3"],
+                ["blue 7", "blue 6", "blue 2"],
+            ], // 12 vs 15
+            [
+                ["green 8", "green 7", "green 6"],
+                ["white 9*", "white 8*", "yellow 8*"],
+            ], // 21 vs 0
+            [
+                ["yellow 2", "yellow 3", "yellow 4*"],
+                ["yellow 5", "yellow 6", "yellow 7"],
+            ], // 9 vs 18
+            [
+                ["white 2", "white 3", "white 4"],
+                ["white 5", "white 6", "white 7"],
+            ], // 9 vs 18
+        ];
+        for (t, sides) in layout.iter().enumerate() {
+            for (seat, names) in sides.iter().enumerate() {
+                for n in names {
+                    let fd = n.ends_with('*');
+                    place(&g, &mut s, seat, t, &[n.trim_end_matches('*')], fd);
+                }
+            }
+        }
+        s.display = [None; TERRITORIES];
+        s.deck = 0;
+        s.hands[0] = g.all_cards() & !s.board.iter().flatten().fold(0, |m, &c| m | c);
+        g.count_finally(&mut s);
+        assert_eq!(
+            s.markers,
+            [Some(1), Some(1), Some(0), Some(0), Some(0)],
+            "double goes to the weaker side; a weaker 0 does not; exactly double does"
+        );
+        assert_eq!(
+            g.territory_strength(&s, 0, 3),
+            9,
+            "a revealed card of the colour counts"
+        );
+        assert_eq!(
+            g.territory_strength(&s, 1, 2),
+            0,
+            "revealed cards of other colours are discarded"
+        );
+        assert_eq!((s.winner, s.over), (Some(0), true));
+        assert_eq!(g.check_state(&s), Ok(()));
+    }
+
+    #[test]
+    fn decode_and_action_agree() {
+        let g = game();
+        for a in 0..g.num_actions() as Action {
+            let m = g.decode(a).unwrap();
+            assert_eq!(g.action(m.card, m.territory, m.face_down), a);
+        }
+        assert_eq!(g.decode(g.num_actions() as Action), None);
+        assert_eq!(g.num_actions(), 270);
+    }
+}
