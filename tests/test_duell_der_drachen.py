@@ -202,6 +202,8 @@ def test_five_markers_win_at_once(backend: str) -> None:
     assert s.is_terminal and s.current_player is None and s.legal_actions() == []
     assert s.returns() == [1.0, -1.0] and s.scores() == [5, 0]
     assert s.observation(1)["winner"] == 0 and not s.observation(1)["final_count"]
+    tensor = s.observation_tensor(0)  # ends with: my turn, final count made, game over
+    assert list(tensor[-3:]) == [0.0, 0.0, 1.0] and tensor.shape == (17 * 45 + 52,)
     with pytest.raises(IllegalActionError):
         s.apply(cid("white 9"))
 
@@ -412,3 +414,20 @@ def test_backends_agree_with_other_options(options: dict[str, int]) -> None:
             p.apply(a)
             step += 1
         assert r.returns() == p.returns()
+
+
+def test_the_text_board_fits_80_columns_and_hides_what_it_should() -> None:
+    from regalia.cli.renderers import render
+
+    game = regalia.make(GAME, values=12, hand_size=8)
+    for seed in range(20):
+        s = game.new_state(seed)
+        while True:
+            for seat in (0, 1):
+                text = render(GAME, s.observation(seat))
+                assert all(len(line) <= 80 for line in text.splitlines()), text
+                hidden = sum(len(t["face_down"][1 - seat]) for t in s.observation(seat)["territories"])
+                assert text.count("[??]") == (0 if s.is_terminal else hidden)
+            if s.is_terminal:
+                break
+            s.apply(s.legal_actions()[seed % len(s.legal_actions())])
