@@ -12,6 +12,8 @@ use game::{parse_options, PyGame};
 use pyo3::prelude::*;
 use state::PyState;
 
+include!(concat!(env!("OUT_DIR"), "/rules_pages.rs"));
+
 /// The game called ``name`` with ``options_json`` (a JSON object of options).
 #[pyfunction]
 fn make(name: &str, options_json: &str) -> PyResult<PyGame> {
@@ -42,6 +44,15 @@ fn games_json() -> String {
     serde_json::Value::Array(list).to_string()
 }
 
+/// The rules page of ``name`` (Markdown, from ``docs/rules/``), or None if it has none.
+#[pyfunction]
+fn rules_page(name: &str) -> Option<&'static str> {
+    RULES_PAGES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+}
+
 /// Reads any game's saved state; the game and options come from the file.
 #[pyfunction]
 fn load_state(text: &str) -> PyResult<PyState> {
@@ -56,6 +67,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(make, m)?)?;
     m.add_function(wrap_pyfunction!(games_json, m)?)?;
     m.add_function(wrap_pyfunction!(load_state, m)?)?;
+    m.add_function(wrap_pyfunction!(rules_page, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -1,13 +1,20 @@
-"""Text renderers: one module per game (``render(observation) -> str``), and a plain fallback."""
+"""Text renderers: one module per game (``render(observation)``), and a plain fallback.
+
+A renderer returns ``str`` or a Rich ``Text`` (styled; the styles vanish in plain mode) and
+uses ``regalia.cli.console.glyph`` for card symbols, so that plain mode prints ASCII. Every
+line fits in 80 columns.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
+from rich.text import Text
+
 from regalia.cli.renderers import duell_der_drachen, duo_regna
 
-Renderer = Callable[[dict[str, Any]], str]
+Renderer = Callable[[dict[str, Any]], str | Text]
 
 #: The renderer of each game, by game id.
 RENDERERS: dict[str, Renderer] = {
@@ -17,10 +24,25 @@ RENDERERS: dict[str, Renderer] = {
 
 
 def render_plain(obs: dict[str, Any]) -> str:
-    """Any observation as ``key: value`` lines."""
-    return "\n".join(f"  {k}: {v}" for k, v in obs.items())
+    """Any observation as ``key: value`` lines (for a game without its own renderer)."""
+    width = max((len(k) for k in obs), default=0)
+    return "\n".join(f"  {k.replace('_', ' '):<{width}}  {_value(v)}" for k, v in obs.items())
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, list):
+        return ", ".join(_value(x) for x in v) if v else "-"
+    if isinstance(v, dict):
+        return "; ".join(f"{k} {_value(x)}" for k, x in v.items())
+    return "-" if v is None else str(v)
+
+
+def render_text(game: str, obs: dict[str, Any]) -> Text:
+    """The board as ``obs``'s seat sees it, styled (plain strings become unstyled text)."""
+    shown = RENDERERS.get(game, render_plain)(obs)
+    return shown if isinstance(shown, Text) else Text(shown)
 
 
 def render(game: str, obs: dict[str, Any]) -> str:
-    """The board as ``obs``'s seat sees it."""
-    return RENDERERS.get(game, render_plain)(obs)
+    """The board as ``obs``'s seat sees it, as plain text."""
+    return render_text(game, obs).plain

@@ -1,0 +1,75 @@
+"""The Typer application: global options, the commands, and what every command shares
+(examples in ``--help``, Ctrl-C without a traceback)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+import regalia
+from regalia.cli import exits
+from regalia.cli.commands import games, play, replay, rules, simulate, watch
+from regalia.cli.console import screen, set_plain
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+app = typer.Typer(
+    help="Regalia: five royal card games to play, watch and pit bots against each other.",
+    epilog="Start with: regalia games, then: regalia play duo-regna. Every command has --help.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+)
+
+
+def guarded(command: F) -> F:
+    """``command`` with Ctrl-C turned into a message and exit code 130."""
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except KeyboardInterrupt:
+            screen().say("\ninterrupted", err=True)
+            raise typer.Exit(exits.INTERRUPTED) from None
+
+    return run  # type: ignore[return-value]
+
+
+def _examples(lines: list[str]) -> str:
+    return "[bold]Examples[/bold]\n\n" + "\n\n".join(f"  {line}" for line in lines)
+
+
+#: Every command: its name, its function and the examples shown by its ``--help``.
+COMMANDS: list[tuple[str, Callable[..., Any], list[str]]] = [
+    ("games", games.games, games.EXAMPLES),
+    ("rules", rules.rules, rules.EXAMPLES),
+    ("play", play.play, play.PLAY_EXAMPLES),
+    ("resume", play.resume, play.RESUME_EXAMPLES),
+    ("watch", watch.watch, watch.EXAMPLES),
+    ("simulate", simulate.simulate, simulate.EXAMPLES),
+    ("replay", replay.replay, replay.EXAMPLES),
+]
+for name, function, examples in COMMANDS:
+    app.command(name, epilog=_examples(examples))(guarded(function))
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"regalia {regalia.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def options(
+    no_color: Annotated[bool, typer.Option("--no-color", help="plain output: no colour, ASCII symbols")] = False,
+    version: Annotated[
+        bool, typer.Option("--version", help="print the version and exit", callback=_version, is_eager=True)
+    ] = False,
+) -> None:
+    """Regalia: five royal card games to play, watch and pit bots against each other."""
+    set_plain(no_color)

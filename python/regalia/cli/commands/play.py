@@ -1,0 +1,103 @@
+"""``regalia play GAME`` and ``regalia resume FILE``: a game with people and bots."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from regalia.cli import exits
+from regalia.cli.console import screen
+from regalia.cli.params import GameArg, NoColorOpt, OptionOpt, RecordOpt, SeatsOpt, SeedOpt
+from regalia.cli.players import HUMAN, default_seats, make_game, parse_options, parse_seats
+from regalia.cli.records import read_record, write_record
+from regalia.cli.renderers import render_text
+from regalia.cli.report import result_table
+from regalia.cli.show import Narrator
+from regalia.cli.table import GameLeft, Table
+from regalia.errors import RegaliaError
+
+PLAY_EXAMPLES = [
+    "regalia play duo-regna                          # you against the strongest bot",
+    "regalia play duo-regna --seats random,random --seed 1",
+    "regalia play duo --seats human,human,random     # two people at one terminal",
+    "regalia play duo-regna -o dragons_to_win=3 --record game.json",
+]
+RESUME_EXAMPLES = ["regalia resume regalia-save.json", "regalia resume game.json --seats human,random"]
+
+
+def play(
+    game: GameArg,
+    seats: SeatsOpt = None,
+    seed: SeedOpt = None,
+    option: OptionOpt = None,
+    record: RecordOpt = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="print the match record at the end, as JSON on one line")
+    ] = False,
+    no_color: NoColorOpt = False,
+) -> None:
+    """Play a game: you (human) against built-in agents, several people, or bots alone.
+
+    At your turn type a move's label or name, or: help, hint, undo, save, quit.
+    """
+    names = parse_seats(seats) if seats else None
+    g = make_game(game, parse_options(option), len(names) if names else None)
+    names = names or default_seats(g.num_players, HUMAN)
+    if seed is None:
+        seed = secrets.randbits(32)
+        if HUMAN not in names and not as_json:
+            screen().say(f"seed {seed} (play it again with --seed {seed})", err=True)
+    _run(Table(g, names, seed, screen()), record, as_json)
+
+
+def resume(
+    file: Annotated[Path, typer.Argument(help="a game saved with 'save' (or any match record)", show_default=False)],
+    seats: SeatsOpt = None,
+    record: RecordOpt = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="print the match record at the end, as JSON on one line")
+    ] = False,
+    no_color: NoColorOpt = False,
+) -> None:
+    """Continue a saved game where it stopped (the seats as saved, unless --seats is given)."""
+    saved = read_record(file)
+    if saved.returns:
+        exits.fail(f"the game in {file} is over; watch it with: regalia replay {file}")
+    names = parse_seats(seats) if seats else saved.agents
+    g = make_game(saved.game, dict(saved.options), len(names))
+    try:
+        table = Table(g, names, saved.seed, screen(), actions=saved.actions)
+    except RegaliaError as e:
+        exits.fail(f"{file} does not replay: {e}")
+    screen().say(f"resuming {g.title} after {len(saved.actions)} moves")
+    _run(table, record, as_json)
+
+
+def _run(table: Table, record_path: Path | None, as_json: bool) -> None:
+    """Plays the table to the end and reports; leaving early exits with ``ABANDONED``."""
+    out = screen().out
+    bots_only = not table.humans
+    narrator = Narrator(screen(), table.seats, boards=False)
+    on_move = (lambda seat, action: narrator.move(table.state, seat, action)) if bots_only and not as_json else None
+    try:
+        rec = table.play(on_move)
+    except GameLeft as e:
+        screen().say(table.left_message(str(e)))
+        raise typer.Exit(exits.ABANDONED) from None
+    except RegaliaError as e:
+        exits.fail(f"a bot failed: {e}")
+    if record_path is not None and not write_record(record_path, rec, lambda m: screen().say(m, err=True)):
+        raise typer.Exit(exits.ERROR)
+    if as_json:
+        out.file.write(rec.to_json() + "\n")
+        return
+    final_seat = table.humans[0] if len(table.humans) == 1 else (None if table.humans else 0)
+    if final_seat is not None:
+        for line in table.news.get(final_seat, []):
+            screen().say(f"  {line}", style="italic")
+        screen().rule(f"final board of seat {final_seat}")
+        out.print(render_text(table.game.name, table.state.observation(final_seat)), highlight=False)
+    out.print(result_table(rec, table.game.title))

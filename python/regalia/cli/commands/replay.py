@@ -1,0 +1,77 @@
+"""``regalia replay FILE``: a recorded match (or a saved game) move by move."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+import regalia
+from regalia.cli import exits
+from regalia.cli.console import emit_json, screen
+from regalia.cli.params import DelayOpt, JsonOpt, NoColorOpt, StepOpt
+from regalia.cli.records import read_record
+from regalia.cli.report import result_table
+from regalia.cli.show import Narrator
+from regalia.errors import RegaliaError
+
+EXAMPLES = [
+    "regalia play duo-regna --seats rules,random --seed 4 --record game.json",
+    "regalia replay game.json                     # every move, then the result",
+    "regalia replay game.json --boards --view 1 --step",
+    "regalia replay game.json --json | jq .moves[0]",
+]
+
+
+def replay(
+    file: Annotated[Path, typer.Argument(help="a match record (play --record, play --json, save)", show_default=False)],
+    boards: Annotated[bool, typer.Option("--boards", help="show the board before every move")] = False,
+    view: Annotated[int | None, typer.Option(min=0, help="show the boards of this seat (default: the mover)")] = None,
+    delay: DelayOpt = 0.0,
+    step: StepOpt = False,
+    as_json: JsonOpt = False,
+    no_color: NoColorOpt = False,
+) -> None:
+    """Replay a recorded match: check that every move is legal, show them, and the result."""
+    rec = read_record(file)
+    try:
+        state = regalia.make(rec.game, **rec.options).new_state(rec.seed)
+    except RegaliaError as e:
+        exits.fail(f"{file}: {e}")
+    if view is not None and view >= state.num_players:
+        exits.fail(f"there is no seat {view}: seats are 0 to {state.num_players - 1}", exits.USAGE)
+    if len(rec.agents) != state.num_players:
+        exits.fail(f"{file}: {len(rec.agents)} agents for {state.num_players} seats")
+    narrator = Narrator(screen(), rec.agents, boards=boards, view=view, delay=delay, step=step)
+    moves: list[dict[str, Any]] = []
+    for ply, action in enumerate(rec.actions, 1):
+        seat = state.current_player
+        if seat is None or action not in state.legal_actions():
+            exits.fail(f"{file}: move {ply} ({action}) is not legal there; the record is corrupt")
+        moves.append({"seat": seat, "action": action, "name": state.action_name(action)})
+        if not as_json:
+            narrator.move(state, seat, action)
+        state.apply(action)
+    if rec.returns and state.is_terminal and list(rec.returns) != state.returns():
+        exits.fail(f"{file}: the recorded returns {rec.returns} are not the game's {state.returns()}")
+    if as_json:
+        emit_json(
+            {
+                "game": rec.game,
+                "options": rec.options,
+                "seed": rec.seed,
+                "agents": rec.agents,
+                "moves": moves,
+                "finished": state.is_terminal,
+                "returns": state.returns() if state.is_terminal else None,
+                "scores": state.scores() if state.is_terminal else None,
+            }
+        )
+        return
+    narrator.final(state)
+    if not state.is_terminal:
+        screen().say(f"The game stops after {len(moves)} moves, unfinished; continue it with: regalia resume {file}")
+        return
+    rec.returns, rec.scores = state.returns(), state.scores()
+    screen().out.print(result_table(rec, regalia.make(rec.game, **rec.options).title))

@@ -1,0 +1,42 @@
+"""``regalia rules GAME``: the game's rules page, as Markdown rendered for the terminal.
+
+The pages are ``docs/rules/GAME.md``, built into the extension when it is compiled (see
+``rust/python/build.rs``), so an installed wheel shows them and no copy can drift.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.markdown import Markdown
+
+import regalia._core as _core
+from regalia.cli import exits
+from regalia.cli.console import screen
+from regalia.cli.params import GameArg, NoColorOpt
+from regalia.cli.players import game_info
+
+EXAMPLES = ["regalia rules duo-regna", "regalia rules duo-regna --raw > duo-regna.md", "regalia rules duo --pager"]
+
+
+def rules(
+    game: GameArg,
+    raw: Annotated[bool, typer.Option("--raw", help="print the Markdown source as it is")] = False,
+    pager: Annotated[bool, typer.Option("--pager", help="show the page in a pager (less)")] = False,
+    no_color: NoColorOpt = False,
+) -> None:
+    """Show the rules of a game: how it is played here, the rulings applied, its options."""
+    info = game_info(game)
+    page = _core.rules_page(info["name"])
+    if page is None:
+        exits.fail(f"{info['title']} has no rules page in this build")
+    out = screen().out
+    if raw:
+        out.file.write(page)
+        return
+    if pager:
+        with out.pager(styles=not screen().plain):
+            out.print(Markdown(page))
+        return
+    out.print(Markdown(page))

@@ -1,0 +1,59 @@
+"""``regalia watch GAME``: bots play while you watch, move by move or at a pace."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated
+
+import typer
+
+from regalia.cli import exits
+from regalia.cli.console import screen
+from regalia.cli.params import DelayOpt, GameArg, NoColorOpt, OptionOpt, RecordOpt, SeatsOpt, SeedOpt, StepOpt
+from regalia.cli.players import HUMAN, default_seats, make_game, parse_options, parse_seats
+from regalia.cli.records import write_record
+from regalia.cli.report import result_table
+from regalia.cli.show import Narrator
+from regalia.cli.table import Table
+from regalia.errors import RegaliaError
+
+EXAMPLES = [
+    "regalia watch duo-regna                      # the strongest bots, a move a second",
+    "regalia watch duo-regna --seats rules,random --step",
+    "regalia watch duo --seats random*4 --delay 0 --view 0",
+]
+
+
+def watch(
+    game: GameArg,
+    seats: SeatsOpt = None,
+    seed: SeedOpt = None,
+    option: OptionOpt = None,
+    delay: DelayOpt = 1.0,
+    step: StepOpt = False,
+    view: Annotated[
+        int | None, typer.Option(min=0, help="always show the board of this seat (default: the seat to move)")
+    ] = None,
+    record: RecordOpt = None,
+    no_color: NoColorOpt = False,
+) -> None:
+    """Watch built-in agents play a game: each board, then the move chosen on it."""
+    names = parse_seats(seats) if seats else None
+    if names and HUMAN in names:
+        exits.fail("watch is for bots only; to play, use: regalia play", exits.USAGE)
+    g = make_game(game, parse_options(option), len(names) if names else None)
+    names = names or default_seats(g.num_players)
+    if view is not None and view >= g.num_players:
+        exits.fail(f"there is no seat {view}: seats are 0 to {g.num_players - 1}", exits.USAGE)
+    seed = secrets.randbits(32) if seed is None else seed
+    screen().say(f"{g.title}, seed {seed}: {', '.join(names)}", style="bold")
+    table = Table(g, names, seed, screen())
+    narrator = Narrator(screen(), names, view=view, delay=delay, step=step)
+    try:
+        rec = table.play(lambda seat, action: narrator.move(table.state, seat, action))
+    except RegaliaError as e:
+        exits.fail(f"a bot failed: {e}")
+    narrator.final(table.state)
+    screen().out.print(result_table(rec, g.title))
+    if record is not None and not write_record(record, rec, lambda m: screen().say(m, err=True)):
+        raise typer.Exit(exits.ERROR)

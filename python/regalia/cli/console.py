@@ -1,0 +1,90 @@
+"""The terminal of one run: a Rich console for the screen, one for messages, and plain mode.
+
+Plain mode (``--no-color``, or automatically when the output is not a terminal) prints no
+colour and no escape codes, and renderers use ASCII instead of card symbols (see ``glyph``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+#: Screens are laid out for this many columns (and never wider).
+WIDTH = 80
+
+
+@dataclass
+class Screen:
+    """Where a command writes: ``out`` for results, ``err`` for messages and progress."""
+
+    out: Console
+    err: Console
+    plain: bool
+
+    def say(self, message: str, style: str = "", err: bool = False) -> None:
+        """One message as it is (no markup), on stdout or ``err``; long lines are left to
+        the terminal to wrap, so that paths and commands stay whole."""
+        (self.err if err else self.out).print(message, style=style, markup=False, highlight=False, soft_wrap=True)
+
+    def rule(self, title: str) -> None:
+        """A dim line across the screen with ``title`` in it (dashes in plain mode)."""
+        self.out.rule(title, style="dim", characters="-" if self.plain else "─")
+
+    def table(self, **options: Any) -> Table:
+        """A Rich table, drawn with ASCII in plain mode."""
+        return Table(box=box.ASCII2 if self.plain else box.HEAVY_HEAD, **options)
+
+
+def _console(stream_is_tty: bool, plain: bool, stderr: bool) -> Console:
+    width = min(WIDTH, shutil.get_terminal_size().columns) if stream_is_tty else WIDTH
+    if plain:
+        return Console(stderr=stderr, no_color=True, color_system=None, highlight=False, width=width, emoji=False)
+    return Console(stderr=stderr, highlight=False, width=width, emoji=False)
+
+
+def make_screen(no_color: bool = False) -> Screen:
+    """The screen for this run: plain when asked, when ``NO_COLOR`` is set, or when not a
+    terminal (unless ``FORCE_COLOR`` is set)."""
+    tty = sys.stdout.isatty() or bool(os.environ.get("FORCE_COLOR"))
+    plain = no_color or not tty or bool(os.environ.get("NO_COLOR"))
+    return Screen(
+        out=_console(tty, plain, stderr=False),
+        err=_console(sys.stderr.isatty(), plain, stderr=True),
+        plain=plain,
+    )
+
+
+_screen: Screen | None = None
+
+
+def screen() -> Screen:
+    """The current run's screen (made on first use)."""
+    global _screen
+    if _screen is None:
+        _screen = make_screen()
+    return _screen
+
+
+def set_plain(no_color: bool) -> Screen:
+    """Makes a new screen for this run (called once per command line)."""
+    global _screen
+    _screen = make_screen(no_color)
+    return _screen
+
+
+def glyph(symbol: str, ascii_text: str) -> str:
+    """``symbol`` on a colour terminal, ``ascii_text`` in plain mode: for renderers."""
+    return ascii_text if screen().plain else symbol
+
+
+def emit_json(value: Any) -> None:
+    """``value`` as indented JSON on stdout, with no styling (for scripts)."""
+    sys.stdout.write(json.dumps(value, indent=2) + "\n")

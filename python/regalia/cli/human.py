@@ -1,0 +1,110 @@
+"""A person at the terminal: shows the board of their seat only and reads a move or a command.
+
+The prompt sees a ``View`` (what the seat may see), never the game's state. Besides a move
+(by label or name, see ``moves``) it understands ``help``, ``moves``, ``board``, ``hint``,
+``undo``, ``save [FILE]`` and ``quit``; the last three are carried out by the table.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from regalia.agents import View
+from regalia.cli.console import Screen
+from regalia.cli.moves import MoveList, MoveRefused
+from regalia.cli.renderers import render_text
+
+HELP = """\
+  Type a move's label from the list, or its name (a unique beginning will do).
+  hint          what the strongest built-in agent would play here
+  undo          take back your last move (in a game against bots)
+  save [FILE]   save the game; continue it later with: regalia resume FILE
+  moves, board  show the moves, or the whole board, again
+  quit          leave the game (Ctrl-C and Ctrl-D leave too)"""
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the person asked for: ``move`` (with ``action``), ``undo``, ``save`` or ``quit``."""
+
+    kind: str
+    action: int = -1
+    path: str = ""
+
+
+class HumanPrompt:
+    """Asks one person for their move; ``hint`` gives the move an agent would choose, and
+    ``letters`` labels the moves a, b, c (see ``moves``)."""
+
+    def __init__(
+        self,
+        screen: Screen,
+        parse: Callable[[str], int],
+        hint: Callable[[View], tuple[str, int]],
+        letters: bool,
+        read: Callable[[str], str] = input,
+    ) -> None:
+        self.screen = screen
+        self.letters = letters
+        self.parse = parse
+        self.hint = hint
+        self.read = read
+
+    def say(self, message: str, style: str = "") -> None:
+        """One line to the person."""
+        self.screen.say(message, style=style)
+
+    def show(self, view: View, news: list[str]) -> None:
+        """What happened since this seat's last move, its board and its moves."""
+        out = self.screen.out
+        out.print()
+        for line in news:
+            self.say(f"  {line}", style="italic")
+        self.screen.rule(f"{view.game}: seat {view.seat}, your move")
+        out.print(render_text(view.game, view.observation), highlight=False)
+        self.show_moves(view)
+
+    def show_moves(self, view: View) -> None:
+        """The legal moves with their labels, in columns that fit the screen."""
+        moves = MoveList(view.legal_actions, view.action_names, self.letters)
+        cells = [f"{label:>3}) {name}" for label, name in zip(moves.labels, moves.names)]
+        width = max(len(c) for c in cells) + 2
+        per_row = max(1, (self.screen.out.width - 2) // width)
+        for start in range(0, len(cells), per_row):
+            row = "".join(c.ljust(width) for c in cells[start : start + per_row]).rstrip()
+            self.screen.out.print(Text(row, style="bold"))
+
+    def ask(self, view: View, news: list[str], show: bool = True) -> Request:
+        """Shows the seat's screen (unless ``show`` is false) and reads until the person
+        asks for something valid. ``EOFError`` and ``KeyboardInterrupt`` pass through."""
+        if show:
+            self.show(view, news)
+        moves = MoveList(view.legal_actions, view.action_names, self.letters)
+        while True:
+            text = self.read(f"seat {view.seat}> ")
+            if not sys.stdin.isatty():
+                self.say(text)
+            word, _, rest = text.strip().partition(" ")
+            command = word.lower()
+            if command in ("help", "?"):
+                self.say(HELP)
+            elif command == "moves":
+                self.show_moves(view)
+            elif command == "board":
+                self.show(view, [])
+            elif command == "hint":
+                agent, action = self.hint(view)
+                self.say(f"  hint ({agent}): {view.action_names[view.legal_actions.index(action)]}", style="green")
+            elif command in ("undo", "quit", "exit") and not rest:
+                return Request("quit" if command == "exit" else command)
+            elif command == "save":
+                return Request("save", path=rest.strip())
+            else:
+                try:
+                    return Request("move", action=moves.read(text, self.parse))
+                except MoveRefused as e:
+                    self.say(f"  refused: {e}", style="yellow")

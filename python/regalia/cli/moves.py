@@ -1,0 +1,135 @@
+"""Reading a move typed at the prompt: by its label in the list or by its name, forgivingly.
+
+Moves are labelled 1, 2, 3, ... unless some move of the game is named by a number (Duo
+Regna's cards ``0`` to ``6``): then they are labelled a, b, c, ... for the whole game, so
+that ``3`` always means the move called 3. A name may be typed in any case, with any punctuation, or shortened to a
+unique beginning or to some of its words (``queen`` for ``6 queen``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from string import ascii_lowercase
+
+
+class MoveRefused(ValueError):
+    """The text names no single legal move; the message says why and what to type."""
+
+
+def normalize(text: str) -> str:
+    """Lower case, punctuation as spaces, single spaces."""
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", text.lower()).split())
+
+
+def _letters(i: int) -> str:
+    label = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        label = ascii_lowercase[r] + label
+    return label
+
+
+def has_numeric_names(action_name: Callable[[int], str], num_actions: int) -> bool:
+    """Whether any action of the game (ids below ``num_actions``) is named by a number."""
+    for action in range(num_actions):
+        try:
+            if normalize(action_name(action)).isdigit():
+                return True
+        except ValueError:
+            continue
+    return False
+
+
+@dataclass(frozen=True)
+class MoveList:
+    """The legal moves of one decision, with the labels shown beside them: letters when
+    ``letters`` (see ``has_numeric_names``), else numbers."""
+
+    actions: list[int]
+    names: list[str]
+    letters: bool = False
+
+    @property
+    def labels(self) -> list[str]:
+        """``1, 2, ...``, or ``a, b, ...`` for a game whose moves may be named by numbers."""
+        if self.letters:
+            return [_letters(i) for i in range(len(self.actions))]
+        return [str(i + 1) for i in range(len(self.actions))]
+
+    def read(self, text: str, parse: Callable[[str], int] | None = None) -> int:
+        """The action ``text`` means; ``MoveRefused`` with the reason when there is none.
+
+        ``parse`` is the game's own ``parse_action`` (it may know other spellings).
+        """
+        wanted = normalize(text)
+        if not wanted:
+            raise MoveRefused("type a move's label or its name (or 'help')")
+        names = [normalize(n) for n in self.names]
+        if wanted in names:
+            return self.actions[names.index(wanted)]
+        labels = self.labels
+        if wanted in labels:
+            return self.actions[labels.index(wanted)]
+        own = self._parsed(text, parse)
+        if own is not None:
+            return own
+        found = [a for a, n in zip(self.actions, names) if n.startswith(wanted)] or [
+            a for a, n in zip(self.actions, names) if _has_words(n, wanted)
+        ]
+        if len(found) == 1:
+            return found[0]
+        raise MoveRefused(self._why_not(text, wanted, found, parse))
+
+    def _parsed(self, text: str, parse: Callable[[str], int] | None) -> int | None:
+        if parse is None:
+            return None
+        try:
+            action = parse(text.strip())
+        except ValueError:
+            return None
+        return action if action in self.actions else None
+
+    def _why_not(self, text: str, wanted: str, found: list[int], parse: Callable[[str], int] | None) -> str:
+        shown = text.strip()
+        if found:
+            by_action = dict(zip(self.actions, self.names))
+            return f"{shown!r} could be {_either([by_action[a] for a in found])}: type more of the name"
+        if parse is not None and _parses(parse, shown):
+            return f"{shown!r} is not allowed now: choose one of the moves listed"
+        if wanted.isdigit() or (len(wanted) <= 2 and wanted.isalpha()):
+            labels = self.labels
+            return f"there is no move {shown!r}: choose {labels[0]} to {labels[-1]}, or type a name"
+        names = {normalize(n): n for n in self.names}
+        close = difflib.get_close_matches(wanted, list(names), n=3, cutoff=0.6)
+        suggestion = f" Did you mean {_either([names[c] for c in close])}?" if close else ""
+        return f"{shown!r} is not a move here.{suggestion} Type 'moves' to see them all"
+
+
+def _parses(parse: Callable[[str], int], text: str) -> bool:
+    try:
+        parse(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _has_words(name: str, wanted: str) -> bool:
+    """Whether every word typed begins a different word of the name, in order."""
+    words = name.split()
+    i = 0
+    for w in wanted.split():
+        while i < len(words) and not words[i].startswith(w):
+            i += 1
+        if i == len(words):
+            return False
+        i += 1
+    return True
+
+
+def _either(names: list[str]) -> str:
+    quoted = [f"'{n}'" for n in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]

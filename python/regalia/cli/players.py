@@ -1,0 +1,103 @@
+"""From the command line to a game and its players: ``--option``, ``--seats`` and agents."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import regalia
+from regalia.agents import AGENTS, Agent, make_agent
+from regalia.cli import exits
+from regalia.errors import RegaliaError
+from regalia.reference.rng import derive_seed
+
+#: The seat name of a person at this terminal.
+HUMAN = "human"
+#: Built-in agents from strongest to weakest: the first one registered gives hints.
+STRENGTH_ORDER = ("ismcts", "rules", "rule", "heuristic", "random")
+
+
+def strongest_agent() -> str:
+    """The strongest built-in agent available (``ismcts``, else rule-based, else random)."""
+    return next((name for name in STRENGTH_ORDER if name in AGENTS), next(iter(AGENTS)))
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """``key=value``: the value read as JSON when it is JSON (``3``, ``true``, ``[10,6]``),
+    as a list when it has commas (``10,6``), else as a string."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        exits.fail(f"an option is key=value, got {text!r}", exits.USAGE)
+    try:
+        value: Any = json.loads(raw)
+    except ValueError:
+        try:
+            value = [json.loads(x) for x in raw.split(",")] if "," in raw else raw.strip()
+        except ValueError:
+            value = raw.strip()
+    return key.strip(), value
+
+
+def parse_options(texts: list[str] | None) -> dict[str, Any]:
+    """Every ``--option key=value`` as a dict."""
+    return dict(parse_option(t) for t in texts or [])
+
+
+def parse_seats(text: str) -> list[str]:
+    """``human,random`` or ``random*4``: one agent per seat, each one checked. An agent may
+    carry options after colons (``ismcts:iterations=200``)."""
+    names: list[str] = []
+    for part in text.split(","):
+        name, _, count = part.strip().lower().partition("*")
+        if count and not count.strip().isdigit():
+            exits.fail(f"a repeated seat is NAME*COUNT, got {part.strip()!r}", exits.USAGE)
+        names += [name.strip()] * (int(count) if count else 1)
+    known = [HUMAN, *AGENTS]
+    for name in names:
+        if name.split(":")[0] not in known:
+            exits.fail(f"unknown agent {name!r}; seats can be: {', '.join(known)}", exits.USAGE)
+    return names
+
+
+def game_info(name: str) -> dict[str, Any]:
+    """The listing entry (see ``regalia.games()``) of a game id or alias."""
+    wanted = name.strip().lower()
+    for info in regalia.games():
+        if wanted == info["name"] or wanted in info["aliases"]:
+            return info
+    names = ", ".join(g["name"] for g in regalia.games())
+    exits.fail(f"unknown game {name!r}; games: {names}", exits.USAGE)
+
+
+def make_game(name: str, options: dict[str, Any], seats: int | None = None) -> Any:
+    """The game with ``options``; ``seats`` (when given) sets the ``players`` option if it is
+    not set, and must then match the game's seat count."""
+    info = game_info(name)
+    lo, hi = info["min_players"], info["max_players"]
+    if seats is not None and not lo <= seats <= hi:
+        players = str(lo) if lo == hi else f"{lo} to {hi}"
+        exits.fail(f"{info['title']} is for {players} players, but {seats} seats were given", exits.USAGE)
+    has_players = any(o["name"] == "players" for o in info["options"])
+    if seats is not None and has_players and "players" not in options:
+        options = {**options, "players": seats}
+    try:
+        game = regalia.make(info["name"], **options)
+    except RegaliaError as e:
+        exits.fail(str(e), exits.USAGE)
+    if seats is not None and seats != game.num_players:
+        exits.fail(f"{game.title} is played by {game.num_players} here, but {seats} seats were given", exits.USAGE)
+    return game
+
+
+def default_seats(num_players: int, first: str | None = None) -> list[str]:
+    """``first`` (when given) then the strongest agent in every other seat."""
+    bots = [strongest_agent()] * num_players
+    return [first, *bots[1:]] if first else bots
+
+
+def make_bots(seats: list[str], seed: int) -> dict[int, Agent]:
+    """A seeded built-in agent for every seat that is not human."""
+    try:
+        return {i: make_agent(name, derive_seed(seed, i)) for i, name in enumerate(seats) if name != HUMAN}
+    except RegaliaError as e:
+        exits.fail(str(e), exits.USAGE)

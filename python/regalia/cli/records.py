@@ -1,0 +1,32 @@
+"""Match records on disk: the saved game of ``play`` and the file of ``replay`` and ``resume``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from regalia.cli import exits
+from regalia.errors import RegaliaError
+from regalia.match import MatchRecord
+
+
+def read_record(path: Path) -> MatchRecord:
+    """The record in ``path``; a missing or unreadable file ends the command (exit 1)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        exits.fail(f"cannot read {path}: {e.strerror or e}")
+    try:
+        return MatchRecord.from_json(text)
+    except RegaliaError as e:
+        exits.fail(f"{path} is not a Regalia match record ({e})")
+
+
+def write_record(path: Path, record: MatchRecord, report: Callable[[str], None]) -> bool:
+    """Writes ``record`` to ``path``; on failure tells ``report`` why and returns False."""
+    try:
+        path.write_text(record.to_json() + "\n", encoding="utf-8")
+    except OSError as e:
+        report(f"  cannot write {path}: {e.strerror or e}")
+        return False
+    return True

@@ -1,0 +1,55 @@
+"""Showing a game move by move to an onlooker (``watch``, ``replay``, a game between bots).
+
+An onlooker is not a player: it may see every move by name. The board is drawn from the
+seat about to move, or always from ``view`` when one is chosen.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from regalia.cli.console import Screen
+from regalia.cli.renderers import render_text
+
+
+class Narrator:
+    """Prints each move (and, with ``boards``, the board before it) at a pace."""
+
+    def __init__(
+        self,
+        screen: Screen,
+        agents: list[str],
+        boards: bool = True,
+        view: int | None = None,
+        delay: float = 0.0,
+        step: bool = False,
+    ) -> None:
+        self.screen, self.agents, self.boards, self.view = screen, agents, boards, view
+        self.delay, self.step = delay, step
+        self.count = 0
+
+    def move(self, state: Any, seat: int, action: int) -> None:
+        """Tells the move ``seat`` is about to play in ``state``; waits as asked.
+        ``EOFError`` (no more Enter to wait for) stops the waiting, not the game."""
+        self.count += 1
+        out = self.screen.out
+        if self.boards:
+            board_seat = seat if self.view is None else self.view
+            self.screen.rule(f"move {self.count}: board of seat {board_seat}")
+            out.print(render_text(state.game_name, state.observation(board_seat)), highlight=False)
+        line = f"{self.count:>4}. seat {seat} ({self.agents[seat]}) plays {state.action_name(action)}"
+        self.screen.say(line, style="bold" if self.boards else "")
+        if self.step:
+            try:
+                input("press Enter for the next move ")
+            except EOFError:
+                self.step = False
+        elif self.delay:
+            time.sleep(self.delay)
+
+    def final(self, state: Any) -> None:
+        """The final board, from ``view`` or seat 0."""
+        seat = 0 if self.view is None else self.view
+        self.screen.rule(f"final board of seat {seat}")
+        self.screen.out.print(render_text(state.game_name, state.observation(seat)), highlight=False)

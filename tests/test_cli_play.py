@@ -1,0 +1,168 @@
+"""Playing at the terminal as a person would: moves typed on stdin, refusals, hint, undo,
+save and resume, several people at one terminal, and nothing hidden shown."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import regalia
+from regalia.cli import exits
+from regalia.match import MatchRecord
+from tests.cli_helpers import run
+
+#: Enough "take the first move listed" answers to finish any Duo Regna game.
+FIRST_MOVE_EVERY_TIME = "a\n" * 400
+
+
+def check_human_took_first_moves(record: MatchRecord, human: int) -> None:
+    """Replays ``record``: at each of ``human``'s turns the first legal move was played."""
+    state = regalia.make(record.game, **record.options).new_state(record.seed)
+    for action in record.actions:
+        if state.current_player == human:
+            assert action == state.legal_actions()[0]
+        state.apply(action)
+    assert state.is_terminal
+    assert record.returns == state.returns()
+
+
+def test_a_whole_game_against_a_bot_from_stdin(tmp_path: Path) -> None:
+    saved = tmp_path / "game.json"
+    result = run(
+        "play",
+        "duo-regna",
+        "--seats",
+        "human,random",
+        "--seed",
+        "5",
+        "--record",
+        str(saved),
+        input=FIRST_MOVE_EVERY_TIME,
+    )
+    assert result.exit_code == exits.OK, result.output
+    record = MatchRecord.from_json(saved.read_text())
+    assert record.agents == ["human", "random"]
+    check_human_took_first_moves(record, human=0)
+    assert f"over after {len(record.actions)} moves" in result.stdout
+    verdict = "wins" if record.returns[0] > 0 else "loses" if record.returns[0] < 0 else "draws"
+    assert any(
+        line.split()[:4] == ["│", "0", "│", "human"] or "human" in line and verdict in line
+        for line in result.stdout.splitlines()
+    )
+
+
+def test_the_human_may_sit_in_the_second_seat() -> None:
+    result = run("play", "duo-regna", "--seats", "random,human", "--seed", "2", "--json", input=FIRST_MOVE_EVERY_TIME)
+    assert result.exit_code == exits.OK
+    record = MatchRecord.from_json(result.stdout.splitlines()[-1])
+    check_human_took_first_moves(record, human=1)
+
+
+def test_bad_input_is_refused_with_a_reason_and_asked_again() -> None:
+    result = run(
+        "play",
+        "duo-regna",
+        "--seats",
+        "human,random",
+        "--seed",
+        "1",
+        "--json",
+        input="zz\n6\n\nqueen\n" + FIRST_MOVE_EVERY_TIME,
+    )
+    assert result.exit_code == exits.OK
+    out = result.stdout
+    assert "refused: there is no move 'zz': choose a to i" in out
+    assert "refused: '6' could be '6 king' or '6 queen'" in out
+    assert "refused: type a move's label" in out
+    # four answers at the first prompt: three refused, then "queen" played
+    first_turn = out[: out.index("seat 1 (random) played")]
+    assert first_turn.count("seat 0> ") == 4
+    record = MatchRecord.from_json(out.splitlines()[-1])
+    assert regalia.make("duo-regna").new_state(1).action_name(record.actions[0]) == "6 queen"
+
+
+def test_save_then_resume_finishes_the_same_game(tmp_path: Path) -> None:
+    save = tmp_path / "save.json"
+    left = run("play", "duo-regna", "--seats", "human,random", "--seed", "9", input=f"c\nb\nsave {save}\nquit\n")
+    assert left.exit_code == exits.ABANDONED
+    assert f"it is saved: regalia resume {save}" in left.stdout
+    saved = MatchRecord.from_json(save.read_text())
+    assert len(saved.actions) == 4 and saved.returns == []
+    done = tmp_path / "done.json"
+    resumed = run("resume", str(save), "--record", str(done), input=FIRST_MOVE_EVERY_TIME)
+    assert resumed.exit_code == exits.OK, resumed.output
+    assert "resuming Duo Regna after 4 moves" in resumed.stdout
+    final = MatchRecord.from_json(done.read_text())
+    assert final.actions[:4] == saved.actions and final.seed == 9 and final.returns
+    again = run("resume", str(done))
+    assert again.exit_code == exits.ERROR and "is over" in again.stderr
+
+
+def test_undo_takes_back_the_last_move_and_the_bots_reply() -> None:
+    result = run(
+        "play",
+        "duo-regna",
+        "--seats",
+        "human,random",
+        "--seed",
+        "4",
+        "--json",
+        input="undo\nb\nundo\nc\n" + FIRST_MOVE_EVERY_TIME,
+    )
+    assert result.exit_code == exits.OK
+    assert "refused: there is no move of yours to take back" in result.stdout
+    assert "you took back your last move" in result.stdout
+    record = MatchRecord.from_json(result.stdout.splitlines()[-1])
+    assert regalia.make("duo-regna").new_state(4).action_name(record.actions[0]) == "1"
+
+
+def test_undo_is_refused_between_people() -> None:
+    result = run("play", "duo-regna", "--seats", "human,human", "--seed", "4", input="a\n\nundo\nquit\n")
+    assert result.exit_code == exits.ABANDONED
+    assert "refused: undo is for a game against bots" in result.stdout
+
+
+def test_hint_names_a_legal_move_of_the_strongest_agent() -> None:
+    from regalia.cli.players import strongest_agent
+
+    result = run("play", "duo-regna", "--seats", "human,random", "--seed", "4", input="hint\nquit\n")
+    assert result.exit_code == exits.ABANDONED
+    hint = next(line for line in result.stdout.splitlines() if "hint (" in line)
+    agent, move = hint.split("hint (", 1)[1].split("): ")
+    assert agent == strongest_agent()
+    assert move.strip() in {"X", "0", "1", "2", "3", "4", "5", "6 king", "6 queen"}
+
+
+def test_people_sharing_a_terminal_get_a_hand_over_and_never_see_the_secret_card() -> None:
+    result = run("play", "duo-regna", "--seats", "human,human", "--seed", "3", input="5\n\n3\n\nquit\n")
+    out = result.stdout
+    assert result.exit_code == exits.ABANDONED
+    assert "Hand the terminal to seat 1 (human); nobody else should look." in out
+    seat1_screen = out[out.index("seat 1, press Enter") : out.index("seat 1> ")]
+    assert "seat 0 (human) moved (hidden from you)" in seat1_screen
+    assert "The opponent has chosen a card, face down." in seat1_screen
+    assert "5" not in seat1_screen.split("The opponent has chosen")[0].split("Round 1")[0]
+    seat0_again = out[out.index("seat 0, press Enter") :]
+    assert "seat 1 (human) played 3" in seat0_again and "Last reveal   you 5  against  3" in seat0_again
+
+
+def test_a_bots_secret_choice_is_never_named_to_the_human() -> None:
+    result = run("play", "duo-regna", "--seats", "random,human", "--seed", "8", input="a\n" * 5 + "quit\n")
+    lines = result.stdout.splitlines()
+    assert any("seat 0 (random) moved (hidden from you)" in line for line in lines)
+    assert not any("seat 0 (random) played" in line for line in lines)
+
+
+def test_the_end_of_input_leaves_the_game_without_a_traceback() -> None:
+    result = run("play", "duo-regna", "--seats", "human,random", "--seed", "1", input="a\n")
+    assert result.exit_code == exits.ABANDONED
+    assert "Game left unfinished (the input ended)" in result.stdout
+    assert "Traceback" not in result.output
+
+
+def test_the_json_of_a_game_between_bots_is_its_record() -> None:
+    result = run("play", "duo-regna", "--seats", "random,random", "--seed", "1", "--json")
+    assert result.exit_code == exits.OK
+    record = json.loads(result.stdout)
+    assert record["format"] == "regalia-match" and record["seed"] == 1
+    assert len(record["returns"]) == 2 and sorted(record["returns"]) in ([-1, 1], [0, 0])

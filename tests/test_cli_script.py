@@ -1,0 +1,75 @@
+"""The real ``regalia`` script in a subprocess: a whole game on stdin, Ctrl-C, exit codes."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import time
+
+from regalia.cli import exits
+from regalia.match import MatchRecord
+from tests.cli_helpers import run_script, script
+
+
+def test_the_readme_run_line_prints_a_real_match() -> None:
+    result = run_script("play", "duo-regna", "--seats", "random,random", "--seed", "1")
+    assert result.returncode == exits.OK, result.stderr
+    assert "   1. seat 0 (random) plays " in result.stdout
+    assert "Duo Regna: over after" in result.stdout and "wins" in result.stdout
+
+
+def test_a_whole_human_game_through_the_script(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "game.json"
+    result = run_script(
+        "play",
+        "duo-regna",
+        "--seats",
+        "human,random",
+        "--seed",
+        "11",
+        "--record",
+        str(path),
+        input="oops\n" + "a\n" * 400,
+    )
+    assert result.returncode == exits.OK, result.stderr
+    assert "refused: 'oops' is not a move here" in result.stdout
+    record = MatchRecord.from_json(path.read_text())
+    assert record.returns and "over after" in result.stdout
+    assert "\x1b[" not in result.stdout  # not a terminal: plain
+
+
+def test_end_of_input_and_usage_errors_have_their_codes() -> None:
+    eof = run_script("play", "duo-regna", "--seats", "human,random", input="")
+    assert eof.returncode == exits.ABANDONED and "Traceback" not in eof.stderr
+    bad = run_script("play", "no-such-game")
+    assert bad.returncode == exits.USAGE and "unknown game" in bad.stderr and "Traceback" not in bad.stderr
+    missing = run_script("replay", "/nonexistent/match.json")
+    assert missing.returncode == exits.ERROR
+
+
+def test_ctrl_c_at_the_prompt_exits_130_without_a_traceback() -> None:
+    process = subprocess.Popen(
+        [*script(), "play", "duo-regna", "--seats", "human,random"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    deadline = time.monotonic() + 30
+    seen = ""
+    while "seat 0> " not in seen and time.monotonic() < deadline:
+        seen += process.stdout.read(1)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == exits.INTERRUPTED
+    assert "interrupted" in err and "Traceback" not in err
+
+
+def test_simulate_json_from_the_script_parses() -> None:
+    result = run_script("simulate", "duo-regna", "-n", "4", "--json")
+    assert result.returncode == exits.OK
+    summary = json.loads(result.stdout)
+    assert summary["games"] == 4 and len(summary["seats"]) == 2
+    assert result.stderr == ""  # no progress drawn when stderr is not a terminal
