@@ -166,3 +166,19 @@ def test_the_json_of_a_game_between_bots_is_its_record() -> None:
     record = json.loads(result.stdout)
     assert record["format"] == "regalia-match" and record["seed"] == 1
     assert len(record["returns"]) == 2 and sorted(record["returns"]) in ([-1, 1], [0, 0])
+
+
+def test_news_names_a_move_only_as_far_as_the_board_shows_it() -> None:
+    from regalia.cli.announce import describe
+
+    state = regalia.make("duo-regna").new_state(1)
+    assert describe(state, state.parse_action("5"), 1, "seat 0") == "seat 0 moved (hidden from you)"
+    assert describe(state, state.parse_action("5"), 0, "seat 0") == "seat 0 played 5"
+    state.apply(state.parse_action("5"))
+    assert describe(state, state.parse_action("2"), 0, "seat 1") == "seat 1 played 2"
+    duell = regalia.make("duell-der-drachen").new_state(1)
+    names = {duell.action_name(a): a for a in duell.legal_actions()}
+    down = next(name for name in names if "face down" in name)
+    up = next(name for name in names if "face up" in name)
+    assert describe(duell, names[down], 1, "seat 0") == "seat 0 moved (partly hidden from you: see the board)"
+    assert describe(duell, names[up], 1, "seat 0") == f"seat 0 played {up}"

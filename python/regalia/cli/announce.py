@@ -2,8 +2,9 @@
 
 A move is named to an observer only when the observer could tell it from the board anyway:
 when no other legal move of that turn would have left the observer's observation the same.
-Otherwise (a card chosen in secret, a card drawn face down) the observer only hears that
-the seat moved. This works for every game without a list of secret moves.
+When every other move would have left it the same (a card chosen in secret), the observer
+hears only that the seat moved; in between (a card laid face down where all can see), that
+part of it is hidden. This works for every game without a list of secret moves.
 """
 
 from __future__ import annotations
@@ -11,20 +12,17 @@ from __future__ import annotations
 from typing import Any
 
 
-def is_visible(state: Any, action: int, observer: int) -> bool:
-    """Whether ``observer`` can tell ``action`` (about to be played in ``state``) from the
-    other legal moves by the observation it leaves."""
-    if state.current_player == observer:
-        return True
-    seen = _after(state, action, observer)
-    return all(_after(state, other, observer) != seen for other in state.legal_actions() if other != action)
-
-
 def describe(state: Any, action: int, observer: int, who: str) -> str:
-    """``who`` played the move, as ``observer`` may hear it (call before applying it)."""
-    if is_visible(state, action, observer):
+    """``who`` played ``action``, as ``observer`` may hear it (call before applying it)."""
+    if state.current_player == observer:
         return f"{who} played {state.action_name(action)}"
-    return f"{who} moved (hidden from you)"
+    seen = _after(state, action, observer)
+    same = [_after(state, other, observer) == seen for other in state.legal_actions() if other != action]
+    if not any(same):
+        return f"{who} played {state.action_name(action)}"
+    if all(same):
+        return f"{who} moved (hidden from you)"
+    return f"{who} moved (partly hidden from you: see the board)"
 
 
 def _after(state: Any, action: int, observer: int) -> dict[str, Any]:
