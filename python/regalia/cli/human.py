@@ -97,7 +97,8 @@ class HumanPrompt:
             elif command == "board":
                 self.show(view, [])
             elif command == "hint":
-                agent, action = self.hint(view)
+                with self.screen.err.status("thinking..."):
+                    agent, action = self.hint(view)
                 self.say(f"  hint ({agent}): {view.action_names[view.legal_actions.index(action)]}", style="green")
             elif command in ("undo", "quit", "exit") and not rest:
                 return Request("quit" if command == "exit" else command)

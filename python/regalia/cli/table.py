@@ -80,7 +80,7 @@ class Table:
         Raises ``GameLeft`` when the people quit or the input ends."""
         while not self.state.is_terminal:
             seat = self.state.current_player
-            action = self.bots[seat].act(self._view(seat)) if seat in self.bots else self._ask(seat)
+            action = self._bot_move(seat) if seat in self.bots else self._ask(seat)
             if on_move is not None:
                 on_move(seat, action)
             self._apply(action)
@@ -91,6 +91,11 @@ class Table:
         if self.saved is not None and self.saved[1] == len(self.actions):
             return f"Game left ({reason}); it is saved: regalia resume {self.saved[0]}"
         return f"Game left unfinished ({reason}); 'save' first to continue it later."
+
+    def _bot_move(self, seat: int) -> int:
+        """The bot's move, with a spinner on a terminal while it thinks."""
+        with self.screen.err.status(f"{self.who(seat)} is thinking..."):
+            return self.bots[seat].act(self._view(seat))
 
     def _view(self, seat: int) -> View:
         return view_of(self.state, seat, self.game.name, self.game.options)
