@@ -5,7 +5,7 @@ use crate::game::{Game, GameInfo};
 use crate::games::duell_der_drachen::DuellDerDrachen;
 use crate::games::duo_regna::DuoRegna;
 use crate::options::Options;
-use crate::session::DynGame;
+use crate::session::{DynGame, DynState};
 use std::sync::Arc;
 
 type Maker = fn(&Options) -> Result<Arc<dyn DynGame>>;
@@ -39,4 +39,22 @@ pub fn make(name: &str, options: &Options) -> Result<Arc<dyn DynGame>> {
                 names.join(", ")
             )))
         })
+}
+
+/// Reads any game's saved state: the game and its options come from the text itself.
+pub fn load_state(text: &str) -> Result<(Arc<dyn DynGame>, Box<dyn DynState>)> {
+    let bad = |m: String| Error::InvalidState(m);
+    let v: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| bad(format!("not valid JSON: {e}")))?;
+    let name = v
+        .get("game")
+        .and_then(|g| g.as_str())
+        .ok_or_else(|| bad("saved state has no 'game'".into()))?;
+    let options = v
+        .get("options")
+        .and_then(|o| o.as_object())
+        .ok_or_else(|| bad("saved state has no 'options'".into()))?;
+    let game = make(name, options).map_err(|e| bad(e.to_string()))?;
+    let state = game.state_from_json(text)?;
+    Ok((game, state))
 }

@@ -80,6 +80,9 @@ pub trait DynState: Send + Sync {
     fn to_json(&self) -> String;
     /// Equality of the full state (same game, same rules state, same history).
     fn same_as(&self, other: &dyn DynState) -> bool;
+    /// Runs the game's [`Game::check_state`] on this state: every reachable state must pass
+    /// it (the conformance and fuzz harnesses assert this after every step).
+    fn check_state(&self) -> Result<()>;
 }
 
 impl<G: Game> DynGame for G {
@@ -398,5 +401,8 @@ impl<G: Game> DynState for Session<G> {
     }
     fn same_as(&self, other: &dyn DynState) -> bool {
         other.game_name() == G::INFO.name && other.to_json() == self.to_json()
+    }
+    fn check_state(&self) -> Result<()> {
+        self.game.check_state(&self.state).map_err(bad_state)
     }
 }

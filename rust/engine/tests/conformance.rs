@@ -1,12 +1,17 @@
 //! The conformance harness every registered game runs: random games with invariants checked
-//! at every step (legal actions, refusals that change nothing, JSON round trips, clones,
-//! determinization that a seat cannot tell from the truth, returns only at the end).
+//! at every step (the game's own `check_state`, legal actions, every legal action applying,
+//! refusals that change nothing, JSON round trips, independent clones, determinization that
+//! a seat cannot tell from the truth yet that resamples hidden cards, returns only at the
+//! end and zero-sum).
 
 use regalia_engine::rng::{derive_seed, Rng};
-use regalia_engine::{all_games, make, DynState, Options};
+use regalia_engine::{all_games, fuzz, make, DynGame, DynState, Options};
 use serde_json::Value;
 
 const GAMES_PER_CONFIG: u64 = 60;
+/// Games checked in full at every step; later games check their invariants at every step
+/// and the whole contract at one step in four.
+const FULLY_CHECKED_GAMES: u64 = 10;
 
 fn configs() -> Vec<(&'static str, Options)> {
     let mut out = Vec::new();
@@ -26,61 +31,94 @@ fn tensor(s: &dyn DynState, seat: usize, size: usize) -> Vec<f32> {
     t
 }
 
-fn check_step(s: &dyn DynState, size: usize, picker: &mut Rng) {
-    let n = s.num_players();
-    let legal = s.legal_actions();
-    assert_eq!(legal.is_empty(), s.is_terminal());
-    assert_eq!(s.current_player().is_none(), s.is_terminal());
-    if !s.is_terminal() {
-        assert!(
-            s.returns().iter().all(|&r| r == 0.0),
-            "returns before the end"
-        );
+/// The rules part of a saved state without its generator: what determinizing may change.
+fn cards_of(s: &dyn DynState) -> Value {
+    let mut v: Value = serde_json::from_str(&s.to_json()).unwrap();
+    let state = v["state"].take();
+    match state {
+        Value::Object(mut o) => {
+            o.remove("rng");
+            Value::Object(o)
+        }
+        other => other,
     }
-    // An illegal action is refused and changes nothing.
-    if let Some(bad) = (0..s.num_actions()).find(|&a| !legal.contains(a)) {
+}
+
+/// What a seat is shown of a state: its observation, its tensor, and on its turn the legal
+/// actions with their names. Two states that differ only in what the seat cannot see must
+/// show it the same.
+fn shown(s: &dyn DynState, seat: usize, size: usize) -> (Value, Vec<f32>, Vec<(u16, String)>) {
+    let legal = if s.current_player() == Some(seat) {
+        s.legal_actions()
+            .iter()
+            .map(|a| (a, s.action_name(a as i64).unwrap()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    (
+        s.observation(seat as i64).unwrap(),
+        tensor(s, seat, size),
+        legal,
+    )
+}
+
+/// Checks one state; returns whether some determinization changed a hidden card.
+fn check_step(game: &dyn DynGame, s: &dyn DynState, size: usize, picker: &mut Rng) -> bool {
+    let n = s.num_players();
+    // Invariants, legal set, returns, observations, names, refusals and the JSON round trip.
+    fuzz::check_contract(game, s, picker.next_u32() as u64);
+    let legal = s.legal_actions();
+    // A sample of illegal actions is refused and changes nothing.
+    let illegal: Vec<usize> = (0..s.num_actions())
+        .filter(|&a| !legal.contains(a))
+        .collect();
+    for _ in 0..illegal.len().min(3) {
+        let bad = illegal[picker.index(illegal.len())];
         let mut c = s.clone_box();
         assert!(c.apply(bad as i64).is_err());
         assert!(c.same_as(s));
     }
-    let mut c = s.clone_box();
-    assert!(c.apply(-1).is_err() && c.apply(s.num_actions() as i64).is_err());
-    assert!(c.same_as(s));
-    // Names are unique and parse back.
+    // Every legal action applies, to a clone that then keeps its invariants; the original
+    // is untouched, and a change to the original does not reach an older clone.
     for a in legal.iter() {
         let name = s.action_name(a as i64).unwrap();
         assert_eq!(s.parse_action(&name).unwrap(), a, "{name}");
+        let mut c = s.clone_box();
+        c.apply(a as i64).unwrap();
+        c.check_state().unwrap();
+        assert_eq!(c.history().len(), s.history().len() + 1);
     }
-    // JSON round trip.
-    let text = s.to_json();
-    let back = make(s.game_name(), &options_of(&text))
-        .unwrap()
-        .state_from_json(&text)
-        .unwrap();
-    assert!(back.same_as(s));
-    // Determinization keeps what each seat sees.
+    if let Some(a) = legal.nth(0) {
+        let (mut original, copy) = (s.clone_box(), s.clone_box());
+        original.apply(a as i64).unwrap();
+        assert!(copy.same_as(s) && !original.same_as(s));
+    }
+    // Determinization keeps what each seat sees (and can be saved and loaded) while
+    // resampling what it does not.
+    let mut varied = false;
     if picker.below(4) == 0 {
         for seat in 0..n {
-            let d = s
-                .determinize(seat as i64, picker.next_u32() as u64)
-                .unwrap();
-            assert_eq!(
-                d.observation(seat as i64).unwrap(),
-                s.observation(seat as i64).unwrap()
-            );
-            assert_eq!(tensor(&*d, seat, size), tensor(s, seat, size));
-            if s.current_player() == Some(seat) {
-                assert_eq!(d.legal_actions(), legal);
+            let truth = shown(s, seat, size);
+            for _ in 0..3 {
+                let d = s
+                    .determinize(seat as i64, picker.next_u32() as u64)
+                    .unwrap();
+                d.check_state().unwrap();
+                assert_eq!(d.seed(), None);
+                assert!(d.history().is_empty());
+                assert_eq!(shown(&*d, seat, size), truth, "seat {seat} can tell");
+                varied |= cards_of(&*d) != cards_of(s);
+                let text = d.to_json();
+                let back = make(s.game_name(), &options_of(&text))
+                    .unwrap()
+                    .state_from_json(&text)
+                    .unwrap();
+                assert!(back.same_as(&*d));
             }
-            // A determinized state saves and loads too (it has no seed to replay).
-            let text = d.to_json();
-            let back = make(s.game_name(), &options_of(&text))
-                .unwrap()
-                .state_from_json(&text)
-                .unwrap();
-            assert!(back.same_as(&*d));
         }
     }
+    varied
 }
 
 fn options_of(text: &str) -> Options {
@@ -94,21 +132,24 @@ fn every_game_keeps_its_invariants_over_random_games() {
         let game = make(name, &options).unwrap();
         let size: usize = game.observation_shape().iter().product();
         assert!(game.num_actions() <= regalia_engine::MAX_ACTIONS);
+        let mut varied = false;
         for i in 0..GAMES_PER_CONFIG {
             let mut picker = Rng::new(derive_seed(99, i));
             let mut s = game.new_state(i);
             let mut steps = 0;
             while !s.is_terminal() {
-                check_step(&*s, size, &mut picker);
+                s.check_state().unwrap();
+                if i < FULLY_CHECKED_GAMES || picker.below(4) == 0 {
+                    varied |= check_step(&*game, &*s, size, &mut picker);
+                }
                 let legal = s.legal_actions();
                 let a = legal.nth(picker.index(legal.len())).unwrap();
-                let before = s.clone_box();
                 s.apply(a as i64).unwrap();
-                assert!(!before.same_as(&*s) || s.history().len() > before.history().len());
                 steps += 1;
+                assert_eq!(s.history().len(), steps);
                 assert!(steps < 100_000, "{name}: game {i} does not end");
             }
-            check_step(&*s, size, &mut picker);
+            check_step(&*game, &*s, size, &mut picker);
             let r = s.returns();
             assert_eq!(r.len(), game.num_players());
             assert!(
@@ -116,6 +157,8 @@ fn every_game_keeps_its_invariants_over_random_games() {
                 "{name}: returns are not zero-sum: {r:?}"
             );
         }
+        // Every game hides cards from someone (a shuffled deck, an opponent's hand).
+        assert!(varied, "{name}: determinize never changed a hidden card");
     }
 }
 

@@ -188,21 +188,6 @@ impl PyState {
 
 /// Reads any game's saved state (game and options taken from the file).
 pub fn load_any(text: &str) -> PyResult<PyState> {
-    let bad = |m: &str| raise("InvalidStateError", m.to_string());
-    let v: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| bad(&format!("not valid JSON: {e}")))?;
-    let name = v
-        .get("game")
-        .and_then(|g| g.as_str())
-        .ok_or_else(|| bad("saved state has no 'game'"))?;
-    let options = v
-        .get("options")
-        .and_then(|o| o.as_object())
-        .ok_or_else(|| bad("saved state has no 'options'"))?;
-    let game = guard(|| {
-        regalia_engine::make(name, options)
-            .map_err(|e| regalia_engine::Error::InvalidState(e.to_string()))
-    })?;
-    let inner = guard(|| game.state_from_json(text))?;
+    let (game, inner) = guard(|| regalia_engine::load_state(text))?;
     Ok(PyState::new(game, inner))
 }
