@@ -6,11 +6,27 @@ import os
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 import regalia
 
 #: Random games per configuration in the differential test (raise with REGALIA_DIFF_GAMES).
 DIFF_GAMES = int(os.environ.get("REGALIA_DIFF_GAMES", "0"))
+
+# Hypothesis: a quick, repeatable amount by default; HYPOTHESIS_PROFILE=long explores.
+settings.register_profile(
+    "quick", max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile("long", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
+
+
+def assert_consistent(game: Any, state: Any) -> None:
+    """The game's own ``check_state`` holds (the Rust loader runs it on every saved state)."""
+    if game.backend == "reference":
+        assert game.rules.check_state(state.data) is None
+    else:
+        assert game.state_from_json(state.to_json()) == state
 
 
 def configs() -> list[tuple[str, int]]:

@@ -21,6 +21,7 @@ from regalia.errors import (
     InvalidStateError,
     RegaliaError,
 )
+from regalia.saves import load_game, save_game
 
 __version__: str = _core.__version__
 
@@ -42,8 +43,10 @@ __all__ = [
     "RegaliaError",
     "VectorEnv",
     "games",
+    "load_game",
     "load_state",
     "make",
+    "save_game",
 ]
 
 

@@ -149,6 +149,13 @@ def _int_arg(value: Any, what: str, error: type[Exception]) -> int:
         raise error(f"{what} must be an int, got {value!r}") from None
 
 
+def _count_arg(value: Any, what: str, least: int) -> int:
+    n = _int_arg(value, what, InvalidArgumentError)
+    if n < least:
+        raise InvalidArgumentError(f"{what} must be at least {least}, got {n}")
+    return n
+
+
 def _seed_arg(seed: Any) -> int:
     s = _int_arg(seed, "seed", InvalidArgumentError)
     if not 0 <= s <= MASK64:
@@ -224,10 +231,12 @@ class Game:
                 raise InvalidStateError("'state' does not match replaying 'history' from 'seed'")
         return State(self, state, list(history), seed)
 
-    def random_playouts(self, games: int, seed: Any = None, threads: int = 1) -> dict[str, Any]:
-        """Plays random games exactly as the engine's native playouts do."""
+    def random_playouts(self, games: Any, seed: Any = None, threads: Any = None) -> dict[str, Any]:
+        """Plays random games exactly as the engine's native playouts do (one thread)."""
         from regalia.reference.rng import derive_seed
 
+        games = _count_arg(games, "games", 0)
+        _count_arg(1 if threads is None else threads, "threads", 1)
         s = 0 if seed is None else _seed_arg(seed)
         n = self.num_players
         stats: dict[str, Any] = {"games": 0, "steps": 0, "wins": [0] * n, "draws": 0, "returns_sum": [0.0] * n}

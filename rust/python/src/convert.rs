@@ -19,6 +19,24 @@ pub fn int_arg(obj: &Bound<'_, PyAny>, what: &str, class: &str) -> PyResult<i64>
     })
 }
 
+/// A count: an integer from `min` to `i64::MAX`, or `InvalidArgumentError`.
+pub fn count_arg(obj: &Bound<'_, PyAny>, what: &str, min: i64) -> PyResult<u64> {
+    let n = int_arg(obj, what, "InvalidArgumentError")?;
+    if n < min {
+        return Err(raise(
+            "InvalidArgumentError",
+            format!("{what} must be at least {min}, got {n}"),
+        ));
+    }
+    Ok(n as u64)
+}
+
+/// A text argument (saved JSON), or `class` raised for anything that is not a str.
+pub fn text_arg(obj: &Bound<'_, PyAny>, what: &str, class: &str) -> PyResult<String> {
+    obj.extract::<String>()
+        .map_err(|_| raise(class, format!("{what} must be a str")))
+}
+
 /// A seed: an integer in `[0, 2**64)`.
 pub fn seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
     if obj.is_instance_of::<PyBool>() {

@@ -1,6 +1,6 @@
 //! `regalia._core.Game`: a configured game.
 
-use crate::convert::{json_to_py, seed_arg};
+use crate::convert::{count_arg, json_to_py, seed_arg, text_arg};
 use crate::errors::guard;
 use crate::state::PyState;
 use pyo3::prelude::*;
@@ -70,24 +70,33 @@ impl PyGame {
         guard(|| Ok(PyState::new(self.inner.clone(), self.inner.new_state(seed))))
     }
     /// Reads a state saved by ``State.to_json``; raises ``InvalidStateError`` if it is bad.
-    fn state_from_json(&self, text: &str) -> PyResult<PyState> {
+    fn state_from_json(&self, text: &Bound<'_, PyAny>) -> PyResult<PyState> {
+        let text = text_arg(text, "a saved state", "InvalidStateError")?;
         guard(|| {
             Ok(PyState::new(
                 self.inner.clone(),
-                self.inner.state_from_json(text)?,
+                self.inner.state_from_json(&text)?,
             ))
         })
     }
     /// Plays ``games`` uniformly random games natively (GIL released) and returns totals.
-    #[pyo3(signature = (games, seed=None, threads=1))]
+    #[pyo3(signature = (games, seed=None, threads=None))]
     fn random_playouts<'py>(
         &self,
         py: Python<'py>,
-        games: u64,
+        games: &Bound<'py, PyAny>,
         seed: Option<&Bound<'py, PyAny>>,
-        threads: usize,
+        threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let seed = seed.map_or(Ok(0), seed_arg)?;
+        let games = count_arg(games, "games", 0)?;
+        let threads = match threads {
+            Some(t) => count_arg(t, "threads", 1)? as usize,
+            None => 1,
+        };
+        let seed = match seed {
+            Some(s) if !s.is_none() => seed_arg(s)?,
+            _ => 0,
+        };
         let game = self.inner.clone();
         let stats = py.detach(move || guard(|| Ok(game.random_playouts(games, seed, threads))))?;
         let d = PyDict::new(py);

@@ -55,8 +55,9 @@ fn rules_page(name: &str) -> Option<&'static str> {
 
 /// Reads any game's saved state; the game and options come from the file.
 #[pyfunction]
-fn load_state(text: &str) -> PyResult<PyState> {
-    state::load_any(text)
+fn load_state(text: &Bound<'_, PyAny>) -> PyResult<PyState> {
+    let text = convert::text_arg(text, "a saved state", "InvalidStateError")?;
+    state::load_any(&text)
 }
 
 #[pymodule]

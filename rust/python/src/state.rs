@@ -125,12 +125,17 @@ impl PyState {
         &self,
         py: Python<'py>,
         seat: &Bound<'py, PyAny>,
-        out: Option<Bound<'py, PyArrayDyn<f32>>>,
+        out: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
         let seat = self.seat(seat)?;
         let array = match out {
-            Some(a) => a,
-            None => PyArrayDyn::<f32>::zeros(py, self.game.observation_shape(), false),
+            Some(a) if !a.is_none() => a.cast_into::<PyArrayDyn<f32>>().map_err(|_| {
+                raise(
+                    "InvalidArgumentError",
+                    "out must be a numpy float32 array".into(),
+                )
+            })?,
+            _ => PyArrayDyn::<f32>::zeros(py, self.game.observation_shape(), false),
         };
         {
             let mut rw = array

@@ -1,0 +1,75 @@
+"""No seat learns what it may not see. For every game, player count, backend and seat: the
+true state and its determinizations for that seat (states that differ only in what the seat
+cannot see) show the seat the same observation, the same tensor bit for bit, on its turn the
+same legal actions with the same names, and the same agent view; and determinizing really
+resamples the hidden cards (every seat has something hidden at some point of a game)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from typing import Any
+
+import regalia
+from regalia.agents import view_of
+
+GAMES_PER_CONFIG = 4
+#: Determinizations compared with the truth per seat at a checked step.
+SEEDS = 3
+
+
+def make(config: tuple[str, int], backend: str) -> Any:
+    name, players = config
+    return regalia.make(name, backend=backend, players=players)  # type: ignore[arg-type]
+
+
+def public_view(game: Any, state: Any, seat: int) -> dict[str, Any]:
+    """The agent view's public fields (the sampler is private: it holds the true state)."""
+    view = view_of(state, seat, game.name, game.options)
+    return {f.name: getattr(view, f.name) for f in dataclasses.fields(view) if not f.name.startswith("_")}
+
+
+def shown(game: Any, state: Any, seat: int) -> tuple[Any, ...]:
+    """Everything ``seat`` is shown of ``state``."""
+    legal = state.legal_actions() if state.current_player == seat else []
+    return (
+        state.observation(seat),
+        state.observation_tensor(seat).tobytes(),
+        legal,
+        [state.action_name(a) for a in legal],
+        public_view(game, state, seat),
+    )
+
+
+def cards(state: Any) -> Any:
+    """The rules state without its generator: what determinizing may change."""
+    data = json.loads(state.to_json())["state"]
+    data.pop("rng", None)
+    return data
+
+
+def test_a_seat_cannot_tell_the_truth_from_its_determinizations(config: tuple[str, int], backend: str) -> None:
+    game = make(config, backend)
+    rnd = random.Random(f"leak{config}{backend}")
+    varied: set[int] = set()
+    for i in range(GAMES_PER_CONFIG):
+        state = game.new_state(i)
+        while True:
+            if state.is_terminal or rnd.random() < 0.3:
+                for seat in range(game.num_players):
+                    truth = shown(game, state, seat)
+                    for _ in range(SEEDS):
+                        d = state.determinize(seat, rnd.getrandbits(64))
+                        assert shown(game, d, seat) == truth, f"seat {seat} can tell (seed {i})"
+                        assert d.seed is None and d.history() == []
+                        assert game.state_from_json(d.to_json()) == d
+                        if cards(d) != cards(state):
+                            varied.add(seat)
+                    world = view_of(state, seat, game.name, game.options).sample_world(rnd.getrandbits(64))
+                    assert shown(game, world, seat) == truth
+            if state.is_terminal:
+                break
+            state.apply(rnd.choice(state.legal_actions()))
+    hidden_from = set(range(game.num_players))
+    assert varied == hidden_from, f"determinize resampled hidden cards only for seats {varied}"
