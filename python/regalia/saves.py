@@ -1,19 +1,19 @@
 """Saved games on disk: a state or a match record, written atomically and checked on loading.
 
-A save file is JSON: ``{"format": "regalia-save", "version": 1, "kind": "state" | "match",
-"sha256": ..., "data": ...}``, where ``data`` is the state's ``to_json()`` or the match
-record's, and ``sha256`` is the digest of ``data`` in canonical form (sorted keys, no spaces),
-so that a file damaged on disk is refused as corrupted. ``load_game`` also checks everything
-the data itself promises: a state is read by ``load_state`` (format, version, game, options,
-every invariant, and its history replayed from its seed); a match record is replayed from its
-seed, and its recorded returns and scores must be the replay's. ``load_game`` also reads a
-bare ``State.to_json()`` or ``MatchRecord.to_json()`` text.
+A save file holds exactly the object's ``to_json()`` text (a ``regalia-state`` or a
+``regalia-match``), so every reader of those formats reads it. It is written to a temporary
+file beside the target, flushed to disk and renamed over the target: a reader (or a crash)
+sees the old file or the new one, never half of one. ``load_game`` checks everything the
+text promises: a state is read by ``load_state`` (format, version, game, options, every
+invariant, and its history replayed from its seed: a changed card, action or seed is
+caught); a match record is replayed from its seed, and its recorded returns and scores must
+be the replay's. A determinized state has no seed to replay, so only its invariants are
+checked.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import tempfile
@@ -22,25 +22,15 @@ from typing import Any, Literal, Union
 from regalia.errors import IllegalActionError, InvalidStateError, RegaliaError
 from regalia.match import MatchRecord
 
-__all__ = ["SAVE_FORMAT", "SAVE_VERSION", "MAX_SAVE_BYTES", "save_game", "load_game"]
+__all__ = ["MAX_SAVE_BYTES", "save_game", "load_game", "write_atomically"]
 
-SAVE_FORMAT = "regalia-save"
-SAVE_VERSION = 1
 #: Larger files are refused unread (a saved game is a few kilobytes).
 MAX_SAVE_BYTES = 64 * 1024 * 1024
 
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def _canonical(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), allow_nan=False)
-
-
-def _digest(data: Any) -> str:
-    return hashlib.sha256(_canonical(data).encode()).hexdigest()
-
-
-def _write_atomically(path: PathLike, text: str) -> None:
+def write_atomically(path: PathLike, text: str) -> None:
     """Writes ``text`` to a temporary file beside ``path``, flushes it to disk and renames it
     over ``path``: a reader sees the old file or the new one, never half of one."""
     target = os.path.abspath(os.fspath(path))
@@ -71,26 +61,9 @@ def _write_atomically(path: PathLike, text: str) -> None:
 
 def save_game(path: PathLike, game: Any) -> None:
     """Saves a state (of either backend) or a ``MatchRecord`` to ``path``, atomically."""
-    if isinstance(game, MatchRecord):
-        kind, data = "match", json.loads(game.to_json())
-    elif hasattr(game, "to_json") and hasattr(game, "legal_actions"):
-        kind, data = "state", json.loads(game.to_json())
-    else:
+    if not isinstance(game, MatchRecord) and not (hasattr(game, "to_json") and hasattr(game, "legal_actions")):
         raise InvalidStateError(f"can only save a game state or a MatchRecord, not {type(game).__name__}")
-    envelope = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "kind": kind, "sha256": _digest(data), "data": data}
-    _write_atomically(path, json.dumps(envelope, sort_keys=True, indent=1, allow_nan=False) + "\n")
-
-
-def _unwrap(envelope: dict[str, Any]) -> tuple[str, Any]:
-    """The kind and the data of a save file, checked against its digest."""
-    if envelope.get("version") != SAVE_VERSION or type(envelope.get("version")) is not int:
-        raise InvalidStateError(f"save file version {envelope.get('version')!r} is not supported (this reads 1)")
-    kind, data, digest = envelope.get("kind"), envelope.get("data"), envelope.get("sha256")
-    if kind not in ("state", "match") or not isinstance(data, dict) or not isinstance(digest, str):
-        raise InvalidStateError("a save file needs 'kind' ('state' or 'match'), 'data' and 'sha256'")
-    if _digest(data) != digest:
-        raise InvalidStateError("the save file is corrupted: its data does not match its checksum")
-    return kind, data
+    write_atomically(path, game.to_json() + "\n")
 
 
 def _checked_record(text: str, backend: Literal["rust", "reference"]) -> MatchRecord:
@@ -117,8 +90,8 @@ def _checked_record(text: str, backend: Literal["rust", "reference"]) -> MatchRe
 
 
 def load_game(path: PathLike, backend: Literal["rust", "reference"] = "rust") -> Any:
-    """Reads a file written by ``save_game`` (or a bare saved state or match record): a state
-    of ``backend``, or a ``MatchRecord``. A malformed, corrupted or tampered file raises
+    """Reads a file written by ``save_game`` (or any ``to_json()`` text of a state or a match
+    record): a state of ``backend``, or a ``MatchRecord``. A malformed, corrupted or tampered file raises
     ``InvalidStateError`` naming the file; a missing or unreadable one raises ``OSError``."""
     from regalia import load_state
 
@@ -129,21 +102,17 @@ def load_game(path: PathLike, backend: Literal["rust", "reference"] = "rust") ->
         if len(raw) > MAX_SAVE_BYTES:
             raise InvalidStateError(f"larger than {MAX_SAVE_BYTES} bytes: not a saved game")
         try:
-            envelope = json.loads(raw.decode("utf-8"))
+            text = raw.decode("utf-8")
+            envelope = json.loads(text)
         except (UnicodeDecodeError, ValueError) as e:
             raise InvalidStateError(f"not valid JSON: {e}") from None
         if not isinstance(envelope, dict):
             raise InvalidStateError("not a Regalia saved game")
         fmt = envelope.get("format")
-        if fmt == SAVE_FORMAT:
-            kind, data = _unwrap(envelope)
-            text = _canonical(data)
-        elif fmt in ("regalia-state", "regalia-match"):
-            kind, text = ("state" if fmt == "regalia-state" else "match"), raw.decode("utf-8")
-        else:
-            raise InvalidStateError(f"not a Regalia saved game (format {fmt!r})")
-        if kind == "state":
+        if fmt == "regalia-state":
             return load_state(text, backend=backend)
-        return _checked_record(text, backend)
+        if fmt == "regalia-match":
+            return _checked_record(text, backend)
+        raise InvalidStateError(f"not a Regalia saved game (format {fmt!r})")
     except InvalidStateError as e:
         raise InvalidStateError(f"{name}: {e}") from None

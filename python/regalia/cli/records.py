@@ -8,6 +8,7 @@ from pathlib import Path
 from regalia.cli import exits
 from regalia.errors import RegaliaError
 from regalia.match import MatchRecord
+from regalia.saves import save_game
 
 
 def read_record(path: Path) -> MatchRecord:
@@ -23,9 +24,10 @@ def read_record(path: Path) -> MatchRecord:
 
 
 def write_record(path: Path, record: MatchRecord, report: Callable[[str], None]) -> bool:
-    """Writes ``record`` to ``path``; on failure tells ``report`` why and returns False."""
+    """Writes ``record`` to ``path`` atomically (``regalia.save_game``: a crash mid-write
+    leaves the old file whole); on failure tells ``report`` why and returns False."""
     try:
-        path.write_text(record.to_json() + "\n", encoding="utf-8")
+        save_game(path, record)
     except OSError as e:
         report(f"  cannot write {path}: {e.strerror or e}")
         return False
