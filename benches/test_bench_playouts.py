@@ -1,39 +1,42 @@
-"""Random playouts on both backends, through the Python API and natively.
+"""Random playouts: through the Python API on both backends (the same games from the same
+seeds), and natively (the engine's own loop, GIL released) next to the reference's loop.
 
-Run: ``pytest benches --benchmark-only`` (compare the `rust` and `reference` rows)."""
+Run: ``pytest benches --benchmark-only``; ``python benches/report.py`` prints the ratios."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 
 import regalia
-
-GAMES = [g["name"] for g in regalia.games()]
-
-
-def python_loop_playout(game: Any, seed: int) -> int:
-    rnd = random.Random(seed)
-    state = game.new_state(seed)
-    steps = 0
-    while not state.is_terminal:
-        state.apply(rnd.choice(state.legal_actions()))
-        steps += 1
-    return steps
+from workloads import GAMES, LOOP_GAMES, NATIVE_GAMES, REFERENCE_NATIVE_GAMES, python_loop
 
 
 @pytest.mark.parametrize("backend", regalia.BACKENDS)
 @pytest.mark.parametrize("name", GAMES)
-def test_python_loop_random_playout(benchmark: Any, name: str, backend: str) -> None:
+def test_python_loop_random_playouts(benchmark: Any, name: str, backend: str) -> None:
     game = regalia.make(name, backend=backend)  # type: ignore[arg-type]
-    seeds = iter(range(10**9))
-    benchmark(lambda: python_loop_playout(game, next(seeds)))
+    seeds = range(LOOP_GAMES)
+    steps = python_loop(regalia.make(name), seeds)
+    benchmark.extra_info.update(key=f"loop/{name}/{backend}", count=steps, unit="steps")
+    assert benchmark(python_loop, game, seeds) == steps
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("name", GAMES)
+def test_native_random_playouts(benchmark: Any, name: str, threads: int) -> None:
+    game = regalia.make(name)
+    steps = game.random_playouts(NATIVE_GAMES, 1)["steps"]
+    benchmark.extra_info.update(key=f"native/{name}/rust-{threads}t", count=steps, unit="steps")
+    result = benchmark(game.random_playouts, NATIVE_GAMES, 1, threads)
+    assert result["games"] == NATIVE_GAMES and result["steps"] == steps
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_native_random_playouts_100(benchmark: Any, name: str) -> None:
-    game = regalia.make(name)
-    result = benchmark(game.random_playouts, 100, 1)
-    assert result["games"] == 100
+def test_reference_native_random_playouts(benchmark: Any, name: str) -> None:
+    game = regalia.make(name, backend="reference")
+    steps = regalia.make(name).random_playouts(REFERENCE_NATIVE_GAMES, 1)["steps"]
+    benchmark.extra_info.update(key=f"native/{name}/reference", count=steps, unit="steps")
+    result = benchmark(game.random_playouts, REFERENCE_NATIVE_GAMES, 1)
+    assert result["steps"] == steps

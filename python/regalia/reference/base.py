@@ -309,9 +309,21 @@ class State:
         """The legal actions, sorted."""
         return self._rules.legal_actions(self.data)
 
-    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
-        """A bool array, true at the legal actions."""
-        mask = np.zeros(self.num_actions, dtype=np.bool_)
+    def legal_action_mask(self, out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:
+        """A bool array, true at the legal actions; with ``out`` it is written there."""
+        if out is None:
+            mask = np.zeros(self.num_actions, dtype=np.bool_)
+        elif (
+            not isinstance(out, np.ndarray)
+            or out.dtype != np.bool_
+            or out.shape != (self.num_actions,)
+            or not out.flags.c_contiguous
+            or not out.flags.writeable
+        ):
+            raise InvalidArgumentError(f"out must be a writable, C-contiguous bool array of {self.num_actions} flags")
+        else:
+            mask = out
+            mask.fill(False)
         mask[self.legal_actions()] = True
         return mask
 

@@ -4,7 +4,8 @@ use crate::convert::{int_arg, json_to_py, seed_arg};
 use crate::errors::{guard, raise};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::prelude::*;
-use regalia_engine::{Action, DynGame, DynState};
+use pyo3::types::PyList;
+use regalia_engine::{Action, DynGame, DynState, MAX_ACTIONS};
 use std::sync::Arc;
 
 /// A game position. Mutated only by ``apply``; everything else reads.
@@ -58,16 +59,50 @@ impl PyState {
         self.inner.seed()
     }
     /// The legal actions, sorted (empty once the game is over).
-    fn legal_actions(&self) -> Vec<Action> {
-        self.inner.legal_actions().iter().collect()
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let mut ids = [0 as Action; MAX_ACTIONS];
+        let mut len = 0;
+        for (slot, a) in ids.iter_mut().zip(self.inner.legal_actions().iter()) {
+            *slot = a;
+            len += 1;
+        }
+        PyList::new(py, &ids[..len])
     }
-    /// A numpy bool array of ``num_actions``, true at the legal actions.
-    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+    /// A numpy bool array of ``num_actions``, true at the legal actions; with ``out`` (a
+    /// C-contiguous bool array of that size) it is written there and returned.
+    #[pyo3(signature = (out=None))]
+    fn legal_action_mask<'py>(
+        &self,
+        py: Python<'py>,
+        out: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let n = self.inner.num_actions();
         let legal = self.inner.legal_actions();
-        let mask: Vec<bool> = (0..self.inner.num_actions())
-            .map(|a| legal.contains(a))
-            .collect();
-        PyArray1::from_vec(py, mask)
+        let mut mask = [false; MAX_ACTIONS];
+        for a in legal.iter() {
+            if let Some(m) = mask.get_mut(a as usize) {
+                *m = true;
+            }
+        }
+        let Some(out) = out.filter(|o| !o.is_none()) else {
+            return Ok(PyArray1::from_slice(py, &mask[..n.min(MAX_ACTIONS)]));
+        };
+        let bad = || {
+            raise(
+                "InvalidArgumentError",
+                format!("out must be a writable, C-contiguous bool array of {n} flags"),
+            )
+        };
+        let array = out.cast::<PyArray1<bool>>().map_err(|_| bad())?;
+        {
+            let mut rw = array.try_readwrite().map_err(|_| bad())?;
+            let buf = rw.as_slice_mut().map_err(|_| bad())?;
+            if buf.len() != n {
+                return Err(bad());
+            }
+            buf.copy_from_slice(&mask[..n]);
+        }
+        Ok(array.clone())
     }
     /// Plays ``action``; an illegal one raises ``IllegalActionError`` and changes nothing.
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -135,7 +170,18 @@ impl PyState {
                     "out must be a numpy float32 array".into(),
                 )
             })?,
-            _ => PyArrayDyn::<f32>::zeros(py, self.game.observation_shape(), false),
+            _ => {
+                let array = PyArrayDyn::<f32>::zeros(py, self.game.observation_shape(), false);
+                // SAFETY: the array was just created and nothing else can see it yet.
+                let buf = unsafe { array.as_slice_mut() }.map_err(|_| {
+                    raise(
+                        "RegaliaError",
+                        "internal error: new array not contiguous".into(),
+                    )
+                })?;
+                guard(|| self.inner.observation_tensor(seat, buf))?;
+                return Ok(array);
+            }
         };
         {
             let mut rw = array

@@ -1,0 +1,213 @@
+"""Runs every benchmark in one pytest-benchmark run and prints one Markdown table of rates and
+ratios (the one in docs/performance.md).
+
+    python benches/report.py                 # run the benchmarks, then print the tables
+    python benches/report.py --json FILE     # print the tables of an earlier run's JSON
+    python benches/report.py -k duo-regna    # only some benchmarks (pytest's -k)
+
+Each benchmark records what it counts (``extra_info``: ``key``, ``count``, ``unit``); a rate
+is ``count / time`` with the *fastest* round's time (the least disturbed by other work on
+the machine). Ratios are of rates measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from workloads import GAMES, VECTOR_SIZES, openspiel_pair  # noqa: E402
+
+TARGETS = {
+    "loop_vs_reference": 30.0,
+    "loop_vs_openspiel": 2.5,
+    "native_vs_openspiel": 10.0,
+    "native_vs_reference": 500.0,
+    "vector_2t_vs_1t": 1.8,
+}
+
+
+def run_benchmarks(out: Path, extra: list[str]) -> None:
+    """Runs ``pytest benches`` once, writing pytest-benchmark's JSON to ``out``."""
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        str(HERE),
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--benchmark-only",
+        "--benchmark-min-rounds=5",
+        "--benchmark-max-time=0.5",
+        "--benchmark-disable-gc",
+        f"--benchmark-json={out}",
+        *extra,
+    ]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+
+
+def rates(data: dict[str, Any]) -> dict[str, float]:
+    """``key -> count per second`` (per call for the per-call benchmarks: seconds per call)."""
+    out: dict[str, float] = {}
+    for b in data["benchmarks"]:
+        info = b.get("extra_info", {})
+        if "key" in info:
+            out[info["key"]] = info["count"] / b["stats"]["min"]
+    return out
+
+
+def fmt_rate(x: float | None) -> str:
+    if x is None:
+        return "–"
+    for unit, div in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if x >= div:
+            return f"{x / div:.3g} {unit}"
+    return f"{x:.3g}"
+
+
+def fmt_ratio(a: float | None, b: float | None) -> str:
+    return "–" if a is None or b is None else f"{a / b:.3g}×"
+
+
+def fmt_ns(per_second: float | None) -> str:
+    return "–" if per_second is None else f"{1e9 / per_second:,.0f}"
+
+
+def table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        load = f", load average {os.getloadavg()[0]:.1f}"
+    except OSError:
+        load = ""
+    return f"{cpu}, {os.cpu_count()} logical cores{load}; Python {platform.python_version()}, {platform.system()}"
+
+
+def report(data: dict[str, Any]) -> str:
+    r = rates(data)
+    get = r.get
+    games = [g for g in GAMES if any(k.split("/")[1] == g for k in r)]
+    parts = [f"Machine: {machine()}.", ""]
+
+    parts.append("### Random playouts through the Python API (steps/s)\n")
+    rows = []
+    for g in games:
+        spec = openspiel_pair(g)
+        ext, ref, osp = get(f"loop/{g}/rust"), get(f"loop/{g}/reference"), get(f"loop/{g}/openspiel")
+        rows.append(
+            [g, fmt_rate(ext), fmt_rate(ref), fmt_ratio(ext, ref), spec or "–", fmt_rate(osp), fmt_ratio(ext, osp)]
+        )
+    parts.append(
+        table(["game", "extension", "reference", "× reference", "OpenSpiel game", "OpenSpiel", "× OpenSpiel"], rows)
+    )
+
+    parts.append("\n### Native random playouts (steps/s)\n")
+    rows = []
+    for g in games:
+        one, two = get(f"native/{g}/rust-1t"), get(f"native/{g}/rust-2t")
+        ref, osp = get(f"native/{g}/reference"), get(f"native/{g}/openspiel")
+        rows.append(
+            [g, fmt_rate(one), fmt_rate(two), fmt_rate(ref), fmt_ratio(one, ref), fmt_rate(osp), fmt_ratio(one, osp)]
+        )
+    parts.append(
+        table(
+            ["game", "1 thread", "2 threads", "reference loop", "× reference", "OpenSpiel C++", "× OpenSpiel"],
+            rows,
+        )
+    )
+
+    parts.append("\n### VectorEnv (steps/s, 1 thread / 2 threads)\n")
+    rows = []
+    for g in games:
+        row = [g]
+        for n in VECTOR_SIZES:
+            one, two = get(f"vector/{g}/{n}/1t"), get(f"vector/{g}/{n}/2t")
+            row.append(f"{fmt_rate(one)} / {fmt_rate(two)} ({fmt_ratio(two, one)})")
+        rows.append(row)
+    parts.append(table(["game", *[f"N = {n}" for n in VECTOR_SIZES]], rows))
+
+    parts.append("\n### Per call through the Python API (ns; extension / reference)\n")
+    ops = ["legal_actions", "legal_action_mask", "apply", "clone", "observation_tensor", "observation_tensor_out"]
+    rows = []
+    for g in games:
+        rows.append([g] + [f"{fmt_ns(get(f'{op}/{g}/rust'))} / {fmt_ns(get(f'{op}/{g}/reference'))}" for op in ops])
+    parts.append(table(["game", *ops], rows))
+
+    parts.append("\n### Targets\n")
+    rows = []
+
+    def target(what: str, name: str, value: float | None) -> None:
+        goal = TARGETS[name]
+        shown = "–" if value is None else f"{value:.3g}×"
+        verdict = "–" if value is None else ("met" if value >= goal else "missed")
+        rows.append([what, f"≥ {goal:g}×", shown, verdict])
+
+    def ratio(a: str, b: str) -> float | None:
+        x, y = get(a), get(b)
+        return None if x is None or y is None else x / y
+
+    big = max(VECTOR_SIZES)
+    for g in games:
+        target(f"{g}: Python loop vs reference", "loop_vs_reference", ratio(f"loop/{g}/rust", f"loop/{g}/reference"))
+        if openspiel_pair(g):
+            target(
+                f"{g}: Python loop vs OpenSpiel's Python loop",
+                "loop_vs_openspiel",
+                ratio(f"loop/{g}/rust", f"loop/{g}/openspiel"),
+            )
+            target(
+                f"{g}: native vs OpenSpiel's C++ loop",
+                "native_vs_openspiel",
+                ratio(f"native/{g}/rust-1t", f"native/{g}/openspiel"),
+            )
+        native_ref = ratio(f"native/{g}/rust-1t", f"native/{g}/reference")
+        target(f"{g}: native vs the reference", "native_vs_reference", native_ref)
+        target(
+            f"{g}: VectorEnv N = {big}, 2 threads vs 1",
+            "vector_2t_vs_1t",
+            ratio(f"vector/{g}/{big}/2t", f"vector/{g}/{big}/1t"),
+        )
+    parts.append(table(["target", "goal", "measured", ""], rows))
+    return "\n".join(parts)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--json", type=Path, help="read this pytest-benchmark JSON instead of running")
+    parser.add_argument("--save", type=Path, help="keep the run's JSON here")
+    parser.add_argument("-k", help="only the benchmarks matching this pytest -k expression")
+    args = parser.parse_args()
+    if args.json:
+        data = json.loads(args.json.read_text())
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = args.save or Path(tmp) / "bench.json"
+            run_benchmarks(out, ["-k", args.k] if args.k else [])
+            data = json.loads(out.read_text())
+    print(report(data))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,19 @@
+"""VectorEnv steps per second at several batch sizes, on one thread and on two (a random
+legal action per game picked in numpy is part of each step, as in real use)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from workloads import GAMES, VECTOR_SIZES, VECTOR_STEPS, VECTOR_THREADS, VectorWorkload
+
+
+@pytest.mark.parametrize("threads", VECTOR_THREADS)
+@pytest.mark.parametrize("num_envs", VECTOR_SIZES)
+@pytest.mark.parametrize("name", GAMES)
+def test_vector_env_steps(benchmark: Any, name: str, num_envs: int, threads: int) -> None:
+    work = VectorWorkload(name, num_envs, threads)
+    benchmark.extra_info.update(key=f"vector/{name}/{num_envs}/{threads}t", count=VECTOR_STEPS * num_envs, unit="steps")
+    assert benchmark(work.run, VECTOR_STEPS) == VECTOR_STEPS * num_envs

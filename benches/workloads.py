@@ -1,0 +1,136 @@
+"""The workloads every benchmark times, shared by the pytest-benchmark files and ``report.py``.
+
+A *step* is one decision by one player (one ``apply``). OpenSpiel's chance events are not
+counted as steps (Regalia's randomness lives inside its states), but their cost is timed;
+a simultaneous OpenSpiel move of ``n`` players counts as ``n`` steps.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+import regalia
+
+#: Every registered game, in the order ``regalia.games()`` lists them.
+GAMES: list[str] = [g["name"] for g in regalia.games()]
+
+#: Games per round of the Python-loop playouts (the same seeds for every implementation).
+LOOP_GAMES = 8
+#: Games per round of the native playouts.
+NATIVE_GAMES = 2000
+#: Games per round of the reference's own playout loop.
+REFERENCE_NATIVE_GAMES = 8
+#: VectorEnv batch sizes, threads, and steps per round.
+VECTOR_SIZES = (64, 1024, 8192)
+VECTOR_THREADS = (1, 2)
+VECTOR_STEPS = 20
+
+
+def default_players(name: str) -> int:
+    """The default value of a game's ``players`` option."""
+    info = next(g for g in regalia.games() if g["name"] == name)
+    return int(next(o["default"] for o in info["options"] if o["name"] == "players"))
+
+
+def openspiel_pair(name: str) -> str | None:
+    """The OpenSpiel game measured next to ``name`` (the closest one), if any."""
+    if name == "duo-regna":
+        return "goofspiel(num_cards=13)"
+    if name == "duo":
+        return f"crazy_eights(players={default_players(name)})"
+    return None
+
+
+def python_loop(game: Any, seeds: range) -> int:
+    """Random games through the Python API (``legal_actions`` / ``apply``); returns the steps.
+
+    Works on both backends, which play the very same games from the same seeds."""
+    steps = 0
+    for seed in seeds:
+        pick = random.Random(seed)
+        state = game.new_state(seed)
+        while not state.is_terminal:
+            state.apply(pick.choice(state.legal_actions()))
+            steps += 1
+    return steps
+
+
+def mid_game_state(game: Any, seed: int = 1, steps: int = 12) -> Any:
+    """A state a few random steps into a game (not over), for the per-call benchmarks."""
+    pick = random.Random(seed)
+    state = game.new_state(seed)
+    for _ in range(steps):
+        after = state.clone()
+        after.apply(pick.choice(after.legal_actions()))
+        if after.is_terminal:
+            break
+        state = after
+    return state
+
+
+def recorded_game(game: Any, seed: int) -> list[int]:
+    """The actions of one random game."""
+    pick = random.Random(seed)
+    state = game.new_state(seed)
+    while not state.is_terminal:
+        state.apply(pick.choice(state.legal_actions()))
+    return list(state.history())
+
+
+def replay(game: Any, seed: int, actions: list[int]) -> None:
+    """Applies a recorded game's actions to a new state (times ``apply``)."""
+    state = game.new_state(seed)
+    for a in actions:
+        state.apply(a)
+
+
+class VectorWorkload:
+    """Steps a ``VectorEnv`` with a random legal action per game, picked in numpy: the first
+    legal action at or after a random offset (cheap for any batch size)."""
+
+    def __init__(self, name: str, num_envs: int, threads: int) -> None:
+        self.env = regalia.VectorEnv(name, num_envs, seed=0, threads=threads)
+        self.masks = self.env.reset()[1]
+        self.rng = np.random.default_rng(0)
+        self.rows = np.arange(num_envs)
+
+    def run(self, steps: int) -> int:
+        """Plays ``steps`` steps in every game; returns the steps played in all."""
+        a = self.env.num_actions
+        for _ in range(steps):
+            offset = int(self.rng.integers(a))
+            actions = (np.argmax(np.roll(self.masks, -offset, axis=1), axis=1) + offset) % a
+            self.masks = self.env.step(actions)[1]
+        return steps * self.env.num_envs
+
+
+def openspiel_python_loop(game: Any, seeds: range) -> int:
+    """Random OpenSpiel games through its Python API; returns the decisions made."""
+    steps = 0
+    n = game.num_players()
+    for seed in seeds:
+        pick = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(pick.choices(outcomes, probs)[0])
+            elif state.is_simultaneous_node():
+                state.apply_actions([pick.choice(state.legal_actions(p)) for p in range(n)])
+                steps += n
+            else:
+                state.apply_action(pick.choice(state.legal_actions()))
+                steps += 1
+    return steps
+
+
+def openspiel_cpp_loop(pyspiel: Any, game: Any, seeds: range) -> int:
+    """Random OpenSpiel games played by its C++ loop (``evaluate_bots`` with uniform random
+    bots, one call per game); returns the games played."""
+    bots = [pyspiel.make_uniform_random_bot(p, 1000 + p) for p in range(game.num_players())]
+    for seed in seeds:
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
+    return len(seeds)

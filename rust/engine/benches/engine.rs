@@ -1,0 +1,133 @@
+//! Criterion benchmarks of the engine, for every registered game: the per-call cost of the
+//! state API (`legal_actions`, `apply`, `clone`, `observation_tensor`), whole random playouts,
+//! and batch steps. Run: `cargo bench -p regalia-engine` (`-- duo-regna` for one game).
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use regalia_engine::rng::Rng;
+use regalia_engine::{all_games, make, BatchOut, DynState, Options};
+use std::hint::black_box;
+use std::time::Duration;
+
+/// A state a few random steps into game `name` (not over).
+fn mid_game(name: &str) -> Box<dyn DynState> {
+    let game = make(name, &Options::new()).unwrap();
+    let mut s = game.new_state(1);
+    let mut pick = Rng::new(1);
+    for _ in 0..12 {
+        let legal = s.legal_actions();
+        let mut next = s.clone_box();
+        next.apply(legal.nth(pick.index(legal.len())).unwrap() as i64)
+            .unwrap();
+        if next.is_terminal() {
+            break;
+        }
+        s = next;
+    }
+    s
+}
+
+fn state_calls(c: &mut Criterion) {
+    for info in all_games() {
+        let name = info.name;
+        let s = mid_game(name);
+        let a = s.legal_actions().nth(0).unwrap() as i64;
+        let seat = s.current_player().unwrap() as i64;
+        let mut tensor = vec![
+            0.0f32;
+            make(name, &Options::new())
+                .unwrap()
+                .observation_shape()
+                .iter()
+                .product()
+        ];
+        let mut g = c.benchmark_group(format!("state/{name}"));
+        g.bench_function("legal_actions", |b| {
+            b.iter(|| black_box(&s).legal_actions())
+        });
+        g.bench_function("clone", |b| b.iter(|| black_box(&s).clone_box()));
+        g.bench_function("apply", |b| {
+            b.iter_batched_ref(|| s.clone_box(), |c| c.apply(a), BatchSize::SmallInput)
+        });
+        g.bench_function("observation_tensor", |b| {
+            b.iter(|| black_box(&s).observation_tensor(seat, &mut tensor))
+        });
+        g.finish();
+    }
+}
+
+fn playouts(c: &mut Criterion) {
+    const GAMES: u64 = 200;
+    for info in all_games() {
+        let game = make(info.name, &Options::new()).unwrap();
+        let steps = game.random_playouts(GAMES, 1, 1).steps;
+        let mut g = c.benchmark_group(format!("playouts/{}", info.name));
+        g.throughput(Throughput::Elements(steps));
+        g.bench_function("random_200_games", |b| {
+            b.iter(|| game.random_playouts(GAMES, 1, 1))
+        });
+        g.finish();
+    }
+}
+
+/// Owned output buffers of a batch.
+struct Buffers {
+    observations: Vec<f32>,
+    masks: Vec<bool>,
+    rewards: Vec<f32>,
+    terminated: Vec<bool>,
+    players: Vec<i64>,
+}
+
+impl Buffers {
+    fn out(&mut self) -> BatchOut<'_> {
+        BatchOut {
+            observations: &mut self.observations,
+            masks: &mut self.masks,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            players: &mut self.players,
+        }
+    }
+}
+
+fn batch_steps(c: &mut Criterion) {
+    for info in all_games() {
+        let game = make(info.name, &Options::new()).unwrap();
+        let size: usize = game.observation_shape().iter().product();
+        let (na, np) = (game.num_actions(), game.num_players());
+        let mut g = c.benchmark_group(format!("batch/{}", info.name));
+        for n in [64usize, 1024] {
+            let mut batch = game.new_batch(n, 1, 1);
+            let mut buf = Buffers {
+                observations: vec![0.0; n * size],
+                masks: vec![false; n * na],
+                rewards: vec![0.0; n * np],
+                terminated: vec![false; n],
+                players: vec![0; n],
+            };
+            batch.reset(None, buf.out()).unwrap();
+            let mut actions = vec![0i64; n];
+            g.throughput(Throughput::Elements(n as u64));
+            g.bench_function(format!("step_{n}"), |b| {
+                b.iter(|| {
+                    for (i, a) in actions.iter_mut().enumerate() {
+                        let row = &buf.masks[i * na..(i + 1) * na];
+                        *a = row.iter().position(|&m| m).unwrap_or(0) as i64;
+                    }
+                    batch.step(&actions, buf.out()).unwrap();
+                })
+            });
+        }
+        g.finish();
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1))
+        .sample_size(20);
+    targets = state_calls, playouts, batch_steps
+}
+criterion_main!(benches);
