@@ -1,0 +1,169 @@
+"""Gymnasium environments: one seat of a Regalia game against built-in opponents
+(``pip install "regalia[gymnasium]"``).
+
+>>> import gymnasium, numpy as np
+>>> from regalia.gymnasium import RegaliaEnv
+>>> env = RegaliaEnv("duo-regna", opponents="random")
+>>> obs, info = env.reset(seed=1)
+>>> terminated = truncated = False
+>>> env = gymnasium.make("regalia/duo-regna-v0", opponents="random")  # the same, registered
+>>> obs, info = env.reset(seed=1)
+>>> while not (terminated or truncated):
+...     action = int(np.flatnonzero(info["action_mask"])[0])
+...     obs, reward, terminated, truncated, info = env.step(action)
+
+The observation is the seat's ``observation_tensor``; ``info["action_mask"]`` (int8, one
+entry per action) marks the legal actions. The reward is the seat's return at the end (+1
+win, -1 loss, 0 draw for two seats; zero-sum shares for more) and 0 before. An illegal
+action ends the episode with ``ILLEGAL_ACTION_REWARD`` and ``info["illegal_action"] = True``
+(the state is left as it was), so an agent that ignores the mask learns to respect it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+import regalia
+from regalia.agents import Agent, make_agent, view_of
+from regalia.cli.renderers import render as render_board
+from regalia.errors import IllegalActionError, InvalidOptionError
+
+__all__ = ["ILLEGAL_ACTION_REWARD", "RENDER_MODES", "TENSOR_BOUND", "RegaliaEnv", "env_id", "observation_box"]
+
+#: Reward for an illegal action (which also ends the episode).
+ILLEGAL_ACTION_REWARD = -1.0
+#: Bound of the observation boxes: tensors hold flags, one-hots and small ratios, far inside.
+TENSOR_BOUND = 1000.0
+
+#: The text renderings every adapter offers: printed, or returned as a string.
+RENDER_MODES = ("human", "ansi")
+
+Obs = npt.NDArray[np.float32]
+
+
+def check_render_mode(mode: str | None) -> None:
+    """Refuses a render mode the adapters do not offer."""
+    if mode is not None and mode not in RENDER_MODES:
+        raise InvalidOptionError(f"render_mode must be None or one of {', '.join(RENDER_MODES)}, got {mode!r}")
+
+
+def observation_box(game: Any) -> spaces.Box:
+    """The box of a game's observation tensors."""
+    shape = tuple(game.observation_shape)
+    return spaces.Box(low=-TENSOR_BOUND, high=TENSOR_BOUND, shape=shape, dtype=np.float32)
+
+
+def action_mask(state: Any) -> npt.NDArray[np.int8]:
+    """The legal actions of ``state`` as an int8 mask."""
+    mask: npt.NDArray[np.int8] = state.legal_action_mask().astype(np.int8)
+    return mask
+
+
+class RegaliaEnv(gym.Env[npt.NDArray[Any], np.int64]):
+    """Seat ``seat`` of ``game`` against built-in agents (``opponents``: one name for every
+    other seat, or a list of names, one per other seat in seat order)."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
+
+    def __init__(
+        self,
+        game: str,
+        seat: int = 0,
+        opponents: str | list[str] = "random",
+        render_mode: str | None = None,
+        backend: str = "rust",
+        **options: Any,
+    ) -> None:
+        self.game = regalia.make(game, backend=backend, **options)  # type: ignore[arg-type]
+        n = self.game.num_players
+        if not isinstance(seat, int) or not 0 <= seat < n:
+            raise InvalidOptionError(f"seat must be from 0 to {n - 1}, got {seat!r}")
+        names = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != n - 1:
+            raise InvalidOptionError(f"{self.game.name} with {n} seats needs {n - 1} opponents, got {len(names)}")
+        for name in names:
+            make_agent(name)  # unknown names fail here, not at the first reset
+        check_render_mode(render_mode)
+        self.seat = seat
+        self.opponent_names = names
+        self.render_mode = render_mode
+        self.observation_space = observation_box(self.game)
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self.state: Any = None
+        self._done = True
+        self._opponents: dict[int, Agent] = {}
+
+    def _observe(self, illegal: bool = False) -> tuple[Obs, dict[str, Any]]:
+        info: dict[str, Any] = {"action_mask": action_mask(self.state) if self._my_turn() else self._no_moves()}
+        if illegal:
+            info["illegal_action"] = True
+        return self.state.observation_tensor(self.seat), info
+
+    def _my_turn(self) -> bool:
+        return bool(self.state.current_player == self.seat)
+
+    def _no_moves(self) -> npt.NDArray[np.int8]:
+        return np.zeros(self.game.num_actions, dtype=np.int8)
+
+    def _opponents_play(self) -> None:
+        """The other seats act until it is this seat's turn or the game is over."""
+        while not self.state.is_terminal and not self._my_turn():
+            seat = self.state.current_player
+            view = view_of(self.state, seat, self.game.name, self.game.options)
+            self.state.apply(self._opponents[seat].act(view))
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+        """A new game (its seed and the opponents' drawn from the env's generator)."""
+        super().reset(seed=seed)
+        draw = self.np_random.integers
+        self.state = self.game.new_state(int(draw(0, 2**63)))
+        others = [s for s in range(self.game.num_players) if s != self.seat]
+        self._opponents = {s: make_agent(name, int(draw(0, 2**63))) for s, name in zip(others, self.opponent_names)}
+        self._opponents_play()
+        self._done = bool(self.state.is_terminal)
+        if self.render_mode == "human":
+            self.render()
+        return self._observe()
+
+    def step(self, action: np.int64 | int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Plays ``action`` for this seat, then the opponents until this seat's next turn."""
+        if self._done:
+            raise gym.error.ResetNeeded("the episode is over (or not started): call reset()")
+        try:
+            self.state.apply(action)
+        except IllegalActionError:
+            self._done = True
+            obs, info = self._observe(illegal=True)
+            return obs, ILLEGAL_ACTION_REWARD, True, False, info
+        self._opponents_play()
+        if self.render_mode == "human":
+            self.render()
+        obs, info = self._observe()
+        self._done = bool(self.state.is_terminal)
+        reward = float(self.state.returns()[self.seat]) if self._done else 0.0
+        return obs, reward, self._done, False, info
+
+    def render(self) -> str | None:
+        """The board as this seat sees it (the CLI's text renderer)."""
+        if self.render_mode is None or self.state is None:
+            return None
+        text = render_board(self.game.name, self.state.observation(self.seat))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+def env_id(game: str) -> str:
+    """The id of a game's environment in Gymnasium's registry, e.g. ``regalia/duo-regna-v0``."""
+    return f"regalia/{game}-v0"
+
+
+for _info in regalia.games():
+    if env_id(_info["name"]) not in gym.registry:
+        gym.register(env_id(_info["name"]), entry_point="regalia.gymnasium:RegaliaEnv", kwargs={"game": _info["name"]})
