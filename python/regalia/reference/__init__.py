@@ -12,11 +12,12 @@ from regalia.errors import InvalidOptionError
 from regalia.reference.base import Game, GameInfo, Rules, State
 from regalia.reference.duell_der_drachen import DuellDerDrachen
 from regalia.reference.duo_regna import DuoRegna
+from regalia.reference.regnum import Regnum
 
 __all__ = ["Game", "GameInfo", "Rules", "State", "RULES", "make", "games"]
 
 #: Every game's rules, in the order ``regalia.games()`` lists them.
-RULES: tuple[type[Rules[Any]], ...] = (DuoRegna, DuellDerDrachen)
+RULES: tuple[type[Rules[Any]], ...] = (DuoRegna, DuellDerDrachen, Regnum)
 
 
 def games() -> list[GameInfo]:

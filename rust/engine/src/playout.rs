@@ -27,18 +27,6 @@ impl PlayoutStats {
         }
     }
 
-    fn add(&mut self, other: &PlayoutStats) {
-        self.games += other.games;
-        self.steps += other.steps;
-        self.draws += other.draws;
-        for (a, b) in self.wins.iter_mut().zip(&other.wins) {
-            *a += b;
-        }
-        for (a, b) in self.returns_sum.iter_mut().zip(&other.returns_sum) {
-            *a += b;
-        }
-    }
-
     fn record(&mut self, returns: &[f64], steps: u64) {
         self.games += 1;
         self.steps += steps;
@@ -72,7 +60,8 @@ pub fn random_playout<G: Game>(game: &G, seed: u64, index: u64) -> (Vec<f64>, u6
     }
 }
 
-/// Plays `games` random games split over `threads` threads (at least one).
+/// Plays `games` random games split over `threads` threads (at least one). The results are
+/// recorded in game order whatever the threads, so that the float sums are the same.
 pub fn random_playouts<G: Game>(game: &G, games: u64, seed: u64, threads: usize) -> PlayoutStats {
     let threads = threads.clamp(1, 64) as u64;
     let players = game.num_players();
@@ -83,18 +72,17 @@ pub fn random_playouts<G: Game>(game: &G, games: u64, seed: u64, threads: usize)
             .map(|t| {
                 let (start, end) = ((t * chunk).min(games), ((t + 1) * chunk).min(games));
                 scope.spawn(move || {
-                    let mut stats = PlayoutStats::empty(players);
-                    for i in start..end {
-                        let (returns, steps) = random_playout(game, seed, i);
-                        stats.record(&returns, steps);
-                    }
-                    stats
+                    (start..end)
+                        .map(|i| random_playout(game, seed, i))
+                        .collect::<Vec<_>>()
                 })
             })
             .collect();
         for h in handles {
-            if let Ok(s) = h.join() {
-                total.add(&s);
+            if let Ok(results) = h.join() {
+                for (returns, steps) in results {
+                    total.record(&returns, steps);
+                }
             }
         }
     });

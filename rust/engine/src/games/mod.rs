@@ -2,3 +2,4 @@
 
 pub mod duell_der_drachen;
 pub mod duo_regna;
+pub mod regnum;

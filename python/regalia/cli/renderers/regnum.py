@@ -1,0 +1,45 @@
+"""Regnum as text (every line fits 80 columns)."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+WIDTH = 80
+
+
+def _wrap(label: str, items: list[str]) -> list[str]:
+    text = ", ".join(items) if items else "-"
+    return textwrap.wrap(f"{label}{text}", WIDTH, subsequent_indent=" " * len(label)) or [label]
+
+
+def render(obs: dict[str, Any]) -> str:
+    """Regnum from one seat: the table, every realm, the hand and the decision pending."""
+    seat = obs["seat"]
+    lines = [
+        f"Turn {obs['turn'] + 1}, seat {obs['active']} to play"
+        + ("" if obs["final_turns"] is None else f" (final turns left: {obs['final_turns']})"),
+        f"  resource deck {obs['resource_deck']}, character deck {obs['character_deck']}",
+    ]
+    lines += _wrap("  standards: ", obs["standards"])
+    lineup = [f"{i + 1}:{name or '-'}" for i, name in enumerate(obs["lineup"])]
+    lines += _wrap("  line-up: ", lineup)
+    discard = obs["discard"]
+    lines.append(f"  discard: {len(discard)} cards, top {discard[-1] if discard else '-'}")
+    for p, castle in enumerate(obs["castles"]):
+        me = " (you)" if p == seat else ""
+        lines.append(f"  seat {p}{me}: {castle}, {obs['hand_sizes'][p]} cards, {obs['scores'][p]} points")
+        lines += _wrap("    realm: ", obs["realms"][p])
+        if obs["known"][p]:
+            lines += _wrap("    known in hand: ", obs["known"][p])
+    lines += _wrap("  your hand: ", obs["hand"])
+    if obs["terminal"]:
+        lines.append("  game over")
+    elif obs["character"] is not None and obs["phase"] == "pay":
+        cost = " ".join(obs["cost"])
+        lines.append(f"  paying for {obs['character']} ({cost}): slot {obs['pay_step'] + 1}")
+    else:
+        lines.append(f"  seat {obs['current_player']} decides: {obs['phase'].replace('_', ' ')}")
+    if obs.get("deck_cards") is not None:
+        lines += _wrap("  the deck: ", obs["deck_cards"])
+    return "\n".join(lines)

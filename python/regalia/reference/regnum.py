@@ -1,0 +1,1032 @@
+"""Regnum — the reference twin of ``rust/engine/src/games/regnum/mod.rs``.
+
+Rules in ten lines: each player has a castle (an advantage) and four resource cards; 4
+characters lie in a line-up, players + 1 standards are on the table. A turn: draw two
+resource cards blind or take the discard's top card; then buy characters from the line-up,
+one after the other, paying each cost icon with resource cards (a dual card pays as one of
+its two colours), or, having bought none, discard one resource card. A bought character's
+effect happens at once. The line-up is refilled at the end of the turn. When either deck's
+last card is drawn, the turn ends and every player takes one final turn. Score: printed
+points, score icons, 3 points per standard won (ties win nothing, except for Montreaux);
+most points wins, then most inhabitants, then a shared win.
+
+Rulings, options, encodings and the order of random draws: see the Rust module and
+``docs/rules/regnum.md``; this module does exactly the same, step for step.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from regalia.reference.base import GameInfo, Rules, winner_returns
+from regalia.reference.options import OptionReader, OptionSpec
+from regalia.reference.regnum_cards import (
+    ANY,
+    COLOURS,
+    KIND_MASK,
+    KIND_NAMES,
+    KINDS,
+    MAX_CASTLES,
+    MAX_CHARACTERS,
+    MAX_RESOURCES,
+    MAX_SLOTS,
+    MAX_STANDARDS,
+    PAIR_FIRST,
+    PAIR_SECOND,
+    CardSet,
+    default_card_set_data,
+    parse_card_set,
+)
+from regalia.reference.rng import Rng
+from regalia.reference.tensor import TensorWriter
+
+MAX_PLAYERS = 4
+LINEUP = 4
+HAND_START = 4
+#: Wizards owned -> points (more than four score as four).
+WIZARD_POINTS = (0, 2, 4, 7, 10)
+JESTER_BONUS = 2
+STANDARD_POINTS = 3
+BANNERHOLD_POINTS = 4
+#: Tries at resampling a paying player's hand that can still complete her payment.
+DETERMINIZE_TRIES = 100
+
+PHASES = (
+    "draw",
+    "main",
+    "pay",
+    "steal",
+    "tax",
+    "draw2_discard",
+    "swap_take",
+    "swap_give",
+    "salvage",
+    "exchange",
+    "remove",
+    "over",
+)
+SLOT_NAMES = ("G", "O", "P", "Y", "2=", "2=", "1")
+
+# Action ids.
+DRAW_TWO = 0
+TAKE_DISCARD = 1
+BUY = 2
+PAY = BUY + LINEUP
+DISCARD = PAY + KINDS * 4
+END_TURN = DISCARD + KINDS
+STEAL = END_TURN + 1
+SALVAGE = STEAL + MAX_PLAYERS
+SWAP_TAKE = SALVAGE + KINDS
+SWAP_GIVE = SWAP_TAKE + KINDS
+TARGET = SWAP_GIVE + KINDS
+NUM_ACTIONS = TARGET + MAX_CHARACTERS
+
+SEAT_FEATURES = 1 + MAX_CASTLES + MAX_CHARACTERS + 1 + KINDS
+TENSOR_SIZE = (
+    KINDS
+    + MAX_PLAYERS * SEAT_FEATURES
+    + LINEUP * MAX_CHARACTERS
+    + 2 * KINDS
+    + 2
+    + MAX_STANDARDS
+    + len(PHASES)
+    + MAX_PLAYERS
+    + MAX_CHARACTERS
+    + MAX_SLOTS
+    + 4
+    + 5
+    + KINDS
+)
+
+OPTIONS = (
+    OptionSpec("players", 2, "number of players (2-4)"),
+    OptionSpec(
+        "card_set",
+        None,
+        "the card set as a dict of the structure of regalia/data/regnum_cards.json (null: that file)",
+    ),
+    OptionSpec("max_turns", 400, "stalemate guard: the game ends after this many turns in all (1-100000)"),
+)
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    i = 0
+    while mask:
+        if mask & 1:
+            out.append(i)
+        mask >>= 1
+        i += 1
+    return out
+
+
+def _count(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+def _hall(cnt: list[int], need: list[int], any_slots: int, wild: bool) -> bool:
+    """Whether cards ``cnt`` (per kind) fill ``need`` (per colour) plus ``any_slots``; with
+    ``wild``, one card may count as any colour."""
+    total_need = sum(need) + any_slots
+    if sum(cnt) < total_need:
+        return False
+    if not wild:
+        return all(
+            sum(need[c] for c in range(4) if S >> c & 1) <= sum(cnt[k] for k in range(KINDS) if KIND_MASK[k] & S)
+            for S in range(1, 16)
+        )
+    if total_need == 0:
+        return True
+    for x in range(KINDS):
+        if cnt[x] == 0:
+            continue
+        ok = True
+        for S in range(1, 16):
+            demand = sum(need[c] for c in range(4) if S >> c & 1)
+            supply = sum(cnt[k] - (k == x) for k in range(KINDS) if KIND_MASK[k] & S)
+            if demand > supply + 1:
+                ok = False
+                break
+        if ok:
+            return True
+    return False
+
+
+def feasible(cnt: list[int], slots: tuple[int, ...], start: int, pair_colour: int | None, wild: bool) -> bool:
+    """Whether ``slots[start:]`` can be paid from ``cnt`` (``pair_colour``: the colour of a
+    ``2=`` icon whose first card is paid; ``wild``: Goldmint's wildcard is still unused)."""
+    need = [0, 0, 0, 0]
+    pairs = 0
+    any_slots = 0
+    i = start
+    while i < len(slots):
+        slot = slots[i]
+        if slot < 4:
+            need[slot] += 1
+        elif slot == PAIR_FIRST:
+            pairs += 1
+            i += 1  # its second card goes with it
+        elif slot == PAIR_SECOND:
+            if pair_colour is None:
+                return False
+            need[pair_colour] += 1
+        else:
+            any_slots += 1
+        i += 1
+    for combo in range(4**pairs):
+        n = list(need)
+        for _ in range(pairs):
+            n[combo % 4] += 2
+            combo //= 4
+        if _hall(cnt, n, any_slots, wild):
+            return True
+    return False
+
+
+@dataclass
+class State:
+    """The whole game state (field for field the Rust ``State``)."""
+
+    rng: Rng
+    castles: list[int]
+    standards: int
+    lineup: list[int | None]
+    char_deck: int
+    gone: int
+    realms: list[int]
+    hands: list[list[int]]
+    deck: list[int]
+    discard: list[int]
+    known: list[list[list[int]]]
+    phase: str
+    active: int
+    decider: int
+    turn: int
+    bought: int
+    wild_used: bool
+    character: int | None
+    pay_step: int
+    pair_colour: int | None
+    final_turns: int | None
+
+
+class Regnum(Rules[State]):
+    """Regnum's rules with validated options."""
+
+    INFO = GameInfo("regnum", "Regnum", (), 2, MAX_PLAYERS, OPTIONS)
+
+    def __init__(self, players: int, cards: CardSet, card_set: Any, max_turns: int) -> None:
+        self.players = players
+        self.cards = cards
+        self.card_set = card_set
+        self.max_turns = max_turns
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any]) -> Regnum:
+        r = OptionReader(cls.INFO.name, options, OPTIONS)
+        players = r.integer("players", 2, 2, MAX_PLAYERS)
+        given = r.raw("card_set")
+        max_turns = r.integer("max_turns", 400, 1, 100_000)
+        r.finish()
+        data = default_card_set_data() if given is None else given
+        return cls(players, parse_card_set(data, players), copy.deepcopy(given), max_turns)
+
+    def options(self) -> dict[str, Any]:
+        return {"players": self.players, "card_set": copy.deepcopy(self.card_set), "max_turns": self.max_turns}
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    @property
+    def num_actions(self) -> int:
+        return NUM_ACTIONS
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return (TENSOR_SIZE,)
+
+    # -- set-up --------------------------------------------------------------------
+
+    def new_state(self, rng: Rng) -> State:
+        n = self.players
+        castles = list(range(len(self.cards.castles)))
+        rng.shuffle(castles)
+        standards = list(range(len(self.cards.standards)))
+        rng.shuffle(standards)
+        s = State(
+            rng=rng,
+            castles=castles[:n] + [0] * (MAX_PLAYERS - n),
+            standards=sum(1 << i for i in standards[: n + 1]),
+            lineup=[None] * LINEUP,
+            char_deck=(1 << len(self.cards.characters)) - 1,
+            gone=0,
+            realms=[0] * MAX_PLAYERS,
+            hands=[[0] * KINDS for _ in range(MAX_PLAYERS)],
+            deck=list(self.cards.resources),
+            discard=[],
+            known=[[[0] * KINDS for _ in range(MAX_PLAYERS)] for _ in range(MAX_PLAYERS)],
+            phase="draw",
+            active=0,
+            decider=0,
+            turn=0,
+            bought=0,
+            wild_used=False,
+            character=None,
+            pay_step=0,
+            pair_colour=None,
+            final_turns=None,
+        )
+        self._refill(s)
+        for seat in range(n):
+            self._draw(s, seat, HAND_START)
+        k = self._draw_kind(s)
+        if k is not None:
+            s.discard.append(k)
+        return s
+
+    # -- small helpers ---------------------------------------------------------------
+
+    def _advantage(self, s: State, seat: int) -> str | None:
+        return self.cards.castles[s.castles[seat]].advantage
+
+    def _trigger_end(self, s: State) -> None:
+        if s.final_turns is None:
+            s.final_turns = self.players + 1
+
+    def _draw_kind(self, s: State) -> int | None:
+        total = sum(s.deck)
+        if total == 0:
+            return None
+        r = s.rng.index(total)
+        k = 0
+        while r >= s.deck[k]:
+            r -= s.deck[k]
+            k += 1
+        s.deck[k] -= 1
+        return k
+
+    def _draw(self, s: State, seat: int, n: int) -> None:
+        for _ in range(n):
+            k = self._draw_kind(s)
+            if k is None:
+                return
+            s.hands[seat][k] += 1
+            if sum(s.deck) == 0:
+                self._trigger_end(s)
+
+    def _refill(self, s: State) -> None:
+        for i in range(LINEUP):
+            if s.lineup[i] is None and s.char_deck:
+                c = _bits(s.char_deck)[s.rng.index(_count(s.char_deck))]
+                s.char_deck &= ~(1 << c)
+                s.lineup[i] = c
+                if s.char_deck == 0:
+                    self._trigger_end(s)
+
+    def _others(self, seat: int) -> list[int]:
+        return [o for o in range(self.players) if o != seat]
+
+    def _public_gain(self, s: State, seat: int, k: int) -> None:
+        for o in self._others(seat):
+            s.known[o][seat][k] += 1
+
+    def _public_loss(self, s: State, seat: int, k: int) -> None:
+        for o in self._others(seat):
+            s.known[o][seat][k] = max(0, s.known[o][seat][k] - 1)
+
+    def _hidden_loss(self, s: State, seat: int, skip: int | None = None) -> None:
+        for o in self._others(seat):
+            if o != skip:
+                s.known[o][seat] = [max(0, x - 1) for x in s.known[o][seat]]
+
+    def _discard_card(self, s: State, seat: int, k: int) -> None:
+        s.hands[seat][k] -= 1
+        s.discard.append(k)
+        self._public_loss(s, seat, k)
+
+    def _targets(self, s: State, me: int) -> int:
+        """Inhabitants of other realms that EXCHANGE and REMOVE may target."""
+        out = 0
+        for o in self._others(me):
+            if self._advantage(s, o) != "STONEWALL":
+                out |= s.realms[o]
+        return out
+
+    def _steal_victims(self, s: State, me: int) -> list[int]:
+        return [o for o in self._others(me) if sum(s.hands[o]) > 0 and self._advantage(s, o) != "SHADOWFEN"]
+
+    def _wild(self, s: State) -> bool:
+        return self._advantage(s, s.active) == "GOLDMINT" and not s.wild_used
+
+    def _pay_ok(self, s: State, k: int, c: int) -> bool:
+        """Whether paying the current slot with a card of kind ``k`` as colour ``c`` is legal."""
+        assert s.character is not None
+        hand = s.hands[s.active]
+        slots = self.cards.characters[s.character].slots
+        slot = slots[s.pay_step]
+        natural = KIND_MASK[k] >> c & 1 == 1
+        if hand[k] == 0:
+            return False
+        if slot == ANY:
+            if c != _bits(KIND_MASK[k])[0]:
+                return False
+        elif slot == PAIR_FIRST:
+            pass
+        else:
+            want = s.pair_colour if slot == PAIR_SECOND else slot
+            if c != want:
+                return False
+        wild = self._wild(s)
+        if not natural and not wild:
+            return False
+        rest = list(hand)
+        rest[k] -= 1
+        pair = c if slot == PAIR_FIRST else None
+        return feasible(rest, slots, s.pay_step + 1, pair, wild and natural)
+
+    # -- the game --------------------------------------------------------------------
+
+    def current_player(self, s: State) -> int | None:
+        return None if s.phase == "over" else s.decider
+
+    def legal_actions(self, s: State) -> list[int]:
+        me = s.decider
+        hand = s.hands[me]
+        out: list[int] = []
+        if s.phase == "draw":
+            out.append(DRAW_TWO)
+            if s.discard:
+                out.append(TAKE_DISCARD)
+        elif s.phase == "main":
+            for i, c in enumerate(s.lineup):
+                if c is not None and feasible(hand, self.cards.characters[c].slots, 0, None, self._wild(s)):
+                    out.append(BUY + i)
+            if s.bought == 0:
+                out += [DISCARD + k for k in range(KINDS) if hand[k] > 0]
+            if s.bought > 0 or sum(hand) == 0:
+                out.append(END_TURN)
+        elif s.phase == "pay":
+            out = [PAY + k * 4 + c for k in range(KINDS) for c in range(4) if self._pay_ok(s, k, c)]
+        elif s.phase in ("tax", "draw2_discard"):
+            out = [DISCARD + k for k in range(KINDS) if hand[k] > 0]
+        elif s.phase == "steal":
+            out = [STEAL + o for o in self._steal_victims(s, me)]
+        elif s.phase == "salvage":
+            out = [SALVAGE + k for k in sorted(set(s.discard))]
+        elif s.phase == "swap_take":
+            out = [SWAP_TAKE + k for k in range(KINDS) if s.deck[k] > 0]
+        elif s.phase == "swap_give":
+            out = [SWAP_GIVE + k for k in range(KINDS) if hand[k] > 0]
+        elif s.phase in ("exchange", "remove"):
+            out = [TARGET + c for c in _bits(self._targets(s, me))]
+        return out
+
+    def apply(self, s: State, action: int) -> None:
+        me = s.decider
+        if action == DRAW_TWO:
+            self._draw(s, me, 2)
+            s.phase = "main"
+        elif action == TAKE_DISCARD:
+            k = s.discard.pop()
+            s.hands[me][k] += 1
+            self._public_gain(s, me, k)
+            if self._advantage(s, me) == "RIVERFORD":
+                self._draw(s, me, 1)
+            s.phase = "main"
+        elif BUY <= action < PAY:
+            self._buy(s, action - BUY)
+        elif PAY <= action < DISCARD:
+            self._pay(s, (action - PAY) // 4, (action - PAY) % 4)
+        elif DISCARD <= action < END_TURN:
+            self._discard(s, action - DISCARD)
+        elif action == END_TURN:
+            self._end_turn(s)
+        elif STEAL <= action < SALVAGE:
+            self._steal(s, action - STEAL)
+        elif SALVAGE <= action < SWAP_TAKE:
+            k = action - SALVAGE
+            top = len(s.discard) - 1 - s.discard[::-1].index(k)
+            del s.discard[top]
+            s.hands[me][k] += 1
+            self._public_gain(s, me, k)
+            self._back_to_main(s)
+        elif SWAP_TAKE <= action < SWAP_GIVE:
+            k = action - SWAP_TAKE
+            s.deck[k] -= 1
+            s.hands[me][k] += 1
+            s.phase = "swap_give"
+        elif SWAP_GIVE <= action < TARGET:
+            k = action - SWAP_GIVE
+            s.hands[me][k] -= 1
+            s.deck[k] += 1
+            self._hidden_loss(s, me)
+            self._back_to_main(s)
+        else:
+            self._target(s, action - TARGET)
+
+    def _buy(self, s: State, slot: int) -> None:
+        s.character = s.lineup[slot]
+        s.lineup[slot] = None
+        s.phase = "pay"
+        s.pay_step = 0
+        s.pair_colour = None
+
+    def _pay(self, s: State, k: int, c: int) -> None:
+        me = s.active
+        assert s.character is not None
+        ch = self.cards.characters[s.character]
+        if not KIND_MASK[k] >> c & 1:
+            s.wild_used = True
+        s.pair_colour = c if ch.slots[s.pay_step] == PAIR_FIRST else None
+        self._discard_card(s, me, k)
+        s.pay_step += 1
+        if s.pay_step < len(ch.slots):
+            return
+        s.realms[me] |= 1 << s.character
+        s.bought += 1
+        s.pay_step = 0
+        s.pair_colour = None
+        self._effect(s, ch.effect)
+
+    def _effect(self, s: State, effect: str | None) -> None:
+        me = s.active
+        s.phase = "main"
+        if effect == "STEAL":
+            if self._steal_victims(s, me):
+                s.phase = "steal"
+        elif effect == "CLEAR":
+            for c in s.lineup:
+                if c is not None:
+                    s.gone |= 1 << c
+            s.lineup = [None] * LINEUP
+        elif effect == "TAX":
+            self._next_taxed(s, me)
+        elif effect == "DRAW2":
+            self._draw(s, me, 2)
+            if sum(s.hands[me]) > 0:
+                s.phase = "draw2_discard"
+        elif effect == "DRAW1":
+            self._draw(s, me, 1)
+        elif effect == "SWAP":
+            if sum(s.deck) > 0:
+                s.phase = "swap_take"
+        elif effect == "SALVAGE":
+            if s.discard:
+                s.phase = "salvage"
+        elif effect in ("EXCHANGE", "REMOVE") and self._targets(s, me):
+            s.phase = "exchange" if effect == "EXCHANGE" else "remove"
+        if s.phase == "main":
+            s.character = None
+
+    def _next_taxed(self, s: State, after: int) -> None:
+        """The next player after ``after`` (in seat order from the active player's left) who
+        must discard for TAX, or back to the active player."""
+        me = s.active
+        o = (after + 1) % self.players
+        while o != me:
+            if sum(s.hands[o]) > 0 and self._advantage(s, o) != "SHADOWFEN":
+                s.phase = "tax"
+                s.decider = o
+                return
+            o = (o + 1) % self.players
+        s.decider = me
+        s.phase = "main"
+
+    def _back_to_main(self, s: State) -> None:
+        s.phase = "main"
+        s.decider = s.active
+        s.character = None
+
+    def _discard(self, s: State, k: int) -> None:
+        me = s.decider
+        self._discard_card(s, me, k)
+        if s.phase == "main":
+            self._end_turn(s)
+        elif s.phase == "tax":
+            self._next_taxed(s, me)
+            if s.phase == "main":
+                s.character = None
+        else:
+            self._back_to_main(s)
+
+    def _steal(self, s: State, victim: int) -> None:
+        me = s.active
+        hand = s.hands[victim]
+        r = s.rng.index(sum(hand))
+        k = 0
+        while r >= hand[k]:
+            r -= hand[k]
+            k += 1
+        hand[k] -= 1
+        s.hands[me][k] += 1
+        s.known[me][victim][k] = max(0, s.known[me][victim][k] - 1)
+        self._hidden_loss(s, victim, skip=me)
+        s.known[victim][me][k] += 1
+        self._back_to_main(s)
+
+    def _target(self, s: State, c: int) -> None:
+        me = s.active
+        owner = next(o for o in range(self.players) if s.realms[o] >> c & 1)
+        s.realms[owner] &= ~(1 << c)
+        if s.phase == "remove":
+            s.gone |= 1 << c
+        else:
+            assert s.character is not None
+            s.realms[me] = (s.realms[me] & ~(1 << s.character)) | (1 << c)
+            s.realms[owner] |= 1 << s.character
+        self._back_to_main(s)
+
+    def _end_turn(self, s: State) -> None:
+        self._refill(s)
+        s.turn += 1
+        s.bought = 0
+        s.wild_used = False
+        s.character = None
+        over = s.turn >= self.max_turns
+        if s.final_turns is not None:
+            s.final_turns -= 1
+            over = over or s.final_turns == 0
+        if over:
+            s.phase = "over"
+            return
+        s.active = (s.active + 1) % self.players
+        s.decider = s.active
+        s.phase = "draw"
+
+    # -- scoring and the end ---------------------------------------------------------
+
+    def _tally(self, s: State, seat: int) -> dict[str, int]:
+        chars = [self.cards.characters[c] for c in _bits(s.realms[seat])]
+        colours = [sum(1 for c in chars if c.colour == i) for i in range(3)]
+        return {
+            "BLUE": colours[0],
+            "RED": colours[1],
+            "YELLOW": colours[2],
+            "INHABITANTS": len(chars),
+            "HAND": sum(s.hands[seat]),
+            "WIZARDS": sum(1 for c in chars if c.score == "W"),
+            "EFFECTS": sum(1 for c in chars if c.effect is not None),
+            "FEWEST_COLOUR": min(colours),
+            "JESTERS": sum(1 for c in chars if c.score == "J"),
+        }
+
+    def standard_winners(self, s: State) -> list[tuple[int, list[int]]]:
+        """Each standard in play with the seats that win it."""
+        tallies = [self._tally(s, p) for p in range(self.players)]
+        out = []
+        for i in _bits(s.standards):
+            key = self.cards.standards[i].counts
+            values = [t[key] for t in tallies]
+            best = max(values)
+            tied = [p for p in range(self.players) if values[p] == best] if best >= 1 else []
+            if len(tied) > 1:
+                tied = [p for p in tied if self._advantage(s, p) == "MONTREAUX"]
+            out.append((i, tied))
+        return out
+
+    def scores(self, s: State) -> list[int]:
+        n = self.players
+        tallies = [self._tally(s, p) for p in range(n)]
+        king, queen = self.cards.king, self.cards.queen
+        points = []
+        for p in range(n):
+            t = tallies[p]
+            has_king = king is not None and s.realms[p] >> king & 1 == 1
+            has_queen = queen is not None and s.realms[p] >> queen & 1 == 1
+            total = 0
+            for c in _bits(s.realms[p]):
+                ch = self.cards.characters[c]
+                total += ch.points
+                icon = ch.score
+                if icon in ("+1K", "+2K") and has_king:
+                    total += 1 if icon == "+1K" else 2
+                elif icon in ("+1Q", "+2Q") and has_queen:
+                    total += 1 if icon == "+1Q" else 2
+                elif icon == "B+":
+                    total += t["BLUE"]
+                elif icon == "R+":
+                    total += t["RED"]
+                elif icon == "Yl+":
+                    total += t["YELLOW"]
+            if all(t["JESTERS"] > tallies[o]["JESTERS"] for o in range(n) if o != p):
+                total += JESTER_BONUS
+            total += WIZARD_POINTS[min(t["WIZARDS"], len(WIZARD_POINTS) - 1)]
+            points.append(total)
+        for _, winners in self.standard_winners(s):
+            for p in winners:
+                points[p] += BANNERHOLD_POINTS if self._advantage(s, p) == "BANNERHOLD" else STANDARD_POINTS
+        return points
+
+    def returns(self, s: State) -> list[float]:
+        n = self.players
+        if s.phase != "over":
+            return [0.0] * n
+        points = self.scores(s)
+        key = [(points[p], _count(s.realms[p])) for p in range(n)]
+        best = max(key)
+        return winner_returns([k == best for k in key])
+
+    # -- names -----------------------------------------------------------------------
+
+    def _char_name(self, c: int) -> str:
+        chars = self.cards.characters
+        return chars[c].name if c < len(chars) else f"#{c}"
+
+    def action_name(self, s: State, action: int) -> str:
+        if action == DRAW_TWO:
+            return "draw two"
+        if action == TAKE_DISCARD:
+            return "take discard"
+        if BUY <= action < PAY:
+            i = action - BUY
+            c = s.lineup[i]
+            return f"buy slot {i + 1} (empty)" if c is None else f"buy {self._char_name(c)} (slot {i + 1})"
+        if PAY <= action < DISCARD:
+            k, c = divmod(action - PAY, 4)
+            mask = KIND_MASK[k]
+            if not mask >> c & 1:
+                return f"pay {KIND_NAMES[k]} as {COLOURS[c]} (wild)"
+            return f"pay {KIND_NAMES[k]}" if mask == 1 << c else f"pay {KIND_NAMES[k]} as {COLOURS[c]}"
+        if DISCARD <= action < END_TURN:
+            return f"discard {KIND_NAMES[action - DISCARD]}"
+        if action == END_TURN:
+            return "end turn"
+        if STEAL <= action < SALVAGE:
+            return f"steal from seat {action - STEAL}"
+        if SALVAGE <= action < SWAP_TAKE:
+            return f"salvage {KIND_NAMES[action - SALVAGE]}"
+        if SWAP_TAKE <= action < SWAP_GIVE:
+            return f"take {KIND_NAMES[action - SWAP_TAKE]} from the deck"
+        if SWAP_GIVE <= action < TARGET:
+            return f"give {KIND_NAMES[action - SWAP_GIVE]} to the deck"
+        if TARGET <= action < NUM_ACTIONS:
+            verb = {"exchange": "exchange for", "remove": "remove"}.get(s.phase, "target")
+            return f"{verb} {self._char_name(action - TARGET)}"
+        return "?"
+
+    # -- what a seat sees ------------------------------------------------------------
+
+    def _cards_list(self, counts: list[int]) -> list[str]:
+        return [KIND_NAMES[k] for k in range(KINDS) for _ in range(counts[k])]
+
+    def observation(self, s: State, seat: int) -> dict[str, Any]:
+        n = self.players
+        cards = self.cards
+        ch = None if s.character is None else cards.characters[s.character]
+        return {
+            "seat": seat,
+            "current_player": self.current_player(s),
+            "active": s.active,
+            "turn": s.turn,
+            "phase": s.phase,
+            "character": None if ch is None else ch.name,
+            "cost": None if ch is None else [SLOT_NAMES[x] for x in ch.slots],
+            "pay_step": s.pay_step if s.phase == "pay" else None,
+            "pair_colour": None if s.pair_colour is None else COLOURS[s.pair_colour],
+            "bought": s.bought,
+            "wild_used": s.wild_used,
+            "hand": self._cards_list(s.hands[seat]),
+            "castles": [cards.castles[s.castles[p]].name for p in range(n)],
+            "realms": [[cards.characters[c].name for c in _bits(s.realms[p])] for p in range(n)],
+            "hand_sizes": [sum(s.hands[p]) for p in range(n)],
+            "known": [[] if p == seat else self._cards_list(s.known[seat][p]) for p in range(n)],
+            "lineup": [None if c is None else cards.characters[c].name for c in s.lineup],
+            "discard": [KIND_NAMES[k] for k in s.discard],
+            "resource_deck": sum(s.deck),
+            "character_deck": _count(s.char_deck),
+            "gone": [cards.characters[c].name for c in _bits(s.gone)],
+            "deck_cards": self._cards_list(s.deck) if self._sees_deck(s, seat) else None,
+            "standards": [cards.standards[i].name for i in _bits(s.standards)],
+            "final_turns": s.final_turns,
+            "scores": self.scores(s),
+            "terminal": s.phase == "over",
+        }
+
+    def observation_tensor(self, s: State, seat: int, out: npt.NDArray[np.float32]) -> None:
+        n = self.players
+        w = TensorWriter(out)
+        for k in range(KINDS):
+            w.scalar(s.hands[seat][k])
+        for r in range(MAX_PLAYERS):
+            p = (seat + r) % n
+            present = r < n
+            w.flag(present)
+            w.one_hot(MAX_CASTLES, s.castles[p] if present else None)
+            w.mask(s.realms[p] if present else 0, MAX_CHARACTERS)
+            w.scalar(sum(s.hands[p]) if present else 0)
+            for k in range(KINDS):
+                w.scalar(s.known[seat][p][k] if present and r > 0 else 0)
+        for c in s.lineup:
+            w.one_hot(MAX_CHARACTERS, c)
+        for k in range(KINDS):
+            w.scalar(s.discard.count(k))
+        w.one_hot(KINDS, s.discard[-1] if s.discard else None)
+        w.scalar(sum(s.deck))
+        w.scalar(_count(s.char_deck))
+        w.mask(s.standards, MAX_STANDARDS)
+        w.one_hot(len(PHASES), PHASES.index(s.phase))
+        w.one_hot(MAX_PLAYERS, None if s.phase == "over" else (s.decider - seat) % n)
+        w.one_hot(MAX_CHARACTERS, s.character)
+        w.one_hot(MAX_SLOTS, s.pay_step if s.phase == "pay" else None)
+        w.one_hot(4, s.pair_colour)
+        w.flag(s.wild_used)
+        w.scalar(s.bought)
+        w.flag(s.final_turns is not None)
+        w.scalar(s.final_turns or 0)
+        w.flag(self.current_player(s) == seat)
+        for k in range(KINDS):
+            w.scalar(s.deck[k] if self._sees_deck(s, seat) else 0)
+
+    def determinize(self, s: State, seat: int, rng: Rng) -> State:
+        for _ in range(DETERMINIZE_TRIES):
+            d = self._resample(s, seat, rng)
+            if d.phase != "pay" or d.active == seat or self._payment_open(d):
+                break
+        else:
+            d = self.copy_state(s)
+        d.rng = rng.fork()
+        return d
+
+    def _payment_open(self, d: State) -> bool:
+        assert d.character is not None
+        slots = self.cards.characters[d.character].slots
+        return feasible(d.hands[d.active], slots, d.pay_step, d.pair_colour, self._wild(d))
+
+    @staticmethod
+    def _sees_deck(s: State, seat: int) -> bool:
+        """Whether ``seat`` is looking through the resource deck (SWAP)."""
+        return s.phase == "swap_take" and s.active == seat
+
+    def _resample(self, s: State, seat: int, rng: Rng) -> State:
+        """Other seats' unknown cards and the deck, dealt again from the cards ``seat`` has not
+        seen (the deck stays as it is while ``seat`` looks through it)."""
+        d = self.copy_state(s)
+        others = self._others(seat)
+        keep_deck = self._sees_deck(s, seat)
+        pool = [0] * KINDS if keep_deck else list(d.deck)
+        for o in others:
+            for k in range(KINDS):
+                pool[k] += d.hands[o][k] - d.known[seat][o][k]
+        for o in others:
+            unknown = sum(d.hands[o]) - sum(d.known[seat][o])
+            d.hands[o] = list(d.known[seat][o])
+            for _ in range(unknown):
+                r = rng.index(sum(pool))
+                k = 0
+                while r >= pool[k]:
+                    r -= pool[k]
+                    k += 1
+                pool[k] -= 1
+                d.hands[o][k] += 1
+        if not keep_deck:
+            d.deck = pool
+        for x in range(MAX_PLAYERS):
+            for o in range(MAX_PLAYERS):
+                d.known[x][o] = [min(a, b) for a, b in zip(d.known[x][o], d.hands[o])]
+        return d
+
+    # -- saving and checking ---------------------------------------------------------
+
+    def copy_state(self, s: State) -> State:
+        d = copy.copy(s)
+        d.rng = s.rng.copy()
+        d.castles = list(s.castles)
+        d.lineup = list(s.lineup)
+        d.realms = list(s.realms)
+        d.hands = [list(h) for h in s.hands]
+        d.deck = list(s.deck)
+        d.discard = list(s.discard)
+        d.known = [[list(k) for k in row] for row in s.known]
+        return d
+
+    def state_to_json(self, s: State) -> dict[str, Any]:
+        return {
+            "active": s.active,
+            "bought": s.bought,
+            "castles": list(s.castles),
+            "char_deck": s.char_deck,
+            "character": s.character,
+            "deck": list(s.deck),
+            "decider": s.decider,
+            "discard": list(s.discard),
+            "final_turns": s.final_turns,
+            "gone": s.gone,
+            "hands": [list(h) for h in s.hands],
+            "known": [[list(k) for k in row] for row in s.known],
+            "lineup": list(s.lineup),
+            "pair_colour": s.pair_colour,
+            "pay_step": s.pay_step,
+            "phase": s.phase,
+            "realms": list(s.realms),
+            "rng": s.rng.to_json(),
+            "standards": s.standards,
+            "turn": s.turn,
+            "wild_used": s.wild_used,
+        }
+
+    def state_from_json(self, data: Any) -> State:
+        def u(v: Any, hi: int) -> int:
+            if type(v) is not int or not 0 <= v <= hi:
+                raise ValueError(f"expected an integer from 0 to {hi}, got {v!r}")
+            return v
+
+        def opt(v: Any, hi: int) -> int | None:
+            return None if v is None else u(v, hi)
+
+        def ulist(v: Any, n: int, hi: int) -> list[int]:
+            if not isinstance(v, list) or len(v) != n:
+                raise ValueError(f"expected a list of {n} integers")
+            return [u(x, hi) for x in v]
+
+        def grid(v: Any, n: int) -> list[list[int]]:
+            if not isinstance(v, list) or len(v) != n:
+                raise ValueError(f"expected a list of {n} lists")
+            return [ulist(x, KINDS, 255) for x in v]
+
+        if not isinstance(data, dict):
+            raise ValueError("the state must be an object")
+        if type(data["wild_used"]) is not bool:
+            raise ValueError("'wild_used' must be a bool")
+        if data["phase"] not in PHASES:
+            raise ValueError(f"'phase' must be one of {PHASES}")
+        discard = data["discard"]
+        if not isinstance(discard, list) or len(discard) > MAX_RESOURCES:
+            raise ValueError(f"'discard' must be a list of at most {MAX_RESOURCES} cards")
+        known = data["known"]
+        if not isinstance(known, list) or len(known) != MAX_PLAYERS:
+            raise ValueError("'known' must be a list of 4 lists")
+        lineup = data["lineup"]
+        if not isinstance(lineup, list) or len(lineup) != LINEUP:
+            raise ValueError("'lineup' must be a list of 4 entries")
+        mask64 = (1 << 64) - 1
+        return State(
+            rng=Rng.from_json(data["rng"]),
+            castles=ulist(data["castles"], MAX_PLAYERS, 255),
+            standards=u(data["standards"], 0xFFFF),
+            lineup=[opt(c, 255) for c in lineup],
+            char_deck=u(data["char_deck"], mask64),
+            gone=u(data["gone"], mask64),
+            realms=ulist(data["realms"], MAX_PLAYERS, mask64),
+            hands=grid(data["hands"], MAX_PLAYERS),
+            deck=ulist(data["deck"], KINDS, 255),
+            discard=[u(k, 255) for k in discard],
+            known=[grid(row, MAX_PLAYERS) for row in known],
+            phase=data["phase"],
+            active=u(data["active"], 255),
+            decider=u(data["decider"], 255),
+            turn=u(data["turn"], 0xFFFFFFFF),
+            bought=u(data["bought"], 255),
+            wild_used=data["wild_used"],
+            character=opt(data["character"], 255),
+            pay_step=u(data["pay_step"], 255),
+            pair_colour=opt(data["pair_colour"], 255),
+            final_turns=opt(data["final_turns"], 255),
+        )
+
+    def check_state(self, s: State) -> str | None:
+        n = self.players
+        cards = self.cards
+        nchars = len(cards.characters)
+        if not s.rng.is_valid():
+            return "generator increment must be odd"
+        seats = s.castles[:n]
+        if any(c >= len(cards.castles) for c in seats) or len(set(seats)) != n or any(s.castles[n:]):
+            return "each seat must hold a different castle of the card set"
+        if s.standards >> len(cards.standards) or _count(s.standards) != n + 1:
+            return "players + 1 standards of the card set must be in play"
+        places = [s.char_deck, s.gone, *s.realms[:n]] + [1 << c for c in s.lineup if c is not None]
+        if s.character is not None and s.phase == "pay":
+            places.append(1 << s.character if s.character < nchars else 1 << 64)
+        seen = 0
+        if s.character is not None and s.character >= nchars:
+            return "unknown character"
+        for m in places:
+            if seen & m or m >> nchars:
+                return "every character must be in one place at most"
+            seen |= m
+        if seen != (1 << nchars) - 1:
+            return "every character must be somewhere"
+        if any(s.realms[n:]):
+            return "empty seats must have no realm"
+        if any(k >= KINDS for k in s.discard):
+            return "the discard pile holds unknown cards"
+        for k in range(KINDS):
+            held = sum(h[k] for h in s.hands[:n]) + s.deck[k] + s.discard.count(k)
+            if held != cards.resources[k]:
+                return f"the {KIND_NAMES[k]} cards do not add up to the card set's"
+        for p in range(n, MAX_PLAYERS):
+            if any(s.hands[p]):
+                return "empty seats must have no hand"
+        for x in range(MAX_PLAYERS):
+            for o in range(MAX_PLAYERS):
+                if x >= n or o >= n or x == o:
+                    if any(s.known[x][o]):
+                        return "knowledge of an empty seat or of one's own hand"
+                elif any(a > b for a, b in zip(s.known[x][o], s.hands[o])):
+                    return "a seat knows of cards that are not in the hand"
+        if s.active >= n or s.decider >= n:
+            return "the active player and the decider must be seats"
+        if s.turn > self.max_turns or (s.final_turns is not None and s.final_turns > n + 1):
+            return "the turn count or the final turns are out of range"
+        if (s.phase == "over") != (s.turn == self.max_turns or s.final_turns == 0):
+            return "the end of the game does not agree with the turns played"
+        return self._check_phase(s)
+
+    def _check_phase(self, s: State) -> str | None:
+        me = s.active
+        hand = s.hands[s.decider]
+        ph = s.phase
+        if s.bought > MAX_CHARACTERS:
+            return "too many characters bought"
+        if ((s.deck == [0] * KINDS and ph != "swap_give") or s.char_deck == 0) and s.final_turns is None:
+            return "a deck is empty but the end is not triggered"
+        if ph != "tax" and s.decider != me:
+            return "only a taxed player decides out of turn"
+        needs_char = ph in (
+            "pay",
+            "exchange",
+            "remove",
+            "steal",
+            "tax",
+            "draw2_discard",
+            "swap_take",
+            "swap_give",
+            "salvage",
+        )
+        if needs_char != (s.character is not None):
+            return "the character being bought does not fit the phase"
+        if ph != "pay" and (s.pay_step != 0 or s.pair_colour is not None):
+            return "payment fields outside a payment"
+        if ph in ("draw", "over") and (s.bought or s.wild_used):
+            return "turn fields outside a turn"
+        if ph == "pay":
+            assert s.character is not None
+            slots = self.cards.characters[s.character].slots
+            if s.pay_step >= len(slots):
+                return "payment step out of range"
+            if (slots[s.pay_step] == PAIR_SECOND) != (s.pair_colour is not None) or (s.pair_colour or 0) >= 4:
+                return "the pair colour does not fit the payment"
+            if not self._payment_open(s):
+                return "the payment cannot be completed"
+        elif needs_char:
+            assert s.character is not None
+            if not s.realms[me] >> s.character & 1 or s.bought == 0:
+                return "the character whose effect resolves is not the active player's"
+        stuck = {
+            "exchange": lambda: not self._targets(s, me),
+            "remove": lambda: not self._targets(s, me),
+            "steal": lambda: not self._steal_victims(s, me),
+            "tax": lambda: s.decider == me or not sum(hand) or self._advantage(s, s.decider) == "SHADOWFEN",
+            "draw2_discard": lambda: not sum(hand),
+            "swap_give": lambda: not sum(hand),
+            "swap_take": lambda: not sum(s.deck),
+            "salvage": lambda: not s.discard,
+        }.get(ph)
+        if stuck is not None and stuck():
+            return f"nobody can act in phase {ph}"
+        return None

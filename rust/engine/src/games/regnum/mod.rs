@@ -1,0 +1,1349 @@
+//! Regnum — populate your realm with the most valuable characters (rulebook: `regnum.txt`).
+//!
+//! Rules in ten lines: each player has a castle (an advantage) and four resource cards; 4
+//! characters lie in a line-up, players + 1 standards are on the table. A turn: draw two
+//! resource cards blind or take the discard's top card; then buy characters from the line-up,
+//! one after the other, paying each cost icon with resource cards (a dual card pays as one of
+//! its two colours), or, having bought none, discard one resource card. A bought character's
+//! effect happens at once. The line-up is refilled at the end of the turn. When either deck's
+//! last card is drawn, the turn ends and every player takes one final turn. Score: printed
+//! points, score icons, 3 points per standard won (ties win nothing, except for Montreaux);
+//! most points wins, then most inhabitants, then a shared win.
+//!
+//! Rulings applied (RULINGS.md, Regnum): the card set of `regnum-cards.md` as data
+//! (`python/regalia/data/regnum_cards.json`, option `card_set`); effects happen once, right
+//! after buying, and do nothing without a legal target; removed and cleared characters leave
+//! the game; TAX is answered in seat order from the active player's left; SWAP and SALVAGE
+//! choose any card; several purchases per turn, each paid slot by slot; the final turns; an
+//! empty deck draws what is left; the standards' ties and Montreaux; the tie-break on
+//! inhabitants, then a shared win. Ours (see `docs/rules/regnum.md`): the stalemate guard
+//! `max_turns` (400 turns in all), the Jester bonus counted once per player, SWAP's taking
+//! the last deck card is no draw.
+//!
+//! Randomness: the resource deck and the character deck are kept as multisets; every blind
+//! draw takes a uniform card of what is left (`rng.index(size)`, walked in kind order / bit
+//! order), which is the same as drawing from a shuffled deck. `new_state`: shuffle the
+//! castles (seat i gets the i-th), shuffle the standards (the first players + 1 are in
+//! play), draw the 4 line-up characters (slot order), deal 4 resources to each seat in turn,
+//! draw the first discard. STEAL draws the stolen card uniformly from the victim's hand.
+//! `determinize` deals the unseen cards again (other seats in order, then the rest is the
+//! deck), retrying while a paying player could no longer complete her payment, then forks.
+
+mod cards;
+mod pile;
+
+pub use cards::{
+    parse_card_set, Advantage, CardSet, Condition, Effect, ScoreIcon, DEFAULT_CARD_SET, KINDS,
+    KIND_NAMES,
+};
+
+use crate::actions::{Action, ActionSet};
+use crate::bits::{count, iter_bits, nth_bit};
+use crate::error::Result;
+use crate::game::{winner_returns, Game, GameInfo, Seat};
+use crate::options::{OptionReader, OptionSpec, Options};
+use crate::rng::Rng;
+use crate::tensor::TensorWriter;
+use cards::{
+    ANY, COLOURS, KIND_MASK, MAX_CASTLES, MAX_CHARACTERS, MAX_SLOTS, MAX_STANDARDS, PAIR_FIRST,
+    PAIR_SECOND,
+};
+use pile::Pile;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+/// Most seats.
+pub const MAX_PLAYERS: usize = 4;
+/// Characters in the line-up.
+pub const LINEUP: usize = 4;
+const HAND_START: usize = 4;
+/// Wizards owned -> points (more than four score as four).
+const WIZARD_POINTS: [i64; 5] = [0, 2, 4, 7, 10];
+const JESTER_BONUS: i64 = 2;
+const STANDARD_POINTS: i64 = 3;
+const BANNERHOLD_POINTS: i64 = 4;
+/// Tries at resampling a paying player's hand that can still complete her payment.
+const DETERMINIZE_TRIES: usize = 100;
+const SLOT_NAMES: [&str; 7] = ["G", "O", "P", "Y", "2=", "2=", "1"];
+
+/// Action: draw two resource cards blind.
+pub const DRAW_TWO: Action = 0;
+/// Action: take the discard's top card.
+pub const TAKE_DISCARD: Action = 1;
+/// Actions: buy the character in line-up slot `i`.
+pub const BUY: Action = 2;
+/// Actions: pay the current slot with a card of kind `k` as colour `c` (`PAY + 4k + c`).
+pub const PAY: Action = BUY + LINEUP as Action;
+/// Actions: discard a card of kind `k`.
+pub const DISCARD: Action = PAY + (KINDS * 4) as Action;
+/// Action: end the turn.
+pub const END_TURN: Action = DISCARD + KINDS as Action;
+/// Actions: steal from seat `p`.
+pub const STEAL: Action = END_TURN + 1;
+/// Actions: take a card of kind `k` from the discard pile.
+pub const SALVAGE: Action = STEAL + MAX_PLAYERS as Action;
+/// Actions: take a card of kind `k` from the deck.
+pub const SWAP_TAKE: Action = SALVAGE + KINDS as Action;
+/// Actions: give a card of kind `k` to the deck.
+pub const SWAP_GIVE: Action = SWAP_TAKE + KINDS as Action;
+/// Actions: target character `c` (EXCHANGE or REMOVE).
+pub const TARGET: Action = SWAP_GIVE + KINDS as Action;
+/// Size of the action space.
+pub const NUM_ACTIONS: usize = TARGET as usize + MAX_CHARACTERS;
+
+const SEAT_FEATURES: usize = 1 + MAX_CASTLES + MAX_CHARACTERS + 1 + KINDS;
+/// Size of the observation tensor.
+pub const TENSOR_SIZE: usize = KINDS
+    + MAX_PLAYERS * SEAT_FEATURES
+    + LINEUP * MAX_CHARACTERS
+    + 2 * KINDS
+    + 2
+    + MAX_STANDARDS
+    + PHASES.len()
+    + MAX_PLAYERS
+    + MAX_CHARACTERS
+    + MAX_SLOTS
+    + 4
+    + 5
+    + KINDS;
+
+const OPTIONS: &[OptionSpec] = &[
+    OptionSpec { name: "players", default: "2", help: "number of players (2-4)" },
+    OptionSpec {
+        name: "card_set",
+        default: "null",
+        help: "the card set as a dict of the structure of regalia/data/regnum_cards.json (null: that file)",
+    },
+    OptionSpec {
+        name: "max_turns",
+        default: "400",
+        help: "stalemate guard: the game ends after this many turns in all (1-100000)",
+    },
+];
+
+/// Who decides what, now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// The active player draws two blind or takes the discard's top card.
+    Draw,
+    /// The active player buys, discards one card, or ends the turn.
+    Main,
+    /// The active player pays the next slot of a cost.
+    Pay,
+    /// STEAL: choose the victim.
+    Steal,
+    /// TAX: the decider discards one card.
+    Tax,
+    /// DRAW2: the active player discards one card.
+    Draw2Discard,
+    /// SWAP: take a card from the deck.
+    SwapTake,
+    /// SWAP: give a card to the deck.
+    SwapGive,
+    /// SALVAGE: take a card from the discard pile.
+    Salvage,
+    /// EXCHANGE: choose the inhabitant.
+    Exchange,
+    /// REMOVE: choose the inhabitant.
+    Remove,
+    /// The game is over.
+    Over,
+}
+
+const PHASES: [Phase; 12] = [
+    Phase::Draw,
+    Phase::Main,
+    Phase::Pay,
+    Phase::Steal,
+    Phase::Tax,
+    Phase::Draw2Discard,
+    Phase::SwapTake,
+    Phase::SwapGive,
+    Phase::Salvage,
+    Phase::Exchange,
+    Phase::Remove,
+    Phase::Over,
+];
+const PHASE_NAMES: [&str; 12] = [
+    "draw",
+    "main",
+    "pay",
+    "steal",
+    "tax",
+    "draw2_discard",
+    "swap_take",
+    "swap_give",
+    "salvage",
+    "exchange",
+    "remove",
+    "over",
+];
+
+fn phase_index(p: Phase) -> usize {
+    PHASES.iter().position(|&x| x == p).unwrap_or(0)
+}
+
+/// Validated options, with the card set.
+#[derive(Clone, Debug)]
+pub struct Regnum {
+    /// Number of seats.
+    pub players: usize,
+    /// The card set in play.
+    pub cards: Arc<CardSet>,
+    /// The `card_set` option as given (`None`: the default file).
+    pub card_set: Option<Arc<Value>>,
+    /// Stalemate guard: turns in all.
+    pub max_turns: u32,
+}
+
+/// The whole game state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// The game's generator.
+    pub rng: Rng,
+    /// Each seat's castle (index into the card set; 0 for empty seats).
+    pub castles: [u8; MAX_PLAYERS],
+    /// The standards in play (bit = index into the card set).
+    pub standards: u16,
+    /// The line-up (character indices), `None` for an empty slot.
+    pub lineup: [Option<u8>; LINEUP],
+    /// The character deck (bit = character index).
+    pub char_deck: u64,
+    /// Characters that have left the game.
+    pub gone: u64,
+    /// Each seat's realm.
+    pub realms: [u64; MAX_PLAYERS],
+    /// Each seat's hand: cards per resource kind.
+    pub hands: [[u8; KINDS]; MAX_PLAYERS],
+    /// The resource deck: cards per kind.
+    pub deck: [u8; KINDS],
+    /// The discard pile, bottom first.
+    pub discard: Pile,
+    /// `known[x][o][k]`: seat `x` knows that seat `o` holds at least this many cards of kind `k`.
+    pub known: [[[u8; KINDS]; MAX_PLAYERS]; MAX_PLAYERS],
+    /// Who decides what.
+    pub phase: Phase,
+    /// Whose turn it is.
+    pub active: u8,
+    /// Who decides now (the active player, or a taxed player).
+    pub decider: u8,
+    /// Turns completed.
+    pub turn: u32,
+    /// Characters bought this turn.
+    pub bought: u8,
+    /// Goldmint's wildcard has been used this turn.
+    pub wild_used: bool,
+    /// The character being paid for, or whose effect is resolving.
+    pub character: Option<u8>,
+    /// The next slot of the payment.
+    pub pay_step: u8,
+    /// The colour of a `2=` icon whose first card is paid.
+    pub pair_colour: Option<u8>,
+    /// Turns left once a deck has run out (the current one included), `None` before.
+    pub final_turns: Option<u8>,
+}
+
+/// Whether cards `cnt` fill `need` (per colour) plus `any` slots; with `wild`, one card may
+/// count as any colour (Hall's condition over the colour subsets).
+fn hall(cnt: &[u8; KINDS], need: &[u32; 4], any: u32, wild: bool) -> bool {
+    let total_need: u32 = need.iter().sum::<u32>() + any;
+    let total: u32 = cnt.iter().map(|&c| c as u32).sum();
+    if total < total_need {
+        return false;
+    }
+    let demand = |set: u8| -> u32 { (0..4).filter(|c| set >> c & 1 == 1).map(|c| need[c]).sum() };
+    let supply = |set: u8, less: Option<usize>| -> u32 {
+        (0..KINDS)
+            .filter(|&k| KIND_MASK[k] & set != 0)
+            .map(|k| cnt[k] as u32 - (less == Some(k)) as u32)
+            .sum()
+    };
+    if !wild {
+        return (1..16u8).all(|set| demand(set) <= supply(set, None));
+    }
+    if total_need == 0 {
+        return true;
+    }
+    (0..KINDS)
+        .filter(|&x| cnt[x] > 0)
+        .any(|x| (1..16u8).all(|set| demand(set) <= supply(set, Some(x)) + 1))
+}
+
+/// Whether `slots[start..]` can be paid from `cnt` (`pair_colour`: the colour of a `2=` icon
+/// whose first card is paid; `wild`: Goldmint's wildcard is still unused).
+pub fn feasible(
+    cnt: &[u8; KINDS],
+    slots: &[u8],
+    start: usize,
+    pair_colour: Option<u8>,
+    wild: bool,
+) -> bool {
+    let mut need = [0u32; 4];
+    let (mut pairs, mut any) = (0u32, 0u32);
+    let mut i = start;
+    while i < slots.len() {
+        match slots[i] {
+            c @ 0..=3 => need[c as usize] += 1,
+            PAIR_FIRST => {
+                pairs += 1;
+                i += 1;
+            }
+            PAIR_SECOND => match pair_colour {
+                Some(c) if c < 4 => need[c as usize] += 1,
+                _ => return false,
+            },
+            _ => any += 1,
+        }
+        i += 1;
+    }
+    (0..4u32.pow(pairs)).any(|mut combo| {
+        let mut n = need;
+        for _ in 0..pairs {
+            n[(combo % 4) as usize] += 2;
+            combo /= 4;
+        }
+        hall(cnt, &n, any, wild)
+    })
+}
+
+fn total(cards: &[u8; KINDS]) -> usize {
+    cards.iter().map(|&c| c as usize).sum()
+}
+
+/// The kind of the `r`-th card of `cards` (kinds in order).
+fn kind_at(cards: &[u8; KINDS], mut r: usize) -> usize {
+    for (k, &c) in cards.iter().enumerate() {
+        if r < c as usize {
+            return k;
+        }
+        r -= c as usize;
+    }
+    KINDS - 1
+}
+
+fn lowest_colour(k: usize) -> u8 {
+    KIND_MASK[k].trailing_zeros() as u8
+}
+
+impl Regnum {
+    fn advantage(&self, s: &State, seat: usize) -> Option<Advantage> {
+        self.cards
+            .castles
+            .get(s.castles[seat] as usize)
+            .and_then(|c| c.advantage)
+    }
+
+    fn slots(&self, c: Option<u8>) -> &[u8] {
+        c.and_then(|c| self.cards.characters.get(c as usize))
+            .map_or(&[], |ch| ch.slots.as_slice())
+    }
+
+    fn others(&self, seat: usize) -> impl Iterator<Item = usize> {
+        (0..self.players).filter(move |&o| o != seat)
+    }
+
+    fn trigger_end(&self, s: &mut State) {
+        if s.final_turns.is_none() {
+            s.final_turns = Some(self.players as u8 + 1);
+        }
+    }
+
+    fn draw_kind(&self, s: &mut State) -> Option<usize> {
+        let n = total(&s.deck);
+        if n == 0 {
+            return None;
+        }
+        let k = kind_at(&s.deck, s.rng.index(n));
+        s.deck[k] -= 1;
+        Some(k)
+    }
+
+    fn draw(&self, s: &mut State, seat: usize, n: usize) {
+        for _ in 0..n {
+            let Some(k) = self.draw_kind(s) else {
+                return;
+            };
+            s.hands[seat][k] += 1;
+            if total(&s.deck) == 0 {
+                self.trigger_end(s);
+            }
+        }
+    }
+
+    fn refill(&self, s: &mut State) {
+        for i in 0..LINEUP {
+            if s.lineup[i].is_none() && s.char_deck != 0 {
+                let r = s.rng.index(count(s.char_deck));
+                let c = nth_bit(s.char_deck, r).unwrap_or(0);
+                s.char_deck &= !(1 << c);
+                s.lineup[i] = Some(c as u8);
+                if s.char_deck == 0 {
+                    self.trigger_end(s);
+                }
+            }
+        }
+    }
+
+    fn public_gain(&self, s: &mut State, seat: usize, k: usize) {
+        for o in self.others(seat) {
+            s.known[o][seat][k] += 1;
+        }
+    }
+
+    fn public_loss(&self, s: &mut State, seat: usize, k: usize) {
+        for o in self.others(seat) {
+            s.known[o][seat][k] = s.known[o][seat][k].saturating_sub(1);
+        }
+    }
+
+    fn hidden_loss(&self, s: &mut State, seat: usize, skip: Option<usize>) {
+        for o in self.others(seat).filter(|&o| Some(o) != skip) {
+            for x in s.known[o][seat].iter_mut() {
+                *x = x.saturating_sub(1);
+            }
+        }
+    }
+
+    fn discard_card(&self, s: &mut State, seat: usize, k: usize) {
+        s.hands[seat][k] -= 1;
+        s.discard.push(k as u8);
+        self.public_loss(s, seat, k);
+    }
+
+    /// Inhabitants of other realms that EXCHANGE and REMOVE may target.
+    fn targets(&self, s: &State, me: usize) -> u64 {
+        self.others(me)
+            .filter(|&o| self.advantage(s, o) != Some(Advantage::Stonewall))
+            .fold(0, |acc, o| acc | s.realms[o])
+    }
+
+    fn steal_victims(&self, s: &State, me: usize) -> impl Iterator<Item = usize> + '_ {
+        let hands = s.hands;
+        let castles = s.castles;
+        self.others(me).filter(move |&o| {
+            total(&hands[o]) > 0
+                && self
+                    .cards
+                    .castles
+                    .get(castles[o] as usize)
+                    .and_then(|c| c.advantage)
+                    != Some(Advantage::Shadowfen)
+        })
+    }
+
+    fn wild(&self, s: &State) -> bool {
+        self.advantage(s, s.active as usize) == Some(Advantage::Goldmint) && !s.wild_used
+    }
+
+    /// Whether paying the current slot with a card of kind `k` as colour `c` is legal.
+    fn pay_ok(&self, s: &State, k: usize, c: u8) -> bool {
+        let hand = s.hands[s.active as usize];
+        let slots = self.slots(s.character);
+        let Some(&slot) = slots.get(s.pay_step as usize) else {
+            return false;
+        };
+        let natural = KIND_MASK[k] >> c & 1 == 1;
+        if hand[k] == 0 {
+            return false;
+        }
+        if slot == ANY {
+            if c != lowest_colour(k) {
+                return false;
+            }
+        } else if slot != PAIR_FIRST {
+            let want = if slot == PAIR_SECOND {
+                s.pair_colour
+            } else {
+                Some(slot)
+            };
+            if Some(c) != want {
+                return false;
+            }
+        }
+        let wild = self.wild(s);
+        if !natural && !wild {
+            return false;
+        }
+        let mut rest = hand;
+        rest[k] -= 1;
+        let pair = (slot == PAIR_FIRST).then_some(c);
+        feasible(&rest, slots, s.pay_step as usize + 1, pair, wild && natural)
+    }
+
+    fn buy(&self, s: &mut State, slot: usize) {
+        s.character = s.lineup[slot];
+        s.lineup[slot] = None;
+        s.phase = Phase::Pay;
+        s.pay_step = 0;
+        s.pair_colour = None;
+    }
+
+    fn pay(&self, s: &mut State, k: usize, c: u8) {
+        let me = s.active as usize;
+        let Some(ci) = s.character else {
+            return;
+        };
+        let Some(ch) = self.cards.characters.get(ci as usize) else {
+            return;
+        };
+        if KIND_MASK[k] >> c & 1 == 0 {
+            s.wild_used = true;
+        }
+        let slot = ch.slots.get(s.pay_step as usize).copied();
+        s.pair_colour = (slot == Some(PAIR_FIRST)).then_some(c);
+        self.discard_card(s, me, k);
+        s.pay_step += 1;
+        if (s.pay_step as usize) < ch.slots.len() {
+            return;
+        }
+        s.realms[me] |= 1 << ci;
+        s.bought += 1;
+        s.pay_step = 0;
+        s.pair_colour = None;
+        self.effect(s, ch.effect);
+    }
+
+    fn effect(&self, s: &mut State, effect: Option<Effect>) {
+        let me = s.active as usize;
+        s.phase = Phase::Main;
+        match effect {
+            Some(Effect::Steal) if self.steal_victims(s, me).next().is_some() => {
+                s.phase = Phase::Steal;
+            }
+            Some(Effect::Clear) => {
+                for c in s.lineup.iter().flatten() {
+                    s.gone |= 1 << c;
+                }
+                s.lineup = [None; LINEUP];
+            }
+            Some(Effect::Tax) => self.next_taxed(s, me),
+            Some(Effect::Draw2) => {
+                self.draw(s, me, 2);
+                if total(&s.hands[me]) > 0 {
+                    s.phase = Phase::Draw2Discard;
+                }
+            }
+            Some(Effect::Draw1) => self.draw(s, me, 1),
+            Some(Effect::Swap) if total(&s.deck) > 0 => s.phase = Phase::SwapTake,
+            Some(Effect::Salvage) if !s.discard.is_empty() => s.phase = Phase::Salvage,
+            Some(Effect::Exchange) if self.targets(s, me) != 0 => s.phase = Phase::Exchange,
+            Some(Effect::Remove) if self.targets(s, me) != 0 => s.phase = Phase::Remove,
+            _ => {}
+        }
+        if s.phase == Phase::Main {
+            s.character = None;
+        }
+    }
+
+    /// The next player after `after` (in seat order from the active player's left) who must
+    /// discard for TAX, or back to the active player.
+    fn next_taxed(&self, s: &mut State, after: usize) {
+        let me = s.active as usize;
+        let mut o = (after + 1) % self.players;
+        while o != me {
+            if total(&s.hands[o]) > 0 && self.advantage(s, o) != Some(Advantage::Shadowfen) {
+                s.phase = Phase::Tax;
+                s.decider = o as u8;
+                return;
+            }
+            o = (o + 1) % self.players;
+        }
+        s.decider = me as u8;
+        s.phase = Phase::Main;
+    }
+
+    fn back_to_main(&self, s: &mut State) {
+        s.phase = Phase::Main;
+        s.decider = s.active;
+        s.character = None;
+    }
+
+    fn discard(&self, s: &mut State, k: usize) {
+        let me = s.decider as usize;
+        self.discard_card(s, me, k);
+        match s.phase {
+            Phase::Main => self.end_turn(s),
+            Phase::Tax => {
+                self.next_taxed(s, me);
+                if s.phase == Phase::Main {
+                    s.character = None;
+                }
+            }
+            _ => self.back_to_main(s),
+        }
+    }
+
+    fn steal(&self, s: &mut State, victim: usize) {
+        let me = s.active as usize;
+        let k = kind_at(&s.hands[victim], s.rng.index(total(&s.hands[victim])));
+        s.hands[victim][k] -= 1;
+        s.hands[me][k] += 1;
+        s.known[me][victim][k] = s.known[me][victim][k].saturating_sub(1);
+        self.hidden_loss(s, victim, Some(me));
+        s.known[victim][me][k] += 1;
+        self.back_to_main(s);
+    }
+
+    fn target(&self, s: &mut State, c: usize) {
+        let me = s.active as usize;
+        let Some(owner) = (0..self.players).find(|&o| s.realms[o] >> c & 1 == 1) else {
+            return;
+        };
+        s.realms[owner] &= !(1 << c);
+        if s.phase == Phase::Remove {
+            s.gone |= 1 << c;
+        } else if let Some(mine) = s.character {
+            s.realms[me] = (s.realms[me] & !(1 << mine)) | (1 << c);
+            s.realms[owner] |= 1 << mine;
+        }
+        self.back_to_main(s);
+    }
+
+    fn end_turn(&self, s: &mut State) {
+        self.refill(s);
+        s.turn += 1;
+        s.bought = 0;
+        s.wild_used = false;
+        s.character = None;
+        let mut over = s.turn >= self.max_turns;
+        if let Some(f) = s.final_turns.as_mut() {
+            *f = f.saturating_sub(1);
+            over = over || *f == 0;
+        }
+        if over {
+            s.phase = Phase::Over;
+            return;
+        }
+        s.active = ((s.active as usize + 1) % self.players) as u8;
+        s.decider = s.active;
+        s.phase = Phase::Draw;
+    }
+
+    /// What each standard and bonus counts for `seat`.
+    fn tally(&self, s: &State, seat: usize) -> Tally {
+        let mut t = Tally {
+            hand: total(&s.hands[seat]) as i64,
+            ..Tally::default()
+        };
+        for c in iter_bits(s.realms[seat]) {
+            let Some(ch) = self.cards.characters.get(c) else {
+                continue;
+            };
+            t.colours[ch.colour as usize % 3] += 1;
+            t.inhabitants += 1;
+            t.wizards += (ch.score == Some(ScoreIcon::Wizard)) as i64;
+            t.jesters += (ch.score == Some(ScoreIcon::Jester)) as i64;
+            t.effects += ch.effect.is_some() as i64;
+        }
+        t
+    }
+
+    /// Each standard in play with the seats that win it (bit set).
+    pub fn standard_winners(&self, s: &State) -> Vec<(usize, u8)> {
+        let tallies: Vec<Tally> = (0..self.players).map(|p| self.tally(s, p)).collect();
+        iter_bits(s.standards as u64)
+            .map(|i| {
+                let cond = self
+                    .cards
+                    .standards
+                    .get(i)
+                    .map_or(Condition::Hand, |st| st.counts);
+                let values: Vec<i64> = tallies.iter().map(|t| t.value(cond)).collect();
+                let best = values.iter().copied().max().unwrap_or(0);
+                let mut tied: Vec<usize> = (0..self.players)
+                    .filter(|&p| best >= 1 && values[p] == best)
+                    .collect();
+                if tied.len() > 1 {
+                    tied.retain(|&p| self.advantage(s, p) == Some(Advantage::Montreaux));
+                }
+                (i, tied.iter().fold(0u8, |m, &p| m | 1 << p))
+            })
+            .collect()
+    }
+
+    fn points(&self, s: &State) -> Vec<i64> {
+        let n = self.players;
+        let tallies: Vec<Tally> = (0..n).map(|p| self.tally(s, p)).collect();
+        let has = |p: usize, c: Option<usize>| c.is_some_and(|c| s.realms[p] >> c & 1 == 1);
+        let mut points: Vec<i64> = (0..n)
+            .map(|p| {
+                let t = &tallies[p];
+                let (king, queen) = (has(p, self.cards.king), has(p, self.cards.queen));
+                let mut sum = 0;
+                for c in iter_bits(s.realms[p]) {
+                    let Some(ch) = self.cards.characters.get(c) else {
+                        continue;
+                    };
+                    sum += ch.points;
+                    sum += match ch.score {
+                        Some(ScoreIcon::King1) if king => 1,
+                        Some(ScoreIcon::King2) if king => 2,
+                        Some(ScoreIcon::Queen1) if queen => 1,
+                        Some(ScoreIcon::Queen2) if queen => 2,
+                        Some(ScoreIcon::PerColour(col)) => t.colours[col as usize % 3],
+                        _ => 0,
+                    };
+                }
+                if (0..n).all(|o| o == p || t.jesters > tallies[o].jesters) {
+                    sum += JESTER_BONUS;
+                }
+                sum + WIZARD_POINTS[(t.wizards as usize).min(WIZARD_POINTS.len() - 1)]
+            })
+            .collect();
+        for (_, winners) in self.standard_winners(s) {
+            for p in iter_bits(winners as u64) {
+                points[p] += if self.advantage(s, p) == Some(Advantage::Bannerhold) {
+                    BANNERHOLD_POINTS
+                } else {
+                    STANDARD_POINTS
+                };
+            }
+        }
+        points
+    }
+
+    fn char_name(&self, c: usize) -> String {
+        self.cards
+            .characters
+            .get(c)
+            .map_or_else(|| format!("#{c}"), |ch| ch.name.clone())
+    }
+
+    fn cards_list(counts: &[u8; KINDS]) -> Vec<&'static str> {
+        (0..KINDS)
+            .flat_map(|k| std::iter::repeat_n(KIND_NAMES[k], counts[k] as usize))
+            .collect()
+    }
+
+    fn payment_open(&self, d: &State) -> bool {
+        feasible(
+            &d.hands[d.active as usize],
+            self.slots(d.character),
+            d.pay_step as usize,
+            d.pair_colour,
+            self.wild(d),
+        )
+    }
+
+    /// Whether `seat` is looking through the resource deck (SWAP).
+    fn sees_deck(s: &State, seat: usize) -> bool {
+        s.phase == Phase::SwapTake && s.active as usize == seat
+    }
+
+    /// Other seats' unknown cards and the deck, dealt again from the cards `seat` has not
+    /// seen (the deck stays as it is while `seat` looks through it).
+    fn resample(&self, s: &State, seat: usize, rng: &mut Rng) -> State {
+        let mut d = *s;
+        let keep_deck = Self::sees_deck(s, seat);
+        let mut pool = if keep_deck { [0; KINDS] } else { d.deck };
+        for o in self.others(seat) {
+            for (k, slot) in pool.iter_mut().enumerate() {
+                *slot += d.hands[o][k] - d.known[seat][o][k];
+            }
+        }
+        for o in self.others(seat) {
+            let unknown = total(&d.hands[o]) - total(&d.known[seat][o]);
+            d.hands[o] = d.known[seat][o];
+            for _ in 0..unknown {
+                let k = kind_at(&pool, rng.index(total(&pool)));
+                pool[k] -= 1;
+                d.hands[o][k] += 1;
+            }
+        }
+        if !keep_deck {
+            d.deck = pool;
+        }
+        for x in 0..MAX_PLAYERS {
+            for o in 0..MAX_PLAYERS {
+                for k in 0..KINDS {
+                    d.known[x][o][k] = d.known[x][o][k].min(d.hands[o][k]);
+                }
+            }
+        }
+        d
+    }
+
+    fn check_places(&self, s: &State) -> std::result::Result<(), String> {
+        let n = self.players;
+        let nchars = self.cards.characters.len();
+        let all = if nchars >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << nchars) - 1
+        };
+        let mut places = vec![s.char_deck, s.gone];
+        places.extend_from_slice(&s.realms[..n]);
+        for c in s.lineup.iter().flatten() {
+            if *c as usize >= nchars {
+                return Err("unknown character in the line-up".into());
+            }
+            places.push(1 << c);
+        }
+        if let Some(c) = s.character {
+            if c as usize >= nchars {
+                return Err("unknown character".into());
+            }
+            if s.phase == Phase::Pay {
+                places.push(1 << c);
+            }
+        }
+        let mut seen = 0u64;
+        for m in places {
+            if seen & m != 0 || m & !all != 0 {
+                return Err("every character must be in one place at most".into());
+            }
+            seen |= m;
+        }
+        if seen != all {
+            return Err("every character must be somewhere".into());
+        }
+        if s.realms[n..].iter().any(|&r| r != 0) {
+            return Err("empty seats must have no realm".into());
+        }
+        Ok(())
+    }
+
+    fn check_cards(&self, s: &State) -> std::result::Result<(), String> {
+        let n = self.players;
+        if s.discard.as_slice().iter().any(|&k| k as usize >= KINDS) {
+            return Err("the discard pile holds unknown cards".into());
+        }
+        for k in 0..KINDS {
+            let held: usize = s.hands[..n].iter().map(|h| h[k] as usize).sum::<usize>()
+                + s.deck[k] as usize
+                + s.discard.count(k as u8);
+            if held != self.cards.resources[k] as usize {
+                return Err(format!(
+                    "the {} cards do not add up to the card set's",
+                    KIND_NAMES[k]
+                ));
+            }
+        }
+        if s.hands[n..].iter().any(|h| total(h) > 0) {
+            return Err("empty seats must have no hand".into());
+        }
+        for x in 0..MAX_PLAYERS {
+            for o in 0..MAX_PLAYERS {
+                if x >= n || o >= n || x == o {
+                    if total(&s.known[x][o]) > 0 {
+                        return Err("knowledge of an empty seat or of one's own hand".into());
+                    }
+                } else if (0..KINDS).any(|k| s.known[x][o][k] > s.hands[o][k]) {
+                    return Err("a seat knows of cards that are not in the hand".into());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_phase(&self, s: &State) -> std::result::Result<(), String> {
+        let me = s.active as usize;
+        let hand = s.hands[s.decider as usize];
+        let ph = s.phase;
+        if s.bought as usize > MAX_CHARACTERS {
+            return Err("too many characters bought".into());
+        }
+        if ((total(&s.deck) == 0 && ph != Phase::SwapGive) || s.char_deck == 0)
+            && s.final_turns.is_none()
+        {
+            return Err("a deck is empty but the end is not triggered".into());
+        }
+        if ph != Phase::Tax && s.decider != s.active {
+            return Err("only a taxed player decides out of turn".into());
+        }
+        let needs_char = !matches!(ph, Phase::Draw | Phase::Main | Phase::Over);
+        if needs_char != s.character.is_some() {
+            return Err("the character being bought does not fit the phase".into());
+        }
+        if ph != Phase::Pay && (s.pay_step != 0 || s.pair_colour.is_some()) {
+            return Err("payment fields outside a payment".into());
+        }
+        if matches!(ph, Phase::Draw | Phase::Over) && (s.bought != 0 || s.wild_used) {
+            return Err("turn fields outside a turn".into());
+        }
+        if ph == Phase::Pay {
+            let slots = self.slots(s.character);
+            let Some(&slot) = slots.get(s.pay_step as usize) else {
+                return Err("payment step out of range".into());
+            };
+            if (slot == PAIR_SECOND) != s.pair_colour.is_some() || s.pair_colour.unwrap_or(0) >= 4 {
+                return Err("the pair colour does not fit the payment".into());
+            }
+            if !self.payment_open(s) {
+                return Err("the payment cannot be completed".into());
+            }
+        } else if needs_char {
+            let mine = s.character.is_some_and(|c| s.realms[me] >> c & 1 == 1);
+            if !mine || s.bought == 0 {
+                return Err(
+                    "the character whose effect resolves is not the active player's".into(),
+                );
+            }
+        }
+        let stuck = match ph {
+            Phase::Exchange | Phase::Remove => self.targets(s, me) == 0,
+            Phase::Steal => self.steal_victims(s, me).next().is_none(),
+            Phase::Tax => {
+                s.decider == s.active
+                    || total(&hand) == 0
+                    || self.advantage(s, s.decider as usize) == Some(Advantage::Shadowfen)
+            }
+            Phase::Draw2Discard | Phase::SwapGive => total(&hand) == 0,
+            Phase::SwapTake => total(&s.deck) == 0,
+            Phase::Salvage => s.discard.is_empty(),
+            _ => false,
+        };
+        if stuck {
+            return Err(format!(
+                "nobody can act in phase {}",
+                PHASE_NAMES[phase_index(ph)]
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// What the standards and bonuses count for one seat.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    colours: [i64; 3],
+    inhabitants: i64,
+    hand: i64,
+    wizards: i64,
+    effects: i64,
+    jesters: i64,
+}
+
+impl Tally {
+    fn value(&self, cond: Condition) -> i64 {
+        match cond {
+            Condition::Colour(c) => self.colours[c as usize % 3],
+            Condition::Inhabitants => self.inhabitants,
+            Condition::Hand => self.hand,
+            Condition::Wizards => self.wizards,
+            Condition::Effects => self.effects,
+            Condition::FewestColour => self.colours.iter().copied().min().unwrap_or(0),
+        }
+    }
+}
+
+impl Game for Regnum {
+    type State = State;
+
+    const INFO: GameInfo = GameInfo {
+        name: "regnum",
+        title: "Regnum",
+        aliases: &[],
+        min_players: 2,
+        max_players: MAX_PLAYERS,
+        options: OPTIONS,
+    };
+
+    fn from_options(options: &Options) -> Result<Self> {
+        let mut r = OptionReader::new(Self::INFO.name, options, OPTIONS);
+        let players = r.integer("players", 2, 2, MAX_PLAYERS as i64)? as usize;
+        let given = r.raw("card_set").cloned();
+        let max_turns = r.integer("max_turns", 400, 1, 100_000)? as u32;
+        r.finish()?;
+        let cards = parse_card_set(given.as_ref(), players)?;
+        Ok(Regnum {
+            players,
+            cards: Arc::new(cards),
+            card_set: given.map(Arc::new),
+            max_turns,
+        })
+    }
+
+    fn options(&self) -> Options {
+        let v = json!({
+            "players": self.players,
+            "card_set": self.card_set.as_deref().cloned().unwrap_or(Value::Null),
+            "max_turns": self.max_turns,
+        });
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    fn num_players(&self) -> usize {
+        self.players
+    }
+
+    fn num_actions(&self) -> usize {
+        NUM_ACTIONS
+    }
+
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![TENSOR_SIZE]
+    }
+
+    fn new_state(&self, mut rng: Rng) -> State {
+        let n = self.players;
+        let mut castles: Vec<u8> = (0..self.cards.castles.len() as u8).collect();
+        rng.shuffle(&mut castles);
+        let mut standards: Vec<u16> = (0..self.cards.standards.len() as u16).collect();
+        rng.shuffle(&mut standards);
+        let nchars = self.cards.characters.len();
+        let mut s = State {
+            rng,
+            castles: [0; MAX_PLAYERS],
+            standards: standards[..n + 1].iter().fold(0, |m, &i| m | 1 << i),
+            lineup: [None; LINEUP],
+            char_deck: if nchars >= 64 {
+                u64::MAX
+            } else {
+                (1 << nchars) - 1
+            },
+            gone: 0,
+            realms: [0; MAX_PLAYERS],
+            hands: [[0; KINDS]; MAX_PLAYERS],
+            deck: self.cards.resources,
+            discard: Pile::default(),
+            known: [[[0; KINDS]; MAX_PLAYERS]; MAX_PLAYERS],
+            phase: Phase::Draw,
+            active: 0,
+            decider: 0,
+            turn: 0,
+            bought: 0,
+            wild_used: false,
+            character: None,
+            pay_step: 0,
+            pair_colour: None,
+            final_turns: None,
+        };
+        s.castles[..n].copy_from_slice(&castles[..n]);
+        self.refill(&mut s);
+        for seat in 0..n {
+            self.draw(&mut s, seat, HAND_START);
+        }
+        if let Some(k) = self.draw_kind(&mut s) {
+            s.discard.push(k as u8);
+        }
+        s
+    }
+
+    fn current_player(&self, s: &State) -> Option<Seat> {
+        (s.phase != Phase::Over).then_some(s.decider as usize)
+    }
+
+    fn legal_actions(&self, s: &State) -> ActionSet {
+        let me = s.decider as usize;
+        let hand = s.hands[me];
+        let mut out = ActionSet::new();
+        let kinds = |f: &dyn Fn(usize) -> bool, base: Action, out: &mut ActionSet| {
+            for k in (0..KINDS).filter(|&k| f(k)) {
+                out.insert(base + k as Action);
+            }
+        };
+        match s.phase {
+            Phase::Draw => {
+                out.insert(DRAW_TWO);
+                if !s.discard.is_empty() {
+                    out.insert(TAKE_DISCARD);
+                }
+            }
+            Phase::Main => {
+                for (i, c) in s.lineup.iter().enumerate() {
+                    if c.is_some() && feasible(&hand, self.slots(*c), 0, None, self.wild(s)) {
+                        out.insert(BUY + i as Action);
+                    }
+                }
+                if s.bought == 0 {
+                    kinds(&|k| hand[k] > 0, DISCARD, &mut out);
+                }
+                if s.bought > 0 || total(&hand) == 0 {
+                    out.insert(END_TURN);
+                }
+            }
+            Phase::Pay => {
+                for k in 0..KINDS {
+                    for c in 0..4u8 {
+                        if self.pay_ok(s, k, c) {
+                            out.insert(PAY + (k * 4) as Action + c as Action);
+                        }
+                    }
+                }
+            }
+            Phase::Tax | Phase::Draw2Discard => kinds(&|k| hand[k] > 0, DISCARD, &mut out),
+            Phase::Steal => {
+                for o in self.steal_victims(s, me) {
+                    out.insert(STEAL + o as Action);
+                }
+            }
+            Phase::Salvage => kinds(&|k| s.discard.count(k as u8) > 0, SALVAGE, &mut out),
+            Phase::SwapTake => kinds(&|k| s.deck[k] > 0, SWAP_TAKE, &mut out),
+            Phase::SwapGive => kinds(&|k| hand[k] > 0, SWAP_GIVE, &mut out),
+            Phase::Exchange | Phase::Remove => {
+                for c in iter_bits(self.targets(s, me)) {
+                    out.insert(TARGET + c as Action);
+                }
+            }
+            Phase::Over => {}
+        }
+        out
+    }
+
+    fn apply(&self, s: &mut State, action: Action) {
+        let me = s.decider as usize;
+        match action {
+            DRAW_TWO => {
+                self.draw(s, me, 2);
+                s.phase = Phase::Main;
+            }
+            TAKE_DISCARD => {
+                if let Some(k) = s.discard.pop() {
+                    s.hands[me][k as usize] += 1;
+                    self.public_gain(s, me, k as usize);
+                }
+                if self.advantage(s, me) == Some(Advantage::Riverford) {
+                    self.draw(s, me, 1);
+                }
+                s.phase = Phase::Main;
+            }
+            a if a < PAY => self.buy(s, (a - BUY) as usize),
+            a if a < DISCARD => {
+                let x = (a - PAY) as usize;
+                self.pay(s, x / 4, (x % 4) as u8);
+            }
+            a if a < END_TURN => self.discard(s, (a - DISCARD) as usize),
+            END_TURN => self.end_turn(s),
+            a if a < SALVAGE => self.steal(s, (a - STEAL) as usize),
+            a if a < SWAP_TAKE => {
+                let k = (a - SALVAGE) as usize;
+                s.discard.take(k as u8);
+                s.hands[me][k] += 1;
+                self.public_gain(s, me, k);
+                self.back_to_main(s);
+            }
+            a if a < SWAP_GIVE => {
+                let k = (a - SWAP_TAKE) as usize;
+                s.deck[k] -= 1;
+                s.hands[me][k] += 1;
+                s.phase = Phase::SwapGive;
+            }
+            a if a < TARGET => {
+                let k = (a - SWAP_GIVE) as usize;
+                s.hands[me][k] -= 1;
+                s.deck[k] += 1;
+                self.hidden_loss(s, me, None);
+                self.back_to_main(s);
+            }
+            a => self.target(s, (a - TARGET) as usize),
+        }
+    }
+
+    fn returns(&self, s: &State) -> Vec<f64> {
+        let n = self.players;
+        if s.phase != Phase::Over {
+            return vec![0.0; n];
+        }
+        let points = self.points(s);
+        let key: Vec<(i64, usize)> = (0..n).map(|p| (points[p], count(s.realms[p]))).collect();
+        let best = key.iter().copied().max().unwrap_or((0, 0));
+        winner_returns(&key.iter().map(|&k| k == best).collect::<Vec<_>>())
+    }
+
+    fn scores(&self, s: &State) -> Vec<i64> {
+        self.points(s)
+    }
+
+    fn action_name(&self, s: &State, action: Action) -> String {
+        match action {
+            DRAW_TWO => "draw two".into(),
+            TAKE_DISCARD => "take discard".into(),
+            a if a < PAY => {
+                let i = (a - BUY) as usize;
+                match s.lineup[i] {
+                    None => format!("buy slot {} (empty)", i + 1),
+                    Some(c) => format!("buy {} (slot {})", self.char_name(c as usize), i + 1),
+                }
+            }
+            a if a < DISCARD => {
+                let x = (a - PAY) as usize;
+                let (k, c) = (x / 4, x % 4);
+                let mask = KIND_MASK[k];
+                if mask >> c & 1 == 0 {
+                    format!("pay {} as {} (wild)", KIND_NAMES[k], COLOURS[c])
+                } else if mask == 1 << c {
+                    format!("pay {}", KIND_NAMES[k])
+                } else {
+                    format!("pay {} as {}", KIND_NAMES[k], COLOURS[c])
+                }
+            }
+            a if a < END_TURN => format!("discard {}", KIND_NAMES[(a - DISCARD) as usize]),
+            END_TURN => "end turn".into(),
+            a if a < SALVAGE => format!("steal from seat {}", a - STEAL),
+            a if a < SWAP_TAKE => format!("salvage {}", KIND_NAMES[(a - SALVAGE) as usize]),
+            a if a < SWAP_GIVE => {
+                format!(
+                    "take {} from the deck",
+                    KIND_NAMES[(a - SWAP_TAKE) as usize]
+                )
+            }
+            a if a < TARGET => format!("give {} to the deck", KIND_NAMES[(a - SWAP_GIVE) as usize]),
+            a if (a as usize) < NUM_ACTIONS => {
+                let verb = match s.phase {
+                    Phase::Exchange => "exchange for",
+                    Phase::Remove => "remove",
+                    _ => "target",
+                };
+                format!("{verb} {}", self.char_name((a - TARGET) as usize))
+            }
+            _ => "?".into(),
+        }
+    }
+
+    fn observation(&self, s: &State, seat: Seat) -> Value {
+        let n = self.players;
+        let cards = &self.cards;
+        let ch = s.character.and_then(|c| cards.characters.get(c as usize));
+        let names =
+            |mask: u64| -> Vec<String> { iter_bits(mask).map(|c| self.char_name(c)).collect() };
+        let castle = |p: usize| {
+            cards
+                .castles
+                .get(s.castles[p] as usize)
+                .map_or("?", |c| c.name.as_str())
+        };
+        json!({
+            "seat": seat,
+            "current_player": self.current_player(s),
+            "active": s.active,
+            "turn": s.turn,
+            "phase": PHASE_NAMES[phase_index(s.phase)],
+            "character": ch.map(|c| c.name.as_str()),
+            "cost": ch.map(|c| c.slots.iter().map(|&x| SLOT_NAMES[x as usize % 7]).collect::<Vec<_>>()),
+            "pay_step": (s.phase == Phase::Pay).then_some(s.pay_step),
+            "pair_colour": s.pair_colour.map(|c| COLOURS[c as usize % 4].to_string()),
+            "bought": s.bought,
+            "wild_used": s.wild_used,
+            "hand": Self::cards_list(&s.hands[seat]),
+            "castles": (0..n).map(castle).collect::<Vec<_>>(),
+            "realms": (0..n).map(|p| names(s.realms[p])).collect::<Vec<_>>(),
+            "hand_sizes": (0..n).map(|p| total(&s.hands[p])).collect::<Vec<_>>(),
+            "known": (0..n).map(|p| if p == seat { Vec::new() } else { Self::cards_list(&s.known[seat][p]) }).collect::<Vec<_>>(),
+            "lineup": s.lineup.iter().map(|c| c.map(|c| self.char_name(c as usize))).collect::<Vec<_>>(),
+            "discard": s.discard.as_slice().iter().map(|&k| KIND_NAMES[k as usize % KINDS]).collect::<Vec<_>>(),
+            "resource_deck": total(&s.deck),
+            "character_deck": count(s.char_deck),
+            "gone": names(s.gone),
+            "deck_cards": Self::sees_deck(s, seat).then(|| Self::cards_list(&s.deck)),
+            "standards": iter_bits(s.standards as u64).map(|i| cards.standards.get(i).map_or("?", |st| st.name.as_str())).collect::<Vec<_>>(),
+            "final_turns": s.final_turns,
+            "scores": self.points(s),
+            "terminal": s.phase == Phase::Over,
+        })
+    }
+
+    fn observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
+        let n = self.players;
+        let mut w = TensorWriter::new(out);
+        for k in 0..KINDS {
+            w.scalar(s.hands[seat][k] as f32);
+        }
+        for r in 0..MAX_PLAYERS {
+            let p = (seat + r) % n;
+            let present = r < n;
+            w.flag(present);
+            w.one_hot(MAX_CASTLES, present.then_some(s.castles[p] as usize));
+            w.mask(if present { s.realms[p] } else { 0 }, MAX_CHARACTERS);
+            w.scalar(if present {
+                total(&s.hands[p]) as f32
+            } else {
+                0.0
+            });
+            for k in 0..KINDS {
+                w.scalar(if present && r > 0 {
+                    s.known[seat][p][k] as f32
+                } else {
+                    0.0
+                });
+            }
+        }
+        for c in s.lineup {
+            w.one_hot(MAX_CHARACTERS, c.map(|c| c as usize));
+        }
+        for k in 0..KINDS {
+            w.scalar(s.discard.count(k as u8) as f32);
+        }
+        w.one_hot(KINDS, s.discard.top().map(|k| k as usize));
+        w.scalar(total(&s.deck) as f32);
+        w.scalar(count(s.char_deck) as f32);
+        w.mask(s.standards as u64, MAX_STANDARDS);
+        w.one_hot(PHASES.len(), Some(phase_index(s.phase)));
+        w.one_hot(
+            MAX_PLAYERS,
+            (s.phase != Phase::Over).then_some((s.decider as usize + n - seat) % n),
+        );
+        w.one_hot(MAX_CHARACTERS, s.character.map(|c| c as usize));
+        w.one_hot(
+            MAX_SLOTS,
+            (s.phase == Phase::Pay).then_some(s.pay_step as usize),
+        );
+        w.one_hot(4, s.pair_colour.map(|c| c as usize));
+        w.flag(s.wild_used);
+        w.scalar(s.bought as f32);
+        w.flag(s.final_turns.is_some());
+        w.scalar(s.final_turns.unwrap_or(0) as f32);
+        w.flag(self.current_player(s) == Some(seat));
+        let seen = if Self::sees_deck(s, seat) {
+            s.deck
+        } else {
+            [0; KINDS]
+        };
+        for k in seen {
+            w.scalar(k as f32);
+        }
+    }
+
+    fn determinize(&self, s: &State, seat: Seat, rng: &mut Rng) -> State {
+        let mut found = None;
+        for _ in 0..DETERMINIZE_TRIES {
+            let d = self.resample(s, seat, rng);
+            if d.phase != Phase::Pay || d.active as usize == seat || self.payment_open(&d) {
+                found = Some(d);
+                break;
+            }
+        }
+        let mut d = found.unwrap_or(*s);
+        d.rng = rng.fork();
+        d
+    }
+
+    fn check_state(&self, s: &State) -> std::result::Result<(), String> {
+        let n = self.players;
+        if !s.rng.is_valid() {
+            return Err("generator increment must be odd".into());
+        }
+        let seats = &s.castles[..n];
+        let distinct = (0..n).all(|i| !seats[..i].contains(&seats[i]));
+        if seats
+            .iter()
+            .any(|&c| c as usize >= self.cards.castles.len())
+            || !distinct
+            || s.castles[n..].iter().any(|&c| c != 0)
+        {
+            return Err("each seat must hold a different castle of the card set".into());
+        }
+        if (s.standards as u64) >> self.cards.standards.len() != 0
+            || count(s.standards as u64) != n + 1
+        {
+            return Err("players + 1 standards of the card set must be in play".into());
+        }
+        self.check_places(s)?;
+        self.check_cards(s)?;
+        if s.active as usize >= n || s.decider as usize >= n {
+            return Err("the active player and the decider must be seats".into());
+        }
+        if s.turn > self.max_turns || s.final_turns.is_some_and(|f| f as usize > n + 1) {
+            return Err("the turn count or the final turns are out of range".into());
+        }
+        if (s.phase == Phase::Over) != (s.turn == self.max_turns || s.final_turns == Some(0)) {
+            return Err("the end of the game does not agree with the turns played".into());
+        }
+        self.check_phase(s)
+    }
+}
+
+#[cfg(test)]
+mod tests;
