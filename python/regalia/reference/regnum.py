@@ -116,12 +116,10 @@ OPTIONS = (
 
 def _bits(mask: int) -> list[int]:
     out = []
-    i = 0
     while mask:
-        if mask & 1:
-            out.append(i)
-        mask >>= 1
-        i += 1
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
     return out
 
 
@@ -129,32 +127,35 @@ def _count(mask: int) -> int:
     return bin(mask).count("1")
 
 
+#: For each non-empty set of colours: the colours in it, and the kinds that can pay one of them.
+_SUBSETS = tuple(
+    (tuple(c for c in range(4) if S >> c & 1), tuple(k for k in range(KINDS) if KIND_MASK[k] & S)) for S in range(1, 16)
+)
+
+
 def _hall(cnt: list[int], need: list[int], any_slots: int, wild: bool) -> bool:
     """Whether cards ``cnt`` (per kind) fill ``need`` (per colour) plus ``any_slots``; with
-    ``wild``, one card may count as any colour."""
+    ``wild``, one card may count as any colour (Hall's condition over the colour subsets)."""
     total_need = sum(need) + any_slots
     if sum(cnt) < total_need:
         return False
-    if not wild:
-        return all(
-            sum(need[c] for c in range(4) if S >> c & 1) <= sum(cnt[k] for k in range(KINDS) if KIND_MASK[k] & S)
-            for S in range(1, 16)
-        )
-    if total_need == 0:
+    if wild and total_need == 0:
         return True
-    for x in range(KINDS):
-        if cnt[x] == 0:
+    # With the wildcard, some card x must do: it leaves the subsets it could pay and pays any.
+    wildcards = [x for x in range(KINDS) if cnt[x]]
+    for colours, kinds in _SUBSETS:
+        demand = sum(need[c] for c in colours)
+        if demand == 0:
             continue
-        ok = True
-        for S in range(1, 16):
-            demand = sum(need[c] for c in range(4) if S >> c & 1)
-            supply = sum(cnt[k] - (k == x) for k in range(KINDS) if KIND_MASK[k] & S)
-            if demand > supply + 1:
-                ok = False
-                break
-        if ok:
-            return True
-    return False
+        supply = sum(cnt[k] for k in kinds)
+        if not wild:
+            if demand > supply:
+                return False
+            continue
+        wildcards = [x for x in wildcards if demand <= supply - (x in kinds) + 1]
+        if not wildcards:
+            return False
+    return True
 
 
 def feasible(cnt: list[int], slots: tuple[int, ...], start: int, pair_colour: int | None, wild: bool) -> bool:

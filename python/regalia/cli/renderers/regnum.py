@@ -6,6 +6,19 @@ import textwrap
 from typing import Any
 
 WIDTH = 80
+#: What the deciding seat is asked, by phase.
+ASKED = {
+    "draw": "draw two cards or take the discard",
+    "main": "buy a character, discard a card or end the turn",
+    "steal": "choose whom to steal from",
+    "tax": "discard a card (TAX)",
+    "draw2_discard": "discard a card",
+    "swap_take": "take a card from the deck",
+    "swap_give": "give a card to the deck",
+    "salvage": "take a card from the discard pile",
+    "exchange": "choose an inhabitant to take in exchange",
+    "remove": "choose an inhabitant to remove",
+}
 
 
 def _wrap(label: str, items: list[str]) -> list[str]:
@@ -16,9 +29,9 @@ def _wrap(label: str, items: list[str]) -> list[str]:
 def render(obs: dict[str, Any]) -> str:
     """Regnum from one seat: the table, every realm, the hand and the decision pending."""
     seat = obs["seat"]
+    turn = "game over" if obs["terminal"] else f"turn {obs['turn'] + 1}, seat {obs['active']} to play"
     lines = [
-        f"Turn {obs['turn'] + 1}, seat {obs['active']} to play"
-        + ("" if obs["final_turns"] is None else f" (final turns left: {obs['final_turns']})"),
+        f"Regnum: {turn}" + ("" if obs["final_turns"] is None else f" (final turns left: {obs['final_turns']})"),
         f"  resource deck {obs['resource_deck']}, character deck {obs['character_deck']}",
     ]
     lines += _wrap("  standards: ", obs["standards"])
@@ -28,7 +41,8 @@ def render(obs: dict[str, Any]) -> str:
     lines.append(f"  discard: {len(discard)} cards, top {discard[-1] if discard else '-'}")
     for p, castle in enumerate(obs["castles"]):
         me = " (you)" if p == seat else ""
-        lines.append(f"  seat {p}{me}: {castle}, {obs['hand_sizes'][p]} cards, {obs['scores'][p]} points")
+        cards = obs["hand_sizes"][p]
+        lines.append(f"  seat {p}{me}: {castle}, {cards} card{'s' * (cards != 1)}, {obs['scores'][p]} points")
         lines += _wrap("    realm: ", obs["realms"][p])
         if obs["known"][p]:
             lines += _wrap("    known in hand: ", obs["known"][p])
@@ -39,7 +53,7 @@ def render(obs: dict[str, Any]) -> str:
         cost = " ".join(obs["cost"])
         lines.append(f"  paying for {obs['character']} ({cost}): slot {obs['pay_step'] + 1}")
     else:
-        lines.append(f"  seat {obs['current_player']} decides: {obs['phase'].replace('_', ' ')}")
+        lines.append(f"  seat {obs['current_player']} to {ASKED.get(obs['phase'], obs['phase'])}")
     if obs.get("deck_cards") is not None:
         lines += _wrap("  the deck: ", obs["deck_cards"])
     return "\n".join(lines)
