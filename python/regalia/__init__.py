@@ -15,13 +15,16 @@ import regalia._core as _core
 from regalia import reference as _reference
 from regalia._core import VectorEnv
 from regalia.errors import (
+    AgentError,
     IllegalActionError,
     InvalidArgumentError,
     InvalidOptionError,
     InvalidStateError,
     RegaliaError,
 )
+from regalia.match import MatchRecord, play
 from regalia.saves import load_game, save_game
+from regalia.tournaments import TournamentResult, tournament
 
 __version__: str = _core.__version__
 
@@ -33,6 +36,7 @@ AnyState = Union["_core.State", "_reference.State"]
 BACKENDS = ("rust", "reference")
 
 __all__ = [
+    "AgentError",
     "AnyGame",
     "AnyState",
     "BACKENDS",
@@ -40,13 +44,17 @@ __all__ = [
     "InvalidArgumentError",
     "InvalidOptionError",
     "InvalidStateError",
+    "MatchRecord",
     "RegaliaError",
     "VectorEnv",
+    "TournamentResult",
     "games",
     "load_game",
     "load_state",
     "make",
     "save_game",
+    "play",
+    "tournament",
 ]
 
 

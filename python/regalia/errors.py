@@ -5,12 +5,15 @@ Both backends raise these same classes: the Rust extension looks them up here.
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "RegaliaError",
     "IllegalActionError",
     "InvalidOptionError",
     "InvalidStateError",
     "InvalidArgumentError",
+    "AgentError",
 ]
 
 
@@ -32,3 +35,17 @@ class InvalidStateError(RegaliaError):
 
 class InvalidArgumentError(RegaliaError):
     """A bad argument: a seat or seed out of range, a wrong output buffer."""
+
+
+class AgentError(RegaliaError):
+    """An agent raised or chose an illegal action during a match. ``seat`` and ``action``
+    say who and what; ``record`` is the match record up to that point."""
+
+    def __init__(self, message: str, record: Any = None, seat: int | None = None, action: Any = None) -> None:
+        super().__init__(message)
+        self.record = record
+        self.seat = seat
+        self.action = action
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str(self), self.record, self.seat, self.action))

@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from regalia.agents import Agent, view_of
-from regalia.errors import IllegalActionError, InvalidStateError
+from regalia.agents import AgentLike, as_agent, make_agent
+from regalia.agents.base import action_id, agent_name, call_hook, view_of, world_seed
+from regalia.errors import AgentError, InvalidArgumentError, InvalidStateError
+from regalia.reference.rng import derive_seed
+
+#: What ``play`` does when an agent raises or chooses an illegal action.
+OnError = Literal["raise", "forfeit"]
+
+_FIELDS = ("game", "options", "seed", "agents", "actions", "returns", "scores", "error", "forfeit")
 
 
 @dataclass
 class MatchRecord:
-    """Everything needed to replay a match: game, options, seed, agents and every action."""
+    """Everything needed to replay a match: game, options, seed, agents and every action;
+    and how it ended: returns and scores, or the error that stopped it."""
 
     game: str
     options: dict[str, Any]
@@ -21,6 +30,10 @@ class MatchRecord:
     actions: list[int] = field(default_factory=list)
     returns: list[float] = field(default_factory=list)
     scores: list[int] = field(default_factory=list)
+    #: When an agent failed: ``seat``, ``agent``, ``action`` (or None) and ``message``.
+    error: dict[str, Any] | None = None
+    #: The seat that forfeited (``on_error="forfeit"``), else None.
+    forfeit: int | None = None
 
     def to_json(self) -> str:
         """The record as JSON text."""
@@ -31,14 +44,17 @@ class MatchRecord:
         """Reads a record written by ``to_json``."""
         try:
             d = json.loads(text)
-            if d.pop("format") != "regalia-match" or d.pop("version") != 1:
+            if d.pop("format") != "regalia-match" or d.pop("version") != 1 or set(d) - set(_FIELDS):
                 raise ValueError
-            return cls(**d)
+            record = cls(**d)
+            if not isinstance(record.actions, list) or not all(type(a) is int for a in record.actions):
+                raise ValueError
+            return record
         except (ValueError, KeyError, TypeError, AttributeError):
             raise InvalidStateError("not a Regalia match record") from None
 
     def replay(self, backend: str = "rust") -> Any:
-        """The final state, rebuilt from the seed and the actions."""
+        """The last state, rebuilt from the seed and the actions."""
         import regalia
 
         state = regalia.make(self.game, backend=backend, **self.options).new_state(self.seed)  # type: ignore[arg-type]
@@ -47,24 +63,75 @@ class MatchRecord:
         return state
 
 
-def play(game: Any, agents: list[Agent], seed: int = 0) -> MatchRecord:
+def forfeit_returns(players: int, seat: int) -> list[float]:
+    """Returns when ``seat`` forfeits: it loses (-1), the others share +1."""
+    return [-1.0 if s == seat else 1.0 / (players - 1) for s in range(players)]
+
+
+def _agents(players: Sequence[AgentLike | str], seed: int) -> list[Any]:
+    return [
+        make_agent(p, derive_seed(seed ^ 0xA6E7, seat)) if isinstance(p, str) else as_agent(p)
+        for seat, p in enumerate(players)
+    ]
+
+
+def play(game: Any, agents: Sequence[AgentLike | str], seed: int = 0, on_error: OnError = "raise") -> MatchRecord:
     """Plays one game between ``agents`` (one per seat) and returns its record.
 
-    An agent that returns an illegal action raises ``IllegalActionError`` naming the seat.
+    ``game`` is a game or a game id; an agent is an object with ``act(view)``, a plain
+    function of the view, or a built-in agent's name (seeded from ``seed`` and its seat).
+    An agent that raises or chooses an illegal action stops the match: with
+    ``on_error="raise"`` an ``AgentError`` names the seat and the action and carries the
+    record (complete up to that point) as ``.record``; with ``"forfeit"`` that seat loses and
+    the record says so (``record.forfeit``, ``record.error``).
     """
+    if isinstance(game, str):
+        import regalia
+
+        game = regalia.make(game)
+    if on_error not in ("raise", "forfeit"):
+        raise InvalidArgumentError(f"on_error must be 'raise' or 'forfeit', got {on_error!r}")
     if len(agents) != game.num_players:
-        raise IllegalActionError(f"{game.name} needs {game.num_players} agents, got {len(agents)}")
-    state = game.new_state(seed)
-    record = MatchRecord(game.name, game.options, seed, [getattr(a, "name", type(a).__name__) for a in agents])
+        raise InvalidArgumentError(f"{game.name} needs {game.num_players} agents, got {len(agents)}")
+    players = _agents(agents, seed)
     options = game.options
+    record = MatchRecord(game.name, options, seed, [agent_name(a) for a in players])
+    state = game.new_state(seed)
+
+    def view(seat: int) -> Any:
+        return view_of(state, seat, game.name, options, world_seed(seed, len(record.actions), seat))
+
+    def fail(seat: int, action: Any, message: str, cause: BaseException | None) -> MatchRecord:
+        record.error = {"seat": seat, "agent": record.agents[seat], "action": action, "message": message}
+        record.scores = state.scores()
+        if on_error == "forfeit":
+            record.forfeit = seat
+            record.returns = forfeit_returns(game.num_players, seat)
+            return record
+        raise AgentError(message, record=record, seat=seat, action=action) from cause
+
+    for seat, agent in enumerate(players):
+        call_hook(agent, "game_start", view(seat))
     while not state.is_terminal:
         seat = state.current_player
-        action = agents[seat].act(view_of(state, seat, game.name, options))
+        who = f"seat {seat} ({record.agents[seat]})"
+        v = view(seat)
         try:
-            state.apply(action)
-        except IllegalActionError as e:
-            raise IllegalActionError(f"seat {seat} ({record.agents[seat]}) played {action!r}: {e}") from None
+            chosen = players[seat].act(v)
+        except Exception as e:
+            return fail(seat, None, f"{who} raised {type(e).__name__}: {e}", e)
+        try:
+            action = action_id(chosen)
+        except TypeError:
+            return fail(seat, repr(chosen), f"{who} chose {chosen!r}, which is not an action id", None)
+        if action not in v.legal_actions:
+            name = state.action_name(action) if 0 <= action < game.num_actions else "out of range"
+            legal = ", ".join(f"{a} ({n})" for a, n in zip(v.legal_actions, v.action_names))
+            return fail(seat, action, f"{who} chose illegal action {action} ({name}); legal: {legal}", None)
+        state.apply(action)
         record.actions.append(action)
     record.returns = state.returns()
     record.scores = state.scores()
+    for seat, agent in enumerate(players):
+        call_hook(agent, "game_end", view(seat), record.returns)
     return record

@@ -3,7 +3,7 @@
 //! Each game implements [`Game`] once (in [`games`]); [`session`] turns any game into the
 //! dynamic [`DynGame`]/[`DynState`] pair the Python layer binds, with legality checks, history
 //! and the JSON save format; [`registry`] finds games by name; [`playout`] plays many games
-//! natively. All randomness comes from [`rng::Rng`], mirrored exactly by the Python reference.
+//! natively; [`search`] holds ISMCTS. All randomness comes from [`rng::Rng`], mirrored exactly by the Python reference.
 
 pub mod actions;
 pub mod batch;
@@ -16,6 +16,7 @@ pub mod options;
 pub mod playout;
 pub mod registry;
 pub mod rng;
+pub mod search;
 pub mod session;
 pub mod tensor;
 
@@ -27,4 +28,5 @@ pub use options::{OptionSpec, Options};
 pub use playout::PlayoutStats;
 pub use registry::{games as all_games, load_state, make};
 pub use rng::Rng;
+pub use search::{IsmctsConfig, IsmctsResult};
 pub use session::{DynGame, DynState};

@@ -9,6 +9,7 @@ use crate::game::{Game, GameInfo, Seat};
 use crate::options::Options;
 use crate::playout::{random_playouts, PlayoutStats};
 use crate::rng::Rng;
+use crate::search::{ismcts, IsmctsConfig, IsmctsResult};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -76,6 +77,8 @@ pub trait DynState: Send + Sync {
     fn observation_tensor(&self, seat: i64, out: &mut [f32]) -> Result<()>;
     /// A state consistent with all that `seat` has seen, hidden cards resampled from `seed`.
     fn determinize(&self, seat: i64, seed: u64) -> Result<Box<dyn DynState>>;
+    /// ISMCTS for the seat to move, from what that seat knows (`None` once over).
+    fn ismcts(&self, config: &IsmctsConfig) -> Option<IsmctsResult>;
     /// The saved form, generator included.
     fn to_json(&self) -> String;
     /// Equality of the full state (same game, same rules state, same history).
@@ -386,6 +389,9 @@ impl<G: Game> DynState for Session<G> {
             history: Vec::new(),
             seed: None,
         }))
+    }
+    fn ismcts(&self, config: &IsmctsConfig) -> Option<IsmctsResult> {
+        ismcts(&*self.game, &self.state, config)
     }
     fn to_json(&self) -> String {
         json!({

@@ -4,9 +4,10 @@ use crate::convert::{int_arg, json_to_py, seed_arg};
 use crate::errors::{guard, raise};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::PyList;
-use regalia_engine::{Action, DynGame, DynState, MAX_ACTIONS};
+use pyo3::types::{PyDict, PyList};
+use regalia_engine::{Action, DynGame, DynState, Error, IsmctsConfig, IsmctsResult, MAX_ACTIONS};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// A game position. Mutated only by ``apply``; everything else reads.
 #[pyclass(name = "State", module = "regalia._core")]
@@ -23,6 +24,52 @@ impl PyState {
 
     fn seat(&self, seat: &Bound<'_, PyAny>) -> PyResult<i64> {
         int_arg(seat, "seat", "InvalidArgumentError")
+    }
+
+    /// Checks the search arguments, then searches with the GIL released.
+    fn search(
+        &self,
+        py: Python<'_>,
+        iterations: Option<&Bound<'_, PyAny>>,
+        exploration: f64,
+        seed: Option<&Bound<'_, PyAny>>,
+        time_limit: Option<f64>,
+    ) -> PyResult<IsmctsResult> {
+        let bad = |m: &str| raise("InvalidArgumentError", m.to_string());
+        let iterations = match iterations {
+            Some(n) => int_arg(n, "iterations", "InvalidArgumentError")?,
+            None => IsmctsConfig::default().iterations as i64,
+        };
+        let iterations = u64::try_from(iterations)
+            .ok()
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| bad("iterations must be at least 1"))?;
+        if !(exploration.is_finite() && exploration >= 0.0) {
+            return Err(bad("exploration must be a finite number >= 0"));
+        }
+        let time_limit = match time_limit {
+            None => None,
+            Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t.min(1e9))),
+            Some(_) => {
+                return Err(bad(
+                    "time_limit must be None or a positive number of seconds",
+                ))
+            }
+        };
+        let config = IsmctsConfig {
+            iterations,
+            exploration,
+            seed: seed.map_or(Ok(0), seed_arg)?,
+            time_limit,
+        };
+        let inner = &self.inner;
+        py.detach(|| {
+            guard(|| {
+                inner.ismcts(&config).ok_or_else(|| {
+                    Error::InvalidArgument("the game is over: there is nothing to search".into())
+                })
+            })
+        })
     }
 }
 
@@ -200,6 +247,47 @@ impl PyState {
         let seed = seed_arg(seed)?;
         let d = guard(|| self.inner.determinize(seat, seed))?;
         Ok(PyState::new(self.game.clone(), d))
+    }
+    /// ISMCTS for the seat to move, from only what that seat may know: every iteration
+    /// searches a world determinized for that seat, so calling it on the true state uses no
+    /// hidden card. Returns the chosen action. Deterministic for a seed unless ``time_limit``
+    /// (seconds) stops it early. The GIL is released while it searches.
+    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None))]
+    fn ismcts(
+        &self,
+        py: Python<'_>,
+        iterations: Option<&Bound<'_, PyAny>>,
+        exploration: f64,
+        seed: Option<&Bound<'_, PyAny>>,
+        time_limit: Option<f64>,
+    ) -> PyResult<Action> {
+        Ok(self
+            .search(py, iterations, exploration, seed, time_limit)?
+            .action)
+    }
+    /// The same search as ``ismcts``, with what it found: a dict of ``action``, ``iterations``
+    /// and, per legal action, ``visits`` and ``values`` (mean return for the seat to move).
+    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None))]
+    fn ismcts_search<'py>(
+        &self,
+        py: Python<'py>,
+        iterations: Option<&Bound<'py, PyAny>>,
+        exploration: f64,
+        seed: Option<&Bound<'py, PyAny>>,
+        time_limit: Option<f64>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let r = self.search(py, iterations, exploration, seed, time_limit)?;
+        let (visits, values) = (PyDict::new(py), PyDict::new(py));
+        for s in &r.root {
+            visits.set_item(s.action, s.visits)?;
+            values.set_item(s.action, s.mean)?;
+        }
+        let d = PyDict::new(py);
+        d.set_item("action", r.action)?;
+        d.set_item("iterations", r.iterations)?;
+        d.set_item("visits", visits)?;
+        d.set_item("values", values)?;
+        Ok(d)
     }
     /// The saved form (JSON text), generator included: ``game.state_from_json`` reads it.
     fn to_json(&self) -> String {

@@ -1,0 +1,67 @@
+"""Agents: anything with ``act(view) -> action``, or a plain function of the view.
+
+A view shows only what one seat may see. Built-in agents by name (``AGENTS``): ``random``,
+``rules`` (a rule-based player per game) and ``ismcts`` (information-set MCTS in Rust).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from regalia.agents.base import Agent, AgentLike, FunctionAgent, View, as_agent, view_of
+from regalia.agents.ismcts import IsmctsAgent
+from regalia.agents.random_agent import RandomAgent
+from regalia.agents.rules import POLICIES, RulesAgent
+from regalia.errors import InvalidOptionError
+
+__all__ = [
+    "AGENTS",
+    "POLICIES",
+    "Agent",
+    "AgentLike",
+    "FunctionAgent",
+    "IsmctsAgent",
+    "RandomAgent",
+    "RulesAgent",
+    "View",
+    "as_agent",
+    "make_agent",
+    "view_of",
+]
+
+#: Built-in agents by name; each is called with ``seed`` and its own keyword options.
+AGENTS: dict[str, Callable[..., Agent]] = {
+    "random": RandomAgent,
+    "rules": RulesAgent,
+    "ismcts": IsmctsAgent,
+}
+
+
+def _spec_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def make_agent(name: str, seed: int | None = None, **options: Any) -> Agent:
+    """A built-in agent by name (see ``AGENTS``), e.g. ``make_agent("ismcts", 1, iterations=200)``.
+
+    ``name`` may carry options after colons: ``"ismcts:iterations=200:exploration=0.7"``.
+    """
+    base, *pairs = str(name).split(":")
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise InvalidOptionError(f"agent options are key=value after a colon, got {pair!r} in {name!r}")
+        options.setdefault(key.strip(), _spec_value(value.strip()))
+    try:
+        maker = AGENTS[base.strip()]
+    except KeyError:
+        raise InvalidOptionError(f"unknown agent {base!r}; agents: {', '.join(AGENTS)}") from None
+    try:
+        return maker(seed, **options)
+    except TypeError as e:
+        raise InvalidOptionError(f"bad options for agent {base!r}: {e}") from None

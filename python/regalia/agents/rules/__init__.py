@@ -1,0 +1,37 @@
+"""Rule-based players: one simple, sensible policy per game, chosen by the view's game."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from regalia.agents.base import View
+from regalia.agents.rules import duo_regna
+from regalia.errors import InvalidOptionError
+
+#: A policy: the view and the agent's generator (for ties) to an action.
+Policy = Callable[[View, random.Random], int]
+
+#: The rule-based policy of each game, by game id.
+POLICIES: dict[str, Policy] = {
+    "duo-regna": duo_regna.policy,
+}
+
+
+class RulesAgent:
+    """Plays the rule-based policy of whatever game it is given (see ``POLICIES``)."""
+
+    name = "rules"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def act(self, view: View) -> int:
+        """The policy's choice."""
+        try:
+            policy = POLICIES[view.game]
+        except KeyError:
+            raise InvalidOptionError(
+                f"no rule-based player for {view.game!r} yet; games with one: {', '.join(POLICIES)}"
+            ) from None
+        return policy(view, self._rng)

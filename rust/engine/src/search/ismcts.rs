@@ -1,0 +1,395 @@
+//! Information-set Monte Carlo tree search (ISMCTS) for the seat to move, over any game.
+//!
+//! Every iteration samples a world the searching seat cannot tell from the root
+//! ([`Game::determinize`] for that seat, so a search started from the true state uses no
+//! hidden information), walks down the tree choosing by UCT, finishes the game with uniformly
+//! random moves and credits each choice on the way with the final return of the seat that
+//! made it (max-n: with more than two seats each seat maximises its own return).
+//!
+//! Nodes are information sets, not states: below the root a node is found by a hash of the
+//! mover's seat, its depth below the root and the mover's observation tensor, the way
+//! OpenSpiel's ISMCTS keys its nodes by the information-state string. A seat's node therefore
+//! never depends on what that seat cannot see (an opponent's secret choice, hidden hands), and
+//! the statistics of an information set are shared by all the worlds that pass through it.
+//! Exploration uses availability counts (Cowling, Powley and Whitehouse, 2012): the `ln N`
+//! term of an action counts the visits in which it was legal. Each iteration adds at most one
+//! node; at a node every legal action is tried once before any is tried twice.
+//!
+//! Without a time limit the search is a pure function of the root, the searching seat's
+//! information and the seed.
+
+use crate::actions::{Action, ActionSet};
+use crate::game::{Game, Seat};
+use crate::rng::{splitmix64, Rng};
+use std::collections::hash_map::{Entry, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::time::{Duration, Instant};
+
+/// How to search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IsmctsConfig {
+    /// Iterations (sampled worlds) to run at most; at least one always runs.
+    pub iterations: u64,
+    /// The exploration constant `c` of UCT: `mean + c * sqrt(ln(available) / visits)`.
+    pub exploration: f64,
+    /// Seed of the search's own generator (worlds, rollouts, tie-breaks among untried actions).
+    pub seed: u64,
+    /// Stop early once this much time has passed (the result then depends on the machine).
+    pub time_limit: Option<Duration>,
+}
+
+impl Default for IsmctsConfig {
+    fn default() -> Self {
+        IsmctsConfig {
+            iterations: 1000,
+            exploration: 1.0,
+            seed: 0,
+            time_limit: None,
+        }
+    }
+}
+
+/// What the search learnt about one legal action at the root.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ActionStats {
+    /// The action.
+    pub action: Action,
+    /// Iterations that chose it.
+    pub visits: u32,
+    /// Mean return of the searching seat over those iterations.
+    pub mean: f64,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IsmctsResult {
+    /// The root action visited most (ties: the higher mean, then the lower id).
+    pub action: Action,
+    /// Iterations run.
+    pub iterations: u64,
+    /// Every legal root action, ascending.
+    pub root: Vec<ActionStats>,
+}
+
+/// Searches for the seat to move in `root`; `None` when the game is over.
+pub fn ismcts<G: Game>(game: &G, root: &G::State, config: &IsmctsConfig) -> Option<IsmctsResult> {
+    let seat = game.current_player(root)?;
+    let root_legal = game.legal_actions(root);
+    let mut search = Search {
+        game,
+        rng: Rng::new(config.seed),
+        tree: Tree::new(),
+        tensor: vec![0.0; game.observation_shape().iter().product()],
+        path: Vec::new(),
+        exploration: config.exploration,
+    };
+    let start = Instant::now();
+    let mut iterations = 0;
+    while iterations < config.iterations.max(1) {
+        if iterations > 0 && config.time_limit.is_some_and(|t| start.elapsed() >= t) {
+            break;
+        }
+        let world = game.determinize(root, seat, &mut search.rng);
+        search.iterate(world);
+        iterations += 1;
+    }
+    let root_stats: Vec<ActionStats> = root_legal
+        .iter()
+        .map(|a| {
+            let e = search.tree.nodes[ROOT].edge(a);
+            ActionStats {
+                action: a,
+                visits: e.map_or(0, |e| e.visits),
+                mean: e.map_or(0.0, Edge::mean),
+            }
+        })
+        .collect();
+    let best = root_stats.iter().copied().reduce(|best, s| {
+        let better = s.visits > best.visits || (s.visits == best.visits && s.mean > best.mean);
+        if better {
+            s
+        } else {
+            best
+        }
+    })?;
+    Some(IsmctsResult {
+        action: best.action,
+        iterations,
+        root: root_stats,
+    })
+}
+
+/// Index of the root node.
+const ROOT: usize = 0;
+
+/// One action's statistics at an information set.
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    action: Action,
+    visits: u32,
+    available: u32,
+    total: f64,
+}
+
+impl Edge {
+    fn mean(&self) -> f64 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.total / self.visits as f64
+        }
+    }
+}
+
+/// An information set: its actions seen so far, sorted by id.
+#[derive(Default)]
+struct Node {
+    edges: Vec<Edge>,
+}
+
+impl Node {
+    fn edge(&self, a: Action) -> Option<&Edge> {
+        self.edges
+            .binary_search_by_key(&a, |e| e.action)
+            .ok()
+            .map(|i| &self.edges[i])
+    }
+
+    /// Counts every legal action as available once, then picks one: a random untried action
+    /// if there is one, else the best by UCT (the lowest id among equals).
+    fn select(&mut self, legal: &ActionSet, exploration: f64, rng: &mut Rng) -> Action {
+        let mut i = 0;
+        for a in legal.iter() {
+            while i < self.edges.len() && self.edges[i].action < a {
+                i += 1;
+            }
+            if i == self.edges.len() || self.edges[i].action != a {
+                let fresh = Edge {
+                    action: a,
+                    visits: 0,
+                    available: 0,
+                    total: 0.0,
+                };
+                self.edges.insert(i, fresh);
+            }
+            self.edges[i].available += 1;
+            i += 1;
+        }
+        let playable = || {
+            self.edges
+                .iter()
+                .filter(|e| legal.contains(e.action as usize))
+        };
+        let untried = playable().filter(|e| e.visits == 0).count();
+        if untried > 0 {
+            let k = rng.index(untried);
+            if let Some(e) = playable().filter(|e| e.visits == 0).nth(k) {
+                return e.action;
+            }
+        }
+        let mut best = (f64::NEG_INFINITY, 0);
+        for e in playable() {
+            let n = e.visits as f64;
+            let score = e.mean() + exploration * ((e.available as f64).ln() / n).sqrt();
+            if score > best.0 {
+                best = (score, e.action);
+            }
+        }
+        best.1
+    }
+
+    fn credit(&mut self, a: Action, reward: f64) {
+        if let Ok(i) = self.edges.binary_search_by_key(&a, |e| e.action) {
+            self.edges[i].visits += 1;
+            self.edges[i].total += reward;
+        }
+    }
+}
+
+/// Information sets found by key; node `ROOT` is the root's.
+struct Tree {
+    nodes: Vec<Node>,
+    index: HashMap<u64, usize, BuildHasherDefault<KeyHasher>>,
+}
+
+impl Tree {
+    fn new() -> Self {
+        Tree {
+            nodes: vec![Node::default()],
+            index: HashMap::default(),
+        }
+    }
+
+    /// The node of `key`, and whether it was just created.
+    fn node(&mut self, key: u64) -> (usize, bool) {
+        let next = self.nodes.len();
+        match self.index.entry(key) {
+            Entry::Occupied(e) => (*e.get(), false),
+            Entry::Vacant(e) => {
+                e.insert(next);
+                self.nodes.push(Node::default());
+                (next, true)
+            }
+        }
+    }
+}
+
+/// Keys are hashes already: the map uses them as they are.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+/// The key of the information set of `seat` at `depth` with observation tensor `tensor`.
+fn info_key(seat: Seat, depth: u32, tensor: &[f32]) -> u64 {
+    let mut h = ((seat as u64) << 32) | depth as u64;
+    for &x in tensor {
+        h = (h.rotate_left(5) ^ x.to_bits() as u64).wrapping_mul(0x517C_C1B7_2722_0A95);
+    }
+    splitmix64(&mut h)
+}
+
+/// The state of one search.
+struct Search<'g, G: Game> {
+    game: &'g G,
+    rng: Rng,
+    tree: Tree,
+    tensor: Vec<f32>,
+    /// The choices of the current iteration: node, action, seat that chose.
+    path: Vec<(usize, Action, Seat)>,
+    exploration: f64,
+}
+
+impl<G: Game> Search<'_, G> {
+    /// One iteration in the sampled `world`: descend, add a node, roll out, back up.
+    fn iterate(&mut self, mut world: G::State) {
+        self.path.clear();
+        let mut node = ROOT;
+        let mut depth = 0u32;
+        while let Some(player) = self.game.current_player(&world) {
+            if depth > 0 {
+                self.tensor.fill(0.0);
+                self.game
+                    .observation_tensor(&world, player, &mut self.tensor);
+                let created;
+                (node, created) = self.tree.node(info_key(player, depth, &self.tensor));
+                if created {
+                    break;
+                }
+            }
+            let legal = self.game.legal_actions(&world);
+            let a = self.tree.nodes[node].select(&legal, self.exploration, &mut self.rng);
+            self.path.push((node, a, player));
+            self.game.apply(&mut world, a);
+            depth += 1;
+        }
+        let returns = self.rollout(world);
+        for &(node, a, player) in &self.path {
+            let reward = returns.get(player).copied().unwrap_or(0.0);
+            self.tree.nodes[node].credit(a, reward);
+        }
+    }
+
+    /// Finishes the game with uniformly random moves; the final returns.
+    fn rollout(&mut self, mut world: G::State) -> Vec<f64> {
+        loop {
+            let legal = self.game.legal_actions(&world);
+            if legal.is_empty() {
+                return self.game.returns(&world);
+            }
+            let a = legal.nth(self.rng.index(legal.len())).unwrap_or_default();
+            self.game.apply(&mut world, a);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::duo_regna::DuoRegna;
+    use crate::options::Options;
+
+    fn duo_regna() -> DuoRegna {
+        DuoRegna::from_options(&Options::new()).expect("default options")
+    }
+
+    fn config(iterations: u64, seed: u64) -> IsmctsConfig {
+        IsmctsConfig {
+            iterations,
+            seed,
+            ..IsmctsConfig::default()
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_search() {
+        let g = duo_regna();
+        let s = g.new_state(Rng::new(3));
+        let a = ismcts(&g, &s, &config(300, 9));
+        assert_eq!(a, ismcts(&g, &s, &config(300, 9)));
+        let a = a.expect("not over");
+        assert_eq!(a.iterations, 300);
+        assert_eq!(a.root.iter().map(|r| r.visits as u64).sum::<u64>(), 300);
+        assert!(g.legal_actions(&s).contains(a.action as usize));
+    }
+
+    #[test]
+    fn a_finished_game_has_nothing_to_search() {
+        let g = duo_regna();
+        let mut s = g.new_state(Rng::new(1));
+        let mut rng = Rng::new(2);
+        while let Some(a) = {
+            let legal = g.legal_actions(&s);
+            legal.nth(rng.index(legal.len().max(1)))
+        } {
+            g.apply(&mut s, a);
+        }
+        assert_eq!(ismcts(&g, &s, &config(10, 0)), None);
+    }
+
+    #[test]
+    fn a_time_limit_stops_the_search_early() {
+        let g = duo_regna();
+        let s = g.new_state(Rng::new(3));
+        let mut c = config(u64::MAX, 1);
+        c.time_limit = Some(Duration::from_millis(20));
+        let r = ismcts(&g, &s, &c).expect("not over");
+        assert!(r.iterations >= 1 && r.iterations < u64::MAX);
+    }
+
+    #[test]
+    fn it_takes_the_winning_card() {
+        // Seat 1 to choose; seat 0 has committed one of its last cards 1, 2, 3. The dragon lies
+        // on seat 1's side and capturing it wins: the 5 beats all three; the Jester (0) loses
+        // to each and the shield (X) wins nothing.
+        let g = duo_regna();
+        let mut s = g.new_state(Rng::new(5));
+        s.hands = [(1 << 2) | (1 << 3), (1 << 0) | (1 << 1) | (1 << 6)];
+        s.pending = Some(4);
+        s.dragon_side = 2;
+        s.captured = [0, 4 - s.dragon];
+        s.round = 6;
+        s.last_reveal = Some([1, 1]);
+        assert_eq!(g.check_state(&s), Ok(()));
+        assert_eq!(g.current_player(&s), Some(1));
+        let r = ismcts(&g, &s, &config(200, 4)).expect("not over");
+        assert_eq!(r.action, 6, "{r:?}");
+        assert!(r
+            .root
+            .iter()
+            .find(|x| x.action == 6)
+            .is_some_and(|x| x.mean == 1.0));
+    }
+}

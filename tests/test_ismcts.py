@@ -1,0 +1,115 @@
+"""ISMCTS in Rust through the binding: legal, deterministic for a seed, from the seat's
+information only, and refusing bad arguments."""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any
+
+import pytest
+
+import regalia
+from regalia.errors import InvalidArgumentError
+
+
+def midgame(config: tuple[str, int], seed: int, steps: int = 7) -> Any:
+    name, players = config
+    state = regalia.make(name, players=players).new_state(seed)
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal:
+            break
+        state.apply(rnd.choice(state.legal_actions()))
+    return state
+
+
+def test_it_chooses_a_legal_action_in_every_game(config: tuple[str, int]) -> None:
+    for seed in range(3):
+        state = midgame(config, seed)
+        if state.is_terminal:
+            continue
+        found = state.ismcts_search(iterations=60, seed=seed)
+        assert found["action"] in state.legal_actions()
+        assert found["iterations"] == 60
+        assert sorted(found["visits"]) == state.legal_actions()
+        assert sum(found["visits"].values()) == 60
+        assert all(-1.0 <= v <= 1.0 for v in found["values"].values())
+        assert state.ismcts(iterations=60, seed=seed) == found["action"]
+
+
+def test_the_same_seed_gives_the_same_search(config: tuple[str, int]) -> None:
+    state = midgame(config, 11)
+    if state.is_terminal:
+        pytest.skip("the random game ended early")
+    a = state.ismcts_search(iterations=200, seed=5)
+    assert state.ismcts_search(iterations=200, seed=5) == a
+    assert state.clone().ismcts_search(iterations=200, seed=5) == a
+
+
+def test_it_searches_from_the_seats_information_only() -> None:
+    """Seat 1 of Duo Regna cannot see which card seat 0 committed: whichever it is, the
+    search (same seed) is the same. A search that peeked at the true state would not be."""
+    base = regalia.make("duo-regna").new_state(8)
+    for a in (3, 5, 2, 7):
+        base.apply(a)
+    results = []
+    for committed in base.legal_actions():
+        state = base.clone()
+        state.apply(committed)
+        results.append(state.ismcts_search(iterations=300, seed=3))
+    assert all(r == results[0] for r in results)
+    assert len({a for a in base.legal_actions()}) > 1
+
+
+def test_a_time_limit_stops_early() -> None:
+    state = regalia.make("duo-regna").new_state(1)
+    found = state.ismcts_search(iterations=10**12, time_limit=0.05)
+    assert 1 <= found["iterations"] < 10**12
+
+
+def test_the_search_releases_the_gil() -> None:
+    state = regalia.make("duo-regna").new_state(1)
+    ticks = 0
+    stop = threading.Event()
+
+    def count() -> None:
+        nonlocal ticks
+        while not stop.is_set():
+            ticks += 1
+
+    t = threading.Thread(target=count)
+    t.start()
+    try:
+        state.ismcts(iterations=10**12, time_limit=0.3)
+    finally:
+        stop.set()
+        t.join()
+    assert ticks > 1000
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"iterations": 0},
+        {"iterations": -5},
+        {"iterations": True},
+        {"iterations": 1.5},
+        {"exploration": -1.0},
+        {"exploration": float("nan")},
+        {"seed": -1},
+        {"seed": 2**64},
+        {"time_limit": 0.0},
+        {"time_limit": float("inf")},
+    ],
+)
+def test_bad_arguments_are_refused(kwargs: dict[str, Any]) -> None:
+    state = regalia.make("duo-regna").new_state(1)
+    with pytest.raises(InvalidArgumentError):
+        state.ismcts(**kwargs)
+
+
+def test_a_finished_game_cannot_be_searched() -> None:
+    record = regalia.play("duo-regna", ["random", "random"], seed=2)
+    with pytest.raises(InvalidArgumentError, match="over"):
+        record.replay().ismcts(iterations=10)
