@@ -246,29 +246,45 @@ pub struct State {
 }
 
 /// Whether cards `cnt` fill `need` (per colour) plus `any` slots; with `wild`, one card may
-/// count as any colour (Hall's condition over the colour subsets).
+/// count as any colour (Hall's condition over the colour subsets). With the wildcard, some
+/// card x must do: it leaves the subsets it could pay for, and pays any colour.
 fn hall(cnt: &[u8; KINDS], need: &[u32; 4], any: u32, wild: bool) -> bool {
     let total_need: u32 = need.iter().sum::<u32>() + any;
     let total: u32 = cnt.iter().map(|&c| c as u32).sum();
     if total < total_need {
         return false;
     }
-    let demand = |set: u8| -> u32 { (0..4).filter(|c| set >> c & 1 == 1).map(|c| need[c]).sum() };
-    let supply = |set: u8, less: Option<usize>| -> u32 {
-        (0..KINDS)
-            .filter(|&k| KIND_MASK[k] & set != 0)
-            .map(|k| cnt[k] as u32 - (less == Some(k)) as u32)
-            .sum()
-    };
-    if !wild {
-        return (1..16u8).all(|set| demand(set) <= supply(set, None));
-    }
-    if total_need == 0 {
+    if wild && total_need == 0 {
         return true;
     }
-    (0..KINDS)
-        .filter(|&x| cnt[x] > 0)
-        .any(|x| (1..16u8).all(|set| demand(set) <= supply(set, Some(x)) + 1))
+    // Bit k: a card of kind k may still be the wildcard.
+    let mut wildcards: u16 = (0..KINDS)
+        .filter(|&k| cnt[k] > 0)
+        .fold(0, |m, k| m | 1 << k);
+    for set in 1..16u8 {
+        let demand: u32 = (0..4).filter(|c| set >> c & 1 == 1).map(|c| need[c]).sum();
+        if demand == 0 {
+            continue;
+        }
+        let payers = (0..KINDS).filter(|&k| KIND_MASK[k] & set != 0);
+        let supply: u32 = payers.clone().map(|k| cnt[k] as u32).sum();
+        if !wild {
+            if demand > supply {
+                return false;
+            }
+            continue;
+        }
+        if demand > supply + 1 {
+            return false;
+        }
+        if demand == supply + 1 {
+            wildcards &= !payers.fold(0u16, |m, k| m | 1 << k);
+        }
+        if wildcards == 0 {
+            return false;
+        }
+    }
+    true
 }
 
 /// Whether `slots[start..]` can be paid from `cnt` (`pair_colour`: the colour of a `2=` icon
