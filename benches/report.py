@@ -138,15 +138,17 @@ def report(data: dict[str, Any]) -> str:
         )
     )
 
-    parts.append("\n### VectorEnv (steps/s, 1 thread / 2 threads)\n")
+    parts.append("\n### VectorEnv (steps/s, 1 thread / 2 threads, copy=False; then with new arrays)\n")
     rows = []
     for g in games:
         row = [g]
         for n in VECTOR_SIZES:
             one, two = get(f"vector/{g}/{n}/1t"), get(f"vector/{g}/{n}/2t")
             row.append(f"{fmt_rate(one)} / {fmt_rate(two)} ({fmt_ratio(two, one)})")
+        row.append(fmt_rate(get(f"vector/{g}/{max(VECTOR_SIZES)}/1t-copy")))
         rows.append(row)
-    parts.append(table(["game", *[f"N = {n}" for n in VECTOR_SIZES]], rows))
+    header = ["game", *[f"N = {n}" for n in VECTOR_SIZES], f"N = {max(VECTOR_SIZES)}, new arrays, 1 thread"]
+    parts.append(table(header, rows))
 
     parts.append("\n### Per call through the Python API (ns; extension / reference)\n")
     ops = ["legal_actions", "legal_action_mask", "apply", "clone", "observation_tensor", "observation_tensor_out"]

@@ -89,10 +89,11 @@ def replay(game: Any, seed: int, actions: list[int]) -> None:
 
 class VectorWorkload:
     """Steps a ``VectorEnv`` with a random legal action per game, picked in numpy: the first
-    legal action at or after a random offset (cheap for any batch size)."""
+    legal action at or after a random offset (cheap for any batch size). Without ``copy``
+    the env writes the same arrays every step (no allocation)."""
 
-    def __init__(self, name: str, num_envs: int, threads: int) -> None:
-        self.env = regalia.VectorEnv(name, num_envs, seed=0, threads=threads)
+    def __init__(self, name: str, num_envs: int, threads: int, copy: bool = False) -> None:
+        self.env = regalia.VectorEnv(name, num_envs, seed=0, threads=threads, copy=copy)
         self.masks = self.env.reset()[1]
         self.rng = np.random.default_rng(0)
         self.rows = np.arange(num_envs)

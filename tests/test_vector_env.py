@@ -158,3 +158,18 @@ def test_state_index_is_checked() -> None:
     for bad in (2, -1, "0"):
         with pytest.raises(regalia.InvalidArgumentError):
             env.state(bad)  # type: ignore[arg-type]
+
+
+def test_without_copies_every_call_fills_the_same_arrays_with_the_same_values() -> None:
+    fresh = regalia.VectorEnv("duo-regna", 5, seed=3)
+    kept = regalia.VectorEnv("duo-regna", 5, seed=3, copy=False)
+    assert fresh.copy and not kept.copy
+    a, b = fresh.reset(), kept.reset()
+    first = b
+    rng = np.random.default_rng(4)
+    for _ in range(150):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+        actions = random_actions(a[1], rng)
+        a, b = fresh.step(actions), kept.step(actions)
+        assert b[0] is first[0] and b[1] is first[1] and b[4] is first[2]

@@ -78,6 +78,7 @@ class VectorEnv:
         num_envs: int,
         seed: int | None = None,
         threads: int | None = None,
+        copy: bool = True,
         **options: Any,
     ) -> VectorEnv: ...
     @property
@@ -92,6 +93,8 @@ class VectorEnv:
     def observation_shape(self) -> tuple[int, ...]: ...
     @property
     def game(self) -> Game: ...
+    @property
+    def copy(self) -> bool: ...
     def __len__(self) -> int: ...
     def reset(
         self, seed: int | None = None

@@ -16,8 +16,8 @@ use std::sync::Arc;
 /// Games a thread must have to be worth starting (a thread costs tens of microseconds).
 pub const MIN_GAMES_PER_THREAD: usize = 256;
 
-/// The caller's output buffers, one row per game, written by [`DynBatch::reset`] and
-/// [`DynBatch::step`].
+/// The caller's output buffers, one row per game: [`DynBatch::reset`] and [`DynBatch::step`]
+/// write every element (so they need not be initialised) or, on an error, none.
 pub struct BatchOut<'a> {
     /// `n * observation_size` floats: each game's observation tensor for its current player
     /// (zeros for a game that is over, which only a game that ends before any move can be).
@@ -202,8 +202,11 @@ fn observe<G: Game>(game: &G, slot: &Slot<G::State>, out: &mut BatchOut<'_>) {
         }
         None => out.players[0] = -1,
     }
-    for (a, m) in out.masks.iter_mut().enumerate() {
-        *m = slot.legal.contains(a);
+    out.masks.fill(false);
+    for a in slot.legal.iter() {
+        if let Some(m) = out.masks.get_mut(a as usize) {
+            *m = true;
+        }
     }
 }
 

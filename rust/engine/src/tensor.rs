@@ -1,6 +1,8 @@
 //! Writing observation tensors field by field, the same way in every game (mirrored by
 //! `python/regalia/reference/tensor.py`).
 
+use crate::bits::iter_bits;
+
 /// Appends fields to a zeroed flat tensor; writes past the end are dropped (never a panic).
 pub struct TensorWriter<'a> {
     out: &'a mut [f32],
@@ -23,16 +25,26 @@ impl<'a> TensorWriter<'a> {
     pub fn flag(&mut self, b: bool) {
         self.scalar(if b { 1.0 } else { 0.0 });
     }
-    /// `n` floats: 1.0 at bit `i` of `mask` for `i < n`.
+    /// `n` floats: 1.0 at bit `i` of `mask` for `i < n` (only the ones are written: the
+    /// tensor is zeroed).
     pub fn mask(&mut self, mask: u64, n: usize) {
-        for i in 0..n {
-            self.flag(i < 64 && mask & (1 << i) != 0);
+        let bits = if n < 64 { mask & ((1 << n) - 1) } else { mask };
+        for i in iter_bits(bits) {
+            self.set(i);
         }
+        self.at += n;
     }
     /// `n` floats, 1.0 at `hot` (none when `None` or out of range).
     pub fn one_hot(&mut self, n: usize, hot: Option<usize>) {
-        for i in 0..n {
-            self.flag(hot == Some(i));
+        if let Some(i) = hot.filter(|&i| i < n) {
+            self.set(i);
+        }
+        self.at += n;
+    }
+    /// Writes 1.0 at offset `i` from the current position (dropped past the end).
+    fn set(&mut self, i: usize) {
+        if let Some(slot) = self.out.get_mut(self.at + i) {
+            *slot = 1.0;
         }
     }
     /// How many floats have been written (to check a layout against its declared size).

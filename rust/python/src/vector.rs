@@ -11,7 +11,7 @@ use pyo3::types::{PyDict, PyString, PyTuple};
 use regalia_engine::{BatchOut, DynBatch, DynGame};
 use std::sync::Arc;
 
-/// Fresh output arrays of a batch (each owned by nobody else until returned).
+/// The output arrays of a step: fresh ones, or the env's own (``copy=False``).
 struct Outputs<'py> {
     observations: Bound<'py, PyArrayDyn<f32>>,
     masks: Bound<'py, PyArrayDyn<bool>>,
@@ -25,7 +25,11 @@ impl<'py> Outputs<'py> {
         let mut obs_shape = vec![n];
         obs_shape.extend(game.observation_shape());
         Outputs {
-            observations: PyArrayDyn::zeros(py, obs_shape, false),
+            // SAFETY: floats of any bits, never read before `DynBatch::reset` or
+            // `DynBatch::step` has written every one (an error before that leaves them
+            // unseen, or as they were); the batch zeroes each row before writing it, so zeros
+            // here would be written twice (the largest output, and a large share of a step).
+            observations: unsafe { PyArrayDyn::new(py, obs_shape, false) },
             masks: PyArrayDyn::zeros(py, vec![n, game.num_actions()], false),
             rewards: PyArrayDyn::zeros(py, vec![n, game.num_players()], false),
             terminated: PyArray1::zeros(py, n, false),
@@ -33,10 +37,45 @@ impl<'py> Outputs<'py> {
         }
     }
 
+    fn unbind(&self) -> Kept {
+        Kept {
+            observations: self.observations.clone().unbind(),
+            masks: self.masks.clone().unbind(),
+            rewards: self.rewards.clone().unbind(),
+            terminated: self.terminated.clone().unbind(),
+            players: self.players.clone().unbind(),
+        }
+    }
+}
+
+/// The arrays a ``copy=False`` env writes every step.
+struct Kept {
+    observations: Py<PyArrayDyn<f32>>,
+    masks: Py<PyArrayDyn<bool>>,
+    rewards: Py<PyArrayDyn<f32>>,
+    terminated: Py<PyArray1<bool>>,
+    players: Py<PyArray1<i64>>,
+}
+
+impl Kept {
+    fn bind<'py>(&self, py: Python<'py>) -> Outputs<'py> {
+        Outputs {
+            observations: self.observations.bind(py).clone(),
+            masks: self.masks.bind(py).clone(),
+            rewards: self.rewards.bind(py).clone(),
+            terminated: self.terminated.bind(py).clone(),
+            players: self.players.bind(py).clone(),
+        }
+    }
+}
+
+impl<'py> Outputs<'py> {
     /// Mutable views of the arrays' data for the engine.
     ///
-    /// SAFETY: the arrays were just created by [`Outputs::new`], are C-contiguous and are not
-    /// yet visible to Python, so nothing else can read or write them while the views live.
+    /// SAFETY: the arrays are C-contiguous and made by [`Outputs::new`]; nothing in Rust
+    /// reads or writes them while the views live. Fresh ones are not yet visible to Python;
+    /// kept ones (``copy=False``) are the caller's to leave alone during the call, as with
+    /// any numpy operation that releases the GIL.
     unsafe fn views(&self) -> PyResult<BatchOut<'_>> {
         let bad = |_| {
             raise(
@@ -65,6 +104,8 @@ impl<'py> Outputs<'py> {
 pub struct PyVectorEnv {
     game: Arc<dyn DynGame>,
     inner: Box<dyn DynBatch>,
+    /// The env's own output arrays when made with ``copy=False``.
+    kept: Option<Kept>,
 }
 
 /// The game a `VectorEnv` is asked for: a Rust `Game`, or a name with options.
@@ -133,18 +174,29 @@ fn actions_arg<'py>(actions: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray1<'p
     array.try_readonly().map_err(|_| bad())
 }
 
+impl PyVectorEnv {
+    fn outputs<'py>(&self, py: Python<'py>) -> Outputs<'py> {
+        match &self.kept {
+            Some(k) => k.bind(py),
+            None => Outputs::new(py, &*self.game, self.inner.len()),
+        }
+    }
+}
+
 #[pymethods]
 impl PyVectorEnv {
     /// ``num_envs`` games of ``game`` (a name with ``**options``, or a ``Game``), seeded from
-    /// ``seed``, stepped on up to ``threads`` threads (default: every core) when large.
+    /// ``seed``, stepped on up to ``threads`` threads (default: every core) when large. With
+    /// ``copy=False`` every call returns the same arrays, overwritten (no allocation).
     #[new]
-    #[pyo3(signature = (game, num_envs, seed=None, threads=None, **options))]
+    #[pyo3(signature = (game, num_envs, seed=None, threads=None, copy=true, **options))]
     fn new(
         py: Python<'_>,
         game: &Bound<'_, PyAny>,
         num_envs: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
         threads: Option<&Bound<'_, PyAny>>,
+        copy: bool,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let game = game_arg(game, options)?;
@@ -171,7 +223,8 @@ impl PyVectorEnv {
         };
         let g = game.clone();
         let inner = py.detach(move || guard(|| Ok(g.new_batch(n as usize, seed, threads))))?;
-        Ok(PyVectorEnv { game, inner })
+        let kept = (!copy).then(|| Outputs::new(py, &*game, n as usize).unbind());
+        Ok(PyVectorEnv { game, inner, kept })
     }
 
     /// Number of games.
@@ -206,6 +259,12 @@ impl PyVectorEnv {
             inner: self.game.clone(),
         }
     }
+    /// Whether ``reset`` and ``step`` return new arrays (else the env's own, overwritten by
+    /// the next call).
+    #[getter]
+    fn copy(&self) -> bool {
+        self.kept.is_none()
+    }
     fn __len__(&self) -> usize {
         self.inner.len()
     }
@@ -219,9 +278,9 @@ impl PyVectorEnv {
         seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let seed = seed.filter(|s| !s.is_none()).map(seed_arg).transpose()?;
-        let out = Outputs::new(py, &*self.game, self.inner.len());
+        let out = self.outputs(py);
         {
-            // SAFETY: `out` was just created and is not shared (see `Outputs::views`).
+            // SAFETY: see `Outputs::views`.
             let views = unsafe { out.views()? };
             let inner = &mut self.inner;
             py.detach(|| guard(|| inner.reset(seed, views)))?;
@@ -254,9 +313,9 @@ impl PyVectorEnv {
         let actions = actions
             .as_slice()
             .map_err(|_| raise("InvalidArgumentError", "actions must be contiguous".into()))?;
-        let out = Outputs::new(py, &*self.game, self.inner.len());
+        let out = self.outputs(py);
         {
-            // SAFETY: `out` was just created and is not shared (see `Outputs::views`).
+            // SAFETY: see `Outputs::views`.
             let views = unsafe { out.views()? };
             let inner = &mut self.inner;
             py.detach(|| guard(|| inner.step(actions, views)))?;
