@@ -84,7 +84,7 @@ def test_threads_do_not_change_the_games() -> None:
     assert (one.threads, many.threads) == (1, 3)
     a, b = one.reset(), many.reset()
     rng = np.random.default_rng(3)
-    for _ in range(120):
+    for _ in range(50):
         for x, y in zip(a, b):
             np.testing.assert_array_equal(x, y)
         actions = random_actions(a[1], rng)

@@ -59,7 +59,7 @@ fn check_row(game: &dyn DynGame, buf: &Buffers, i: usize, s: &dyn DynState) {
 }
 
 /// Steps a batch of `n` games with random legal actions and the same games as sessions,
-/// `steps` times or (with `until_restarts`) until every slot has restarted twice; returns
+/// `steps` times or (with `until_restarts`) until every slot has restarted; returns
 /// how many games ended.
 fn play_along(
     name: &str,
@@ -89,7 +89,7 @@ fn play_along(
     let mut picker = Rng::new(11);
     let mut ended = 0;
     for _ in 0..steps {
-        if until_restarts && episodes.iter().all(|&e| e >= 2) {
+        if until_restarts && episodes.iter().all(|&e| e >= 1) {
             break;
         }
         let actions: Vec<i64> = sessions
@@ -133,7 +133,7 @@ fn batches_match_games_played_one_by_one() {
     for info in all_games() {
         for players in info.min_players..=info.max_players {
             let ended = play_along(info.name, players, 6, 1, 100_000, true);
-            assert!(ended >= 12, "{}: games did not end", info.name);
+            assert!(ended >= 6, "{}: games did not end", info.name);
         }
     }
 }
@@ -142,7 +142,7 @@ fn batches_match_games_played_one_by_one() {
 fn threads_do_not_change_the_games() {
     for info in all_games() {
         let n = 2 * MIN_GAMES_PER_THREAD + 3;
-        play_along(info.name, info.min_players, n, 3, 60, false);
+        play_along(info.name, info.min_players, n, 3, 25, false);
     }
 }
 
