@@ -293,9 +293,10 @@ def tournament(
     show = sys.stderr.isatty() if progress is None else progress
     records: list[MatchRecord] = []
     if show:
+        from rich.console import Console
         from rich.progress import Progress
 
-        with Progress(transient=False) as bar:
+        with Progress(console=Console(stderr=True), transient=False) as bar:
             task = bar.add_task(f"{game.name}: {' vs '.join(labels)}", total=games)
             for record in _results(jobs, workers):
                 records.append(record)
