@@ -162,3 +162,29 @@ def test_every_command_has_help_with_examples(name: str) -> None:
 
 def test_version() -> None:
     assert run("--version").stdout.strip() == f"regalia {regalia.__version__}"
+
+
+def test_play_between_bots_is_the_librarys_play() -> None:
+    result = run("play", "duo-regna", "--seats", "rules,random", "--seed", "3", "--json")
+    assert result.exit_code == exits.OK
+    assert result.stdout.strip() == regalia.play(regalia.make("duo-regna"), ["rules", "random"], seed=3).to_json()
+
+
+def test_tournament_standings_are_the_librarys() -> None:
+    result = run("tournament", "duo-regna", "--agents", "rules,random", "-n", "6", "--seed", "2", "--json")
+    assert result.exit_code == exits.OK
+    data = json.loads(result.stdout)
+    expected = regalia.tournament(regalia.make("duo-regna"), ["rules", "random"], games=6, seed=2).to_dict()
+    assert data["standings"] == expected["standings"] and len(data["records"]) == 6
+    table = run("tournament", "duo-regna", "--agents", "rules,random", "-n", "6", "--seed", "2")
+    rows = {line.split("|")[1].strip(): line for line in table.stdout.splitlines() if line.startswith("| r")}
+    for standing in expected["standings"]:
+        w, d, l_ = standing["wins"], standing["draws"], standing["losses"]
+        assert f"{w}-{d}-{l_}" in rows[standing["agent"]]
+
+
+def test_tournament_refuses_people_and_bad_agents() -> None:
+    people = run("tournament", "duo-regna", "--agents", "human,random")
+    assert people.exit_code == exits.USAGE and "bots only" in people.stderr
+    unknown = run("tournament", "duo-regna", "--agents", "rules,genius")
+    assert unknown.exit_code == exits.USAGE and "unknown agent 'genius'" in unknown.stderr

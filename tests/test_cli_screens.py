@@ -89,6 +89,7 @@ def test_commands_fit_80_columns(tmp_path: Path) -> None:
         ),
         run("watch", "duo-regna", "--seats", "random,random", "--seed", "2", "--delay", "0"),
         run("simulate", "duo-regna", "-n", "3"),
+        run("tournament", "duo-regna", "--agents", "rules,random", "-n", "2"),
         run("replay", str(record), "--boards"),
         *[run(name, "--help") for name, _, _ in COMMANDS],
         run("--help"),

@@ -53,3 +53,26 @@ class Narrator:
         seat = 0 if self.view is None else self.view
         self.screen.rule(f"final board of seat {seat}")
         self.screen.out.print(render_text(state.game_name, state.observation(seat)), highlight=False)
+
+
+class BrokenRecord(ValueError):
+    """A recorded move that is not legal where it stands."""
+
+
+def walk(record: Any, narrator: Narrator | None = None) -> tuple[Any, list[dict[str, Any]]]:
+    """Plays ``record``'s moves from its seed, telling each one to ``narrator``; returns the
+    last state and the moves (seat, action, name). ``BrokenRecord`` names the first
+    illegal move; a bad game or option raises ``RegaliaError``."""
+    import regalia
+
+    state = regalia.make(record.game, **record.options).new_state(record.seed)
+    moves: list[dict[str, Any]] = []
+    for ply, action in enumerate(record.actions, 1):
+        seat = state.current_player
+        if seat is None or action not in state.legal_actions():
+            raise BrokenRecord(f"move {ply} ({action}) is not legal there; the record is corrupt")
+        moves.append({"seat": seat, "action": action, "name": state.action_name(action)})
+        if narrator is not None:
+            narrator.move(state, seat, action)
+        state.apply(action)
+    return state, moves

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from regalia.agents import Agent, View, make_agent, view_of
+from regalia.agents.base import call_hook, world_seed
 from regalia.cli.announce import describe
 from regalia.cli.console import Screen
 from regalia.cli.human import HumanPrompt, Request
@@ -78,13 +79,18 @@ class Table:
     def play(self, on_move: Callable[[int, int], None] | None = None) -> MatchRecord:
         """Plays to the end; ``on_move(seat, action)`` is called before each move is applied.
         Raises ``GameLeft`` when the people quit or the input ends."""
+        for seat, bot in self.bots.items():
+            call_hook(bot, "game_start", self._view(seat))
         while not self.state.is_terminal:
             seat = self.state.current_player
             action = self._bot_move(seat) if seat in self.bots else self._ask(seat)
             if on_move is not None:
                 on_move(seat, action)
             self._apply(action)
-        return self.record()
+        rec = self.record()
+        for seat, bot in self.bots.items():
+            call_hook(bot, "game_end", self._view(seat), rec.returns)
+        return rec
 
     def left_message(self, reason: str) -> str:
         """What to say when the people leave before the end: where the game is saved, if it is."""
@@ -98,7 +104,10 @@ class Table:
             return self.bots[seat].act(self._view(seat))
 
     def _view(self, seat: int) -> View:
-        return view_of(self.state, seat, self.game.name, self.game.options)
+        """What ``seat`` may see now (its sampled worlds seeded as ``regalia.play`` seeds them)."""
+        return view_of(
+            self.state, seat, self.game.name, self.game.options, world_seed(self.seed, len(self.actions), seat)
+        )
 
     def _apply(self, action: int) -> None:
         seat = self.state.current_player

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
+import regalia
 from regalia.cli import exits
 from regalia.cli.console import screen
 from regalia.cli.params import GameArg, NoColorOpt, OptionOpt, RecordOpt, SeatsOpt, SeedOpt
@@ -15,9 +16,10 @@ from regalia.cli.players import HUMAN, default_seats, make_game, parse_options, 
 from regalia.cli.records import read_record, write_record
 from regalia.cli.renderers import render_text
 from regalia.cli.report import result_table
-from regalia.cli.show import Narrator
+from regalia.cli.show import Narrator, walk
 from regalia.cli.table import GameLeft, Table
 from regalia.errors import RegaliaError
+from regalia.match import MatchRecord
 
 PLAY_EXAMPLES = [
     "regalia play duo-regna                          # you against the strongest bot",
@@ -50,7 +52,10 @@ def play(
         seed = secrets.randbits(32)
         if HUMAN not in names and not as_json:
             screen().say(f"seed {seed} (play it again with --seed {seed})", err=True)
-    _run(Table(g, names, seed, screen()), record, as_json)
+    if HUMAN in names:
+        _run(Table(g, names, seed, screen()), record, as_json)
+    else:
+        _bots_only(g, names, seed, record, as_json)
 
 
 def resume(
@@ -76,9 +81,39 @@ def resume(
     _run(table, record, as_json)
 
 
+def _bots_only(game: Any, names: list[str], seed: int, record_path: Path | None, as_json: bool) -> None:
+    """A game between bots, exactly as ``regalia.play(game, names, seed)`` plays it."""
+    try:
+        with screen().err.status("the bots are playing..."):
+            rec = regalia.play(game, names, seed=seed)
+    except RegaliaError as e:
+        exits.fail(f"a bot failed: {e}")
+    _write(record_path, rec)
+    if as_json:
+        screen().out.file.write(rec.to_json() + "\n")
+        return
+    state, _ = walk(rec, Narrator(screen(), rec.agents, boards=False))
+    _report(game, state, rec, 0, [])
+
+
+def _write(record_path: Path | None, rec: MatchRecord) -> None:
+    if record_path is not None and not write_record(record_path, rec, lambda m: screen().say(m, err=True)):
+        raise typer.Exit(exits.ERROR)
+
+
+def _report(game: Any, state: Any, rec: MatchRecord, seat: int | None, news: list[str]) -> None:
+    """The news of the last moves and the final board for ``seat`` (none when None), then
+    the result table."""
+    for line in news:
+        screen().say(f"  {line}", style="italic")
+    if seat is not None:
+        screen().rule(f"final board of seat {seat}")
+        screen().out.print(render_text(game.name, state.observation(seat)), highlight=False)
+    screen().out.print(result_table(rec, game.title))
+
+
 def _run(table: Table, record_path: Path | None, as_json: bool) -> None:
     """Plays the table to the end and reports; leaving early exits with ``ABANDONED``."""
-    out = screen().out
     bots_only = not table.humans
     narrator = Narrator(screen(), table.seats, boards=False)
     on_move = (lambda seat, action: narrator.move(table.state, seat, action)) if bots_only and not as_json else None
@@ -89,15 +124,9 @@ def _run(table: Table, record_path: Path | None, as_json: bool) -> None:
         raise typer.Exit(exits.ABANDONED) from None
     except RegaliaError as e:
         exits.fail(f"a bot failed: {e}")
-    if record_path is not None and not write_record(record_path, rec, lambda m: screen().say(m, err=True)):
-        raise typer.Exit(exits.ERROR)
+    _write(record_path, rec)
     if as_json:
-        out.file.write(rec.to_json() + "\n")
+        screen().out.file.write(rec.to_json() + "\n")
         return
-    final_seat = table.humans[0] if len(table.humans) == 1 else (None if table.humans else 0)
-    if final_seat is not None:
-        for line in table.news.get(final_seat, []):
-            screen().say(f"  {line}", style="italic")
-        screen().rule(f"final board of seat {final_seat}")
-        out.print(render_text(table.game.name, table.state.observation(final_seat)), highlight=False)
-    out.print(result_table(rec, table.game.title))
+    seat = table.humans[0] if len(table.humans) == 1 else (None if table.humans else 0)
+    _report(table.game, table.state, rec, seat, table.news.get(seat, []) if seat is not None else [])

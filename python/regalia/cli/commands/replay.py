@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -13,7 +13,7 @@ from regalia.cli.console import emit_json, screen
 from regalia.cli.params import DelayOpt, JsonOpt, NoColorOpt, StepOpt
 from regalia.cli.records import read_record
 from regalia.cli.report import result_table
-from regalia.cli.show import Narrator
+from regalia.cli.show import BrokenRecord, Narrator, walk
 from regalia.errors import RegaliaError
 
 EXAMPLES = [
@@ -36,23 +36,18 @@ def replay(
     """Replay a recorded match: check that every move is legal, show them, and the result."""
     rec = read_record(file)
     try:
-        state = regalia.make(rec.game, **rec.options).new_state(rec.seed)
+        game = regalia.make(rec.game, **rec.options)
     except RegaliaError as e:
         exits.fail(f"{file}: {e}")
-    if view is not None and view >= state.num_players:
-        exits.fail(f"there is no seat {view}: seats are 0 to {state.num_players - 1}", exits.USAGE)
-    if len(rec.agents) != state.num_players:
-        exits.fail(f"{file}: {len(rec.agents)} agents for {state.num_players} seats")
+    if len(rec.agents) != game.num_players:
+        exits.fail(f"{file}: {len(rec.agents)} agents for {game.num_players} seats")
+    if view is not None and view >= game.num_players:
+        exits.fail(f"there is no seat {view}: seats are 0 to {game.num_players - 1}", exits.USAGE)
     narrator = Narrator(screen(), rec.agents, boards=boards, view=view, delay=delay, step=step)
-    moves: list[dict[str, Any]] = []
-    for ply, action in enumerate(rec.actions, 1):
-        seat = state.current_player
-        if seat is None or action not in state.legal_actions():
-            exits.fail(f"{file}: move {ply} ({action}) is not legal there; the record is corrupt")
-        moves.append({"seat": seat, "action": action, "name": state.action_name(action)})
-        if not as_json:
-            narrator.move(state, seat, action)
-        state.apply(action)
+    try:
+        state, moves = walk(rec, None if as_json else narrator)
+    except (RegaliaError, BrokenRecord) as e:
+        exits.fail(f"{file}: {e}")
     if rec.returns and state.is_terminal and list(rec.returns) != state.returns():
         exits.fail(f"{file}: the recorded returns {rec.returns} are not the game's {state.returns()}")
     if as_json:
@@ -74,4 +69,4 @@ def replay(
         screen().say(f"The game stops after {len(moves)} moves, unfinished; continue it with: regalia resume {file}")
         return
     rec.returns, rec.scores = state.returns(), state.scores()
-    screen().out.print(result_table(rec, regalia.make(rec.game, **rec.options).title))
+    screen().out.print(result_table(rec, game.title))

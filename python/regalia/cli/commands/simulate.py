@@ -10,12 +10,12 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+import regalia
 from regalia.cli import exits
 from regalia.cli.console import emit_json, screen
 from regalia.cli.params import GameArg, JsonOpt, NoColorOpt, OptionOpt, SeatsOpt
-from regalia.cli.players import HUMAN, make_bots, make_game, parse_options, parse_seats
+from regalia.cli.players import HUMAN, make_game, parse_options, parse_seats
 from regalia.errors import RegaliaError
-from regalia.match import play
 
 EXAMPLES = [
     "regalia simulate duo-regna -n 1000                 # random against random",
@@ -92,8 +92,8 @@ def simulate(
 ) -> None:
     """Play many games between bots (random by default) and sum them up per seat.
 
-    Game i uses seed SEED+i, so any one of them can be watched again with
-    regalia watch GAME --seats ... --seed SEED+i.
+    Game i is regalia.play(GAME, SEATS, seed=SEED+i): see any one of them again with
+    regalia play GAME --seats ... --seed SEED+i --record FILE, then regalia replay FILE.
     """
     names = parse_seats(seats) if seats else None
     if names and HUMAN in names:
@@ -105,9 +105,8 @@ def simulate(
     with _progress() as bar:
         task = bar.add_task(f"{g.name}: {' vs '.join(names)}", total=games)
         for i in range(games):
-            bots = make_bots(names, seed + i)
             try:
-                record = play(g, [bots[s] for s in range(len(names))], seed=seed + i)
+                record = regalia.play(g, names, seed=seed + i)
             except RegaliaError as e:
                 exits.fail(f"game {i} (seed {seed + i}): {e}")
             summary.add(record.returns, record.scores, len(record.actions))

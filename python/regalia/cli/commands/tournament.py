@@ -1,0 +1,77 @@
+"""``regalia tournament GAME --agents A,B``: agents rotate through the seats; standings with
+win rates, confidence intervals and Elo (``regalia.tournament``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+import regalia
+from regalia.cli import exits
+from regalia.cli.console import emit_json, screen
+from regalia.cli.params import GameArg, JsonOpt, NoColorOpt, OptionOpt
+from regalia.cli.players import HUMAN, make_game, parse_options, parse_seats
+from regalia.errors import RegaliaError
+
+EXAMPLES = [
+    "regalia tournament duo-regna --agents rules,random -n 200",
+    "regalia tournament duo-regna --agents ismcts,rules -n 50 --workers 2",
+    "regalia tournament duo --agents rules,random*3 -n 100 --json > standings.json",
+]
+
+
+def tournament(
+    game: GameArg,
+    agents: Annotated[
+        str,
+        typer.Option("--agents", "-a", help="one agent per seat, comma-separated (NAME*N repeats); seats rotate"),
+    ],
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="how many games")] = 100,
+    seed: Annotated[int, typer.Option(min=0, help="the tournament's seed")] = 0,
+    option: OptionOpt = None,
+    workers: Annotated[int, typer.Option(min=1, help="processes playing games at once")] = 1,
+    as_json: JsonOpt = False,
+    no_color: NoColorOpt = False,
+) -> None:
+    """Pit agents against each other: every agent gets every seat and the same deals.
+
+    Prints each agent's games, wins, draws, losses, win rate with its 95% confidence
+    interval, mean return and Elo. --json prints the standings and every game's record.
+    """
+    names = parse_seats(agents)
+    if HUMAN in names:
+        exits.fail("a tournament is for bots only; to play, use: regalia play", exits.USAGE)
+    g = make_game(game, parse_options(option), len(names))
+    try:
+        result = regalia.tournament(
+            g, names, games=games, seed=seed, workers=workers, progress=screen().err.is_terminal
+        )
+    except RegaliaError as e:
+        exits.fail(str(e))
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    screen().out.print(_table(result))
+
+
+def _table(result: Any) -> Table:
+    """The standings, one row per agent, within 80 columns."""
+    table = screen().table(
+        title=f"{result.game}: {len(result.records)} games, seed {result.seed}, seats rotating",
+        title_justify="left",
+    )
+    for column in ("agent", "games", "W-D-L", "win rate", f"{result.confidence:.0%} interval", "return", "Elo"):
+        table.add_column(column, justify="left" if column == "agent" else "right")
+    for row in result.standings:
+        table.add_row(
+            row.agent,
+            str(row.games),
+            f"{row.wins}-{row.draws}-{row.losses}",
+            f"{row.win_rate:.1%}",
+            f"{row.win_low:.1%} to {row.win_high:.1%}",
+            f"{row.mean_return:+.3f}",
+            f"{row.elo:.0f}",
+        )
+    return table
