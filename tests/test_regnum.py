@@ -485,3 +485,13 @@ def test_both_backends_agree_on_a_custom_set_game() -> None:
             st.apply(legal[(step * 7) % len(legal)])
         step += 1
     assert states[0].returns() == states[1].returns()
+
+
+def test_the_rule_based_player_beats_random_players() -> None:
+    game = regalia.make("regnum", players=3)
+    wins = 0
+    for seed in range(12):
+        seats = ["random", "random", "random"]
+        seats[seed % 3] = "rules"
+        wins += regalia.play(game, seats, seed=seed).returns[seed % 3] > 0
+    assert wins >= 9, wins
