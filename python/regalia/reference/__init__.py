@@ -12,12 +12,13 @@ from regalia.errors import InvalidOptionError
 from regalia.reference.base import Game, GameInfo, Rules, State
 from regalia.reference.duell_der_drachen import DuellDerDrachen
 from regalia.reference.duo_regna import DuoRegna
+from regalia.reference.regine import Regine
 from regalia.reference.regnum import Regnum
 
 __all__ = ["Game", "GameInfo", "Rules", "State", "RULES", "make", "games"]
 
 #: Every game's rules, in the order ``regalia.games()`` lists them.
-RULES: tuple[type[Rules[Any]], ...] = (DuoRegna, DuellDerDrachen, Regnum)
+RULES: tuple[type[Rules[Any]], ...] = (DuoRegna, DuellDerDrachen, Regine, Regnum)
 
 
 def games() -> list[GameInfo]:

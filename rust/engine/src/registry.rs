@@ -4,6 +4,7 @@ use crate::error::{Error, Result};
 use crate::game::{Game, GameInfo};
 use crate::games::duell_der_drachen::DuellDerDrachen;
 use crate::games::duo_regna::DuoRegna;
+use crate::games::regine::Regine;
 use crate::games::regnum::Regnum;
 use crate::options::Options;
 use crate::session::{DynGame, DynState};
@@ -19,6 +20,7 @@ fn maker<G: Game>(options: &Options) -> Result<Arc<dyn DynGame>> {
 const GAMES: &[(GameInfo, Maker)] = &[
     (DuoRegna::INFO, maker::<DuoRegna>),
     (DuellDerDrachen::INFO, maker::<DuellDerDrachen>),
+    (Regine::INFO, maker::<Regine>),
     (Regnum::INFO, maker::<Regnum>),
 ];
 

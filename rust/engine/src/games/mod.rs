@@ -2,4 +2,5 @@
 
 pub mod duell_der_drachen;
 pub mod duo_regna;
+pub mod regine;
 pub mod regnum;

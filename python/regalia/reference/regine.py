@@ -1,0 +1,1145 @@
+"""Regine — the reference twin of ``rust/engine/src/games/regine.rs``.
+
+Rules in ten lines: 40 cards (8 Jesters, 4 each of Peasant, Assassin, Courtesan, Herald,
+Knight, Princess, 8 Queens); 4 dealt to each of 2-4 players. Phase 1, from the Dealer to the
+left: on her turn a player may once exchange cards with the deck (or declare "no changes",
+which locks exchanges until a Jester is played face up) and once play a card face up (its
+effect applies) or face down, in either order, or pass; the phase ends when everyone passes
+in a row, and hands go face down: everyone has 4 cards in front of her. Phase 2, for each
+Suit (Queens, Jesters, Pairs, Game), from the Dealer to the right: pass, "mine" (one chip),
+Double Down (answered by "all yours" / "we shall see"); a lone bettor wins at once. Phase 3:
+each remaining Suit goes to the best combination among its bettors (or everybody). First to
+31 points (checked at round end) wins.
+
+Rulings, options and the order of random draws: see the Rust module and
+``docs/rules/regine.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from regalia.reference.base import GameInfo, Rules, winner_returns
+from regalia.reference.options import OptionReader, OptionSpec
+from regalia.reference.rng import Rng
+from regalia.reference.tensor import TensorWriter, ratio
+
+MAX_PLAYERS = 4
+KINDS = 8
+DECK = 40
+COMBO = 4
+SUITS = 4
+
+JESTER, PEASANT, ASSASSIN, COURTESAN, HERALD, KNIGHT, PRINCESS, QUEEN = range(KINDS)
+CARD_NAMES = ("jester", "peasant", "assassin", "courtesan", "herald", "knight", "princess", "queen")
+COPIES = (8, 4, 4, 4, 4, 4, 4, 8)
+RANK = (0, 1, 2, 3, 4, 5, 5, 6)
+VALUE = (1, 4, 5, 6, 7, 10, 10, 10)
+SUIT_NAMES = ("queens", "jesters", "pairs", "game")
+SUIT_MAX = (1, 1, 2, 2)
+MAX_ROUND_GAIN = 40
+
+BUILD, WAGER, OVER = 0, 1, 2
+PHASE_NAMES = ("build", "wager", "over")
+
+NO_EFFECT = 0
+PEASANT_NAME = 1
+PEASANT_SHOW = 2
+ASSASSIN_TARGET = 3
+COURTESAN_TARGET = 4
+HERALD_CHOICE = 5
+KNIGHT_NAME = 6
+PRINCESS_DISCARD = 7
+DECISIONS = (
+    "turn",
+    "exchange",
+    "peasant: name an opponent",
+    "peasant: show a card",
+    "assassin: eliminate a card",
+    "courtesan: flip a face-down card",
+    "herald: take the top card?",
+    "knight: name an opponent",
+    "princess: discard a card",
+    "bet",
+    "reply to the double down",
+)
+
+PLAY_UP = 0
+PLAY_DOWN = 8
+MARK = 16
+CONFIRM_EXCHANGE = 24
+NO_CHANGES = 25
+END_TURN = 26
+PEASANT_SEAT = 27
+PEASANT_CARD = 31
+ASSASSIN_AT = 39
+COURTESAN_AT = 55
+HERALD_TAKE = 71
+HERALD_DECLINE = 72
+KNIGHT_SEAT = 73
+PRINCESS_CARD = 77
+BET_PASS = 85
+BET_MINE = 86
+DOUBLE_DOWN = 87
+ALL_YOURS = 88
+WE_SHALL_SEE = 89
+NUM_ACTIONS = 90
+
+SEAT_BLOCK = 2 + COMBO * (2 + KINDS) + 1 + 3 + 3 * SUITS
+TENSOR_SIZE = 3 * KINDS + MAX_PLAYERS * SEAT_BLOCK + 3 + len(DECISIONS) + 5 + 2 + SUITS + 1 + SUITS
+
+OPTIONS = (
+    OptionSpec("players", 4, "number of players (2-4)"),
+    OptionSpec("dealer_rotation", "left", "who deals next: 'left' (the rulings' default) or 'right' of the Dealer"),
+    OptionSpec("target", 31, "points that end the game (1-1000)"),
+    OptionSpec("max_rounds", 100, "stalemate guard: rounds before the game ends on points (1-10000)"),
+)
+
+
+def ranks_desc(combo: list[int]) -> list[int]:
+    """A combination's ranks, highest first."""
+    return sorted((RANK[c] for c in combo), reverse=True)
+
+
+def _other_ranks(combo: list[int], kind: int) -> list[int]:
+    r = sorted((RANK[c] for c in combo if c != kind), reverse=True)
+    return r + [0] * (COMBO - len(r))
+
+
+def _pairs_key(combo: list[int]) -> list[int] | None:
+    counts = [combo.count(k) for k in range(KINDS)]
+    pair: int | None = None
+    for kind in range(KINDS - 1, -1, -1):
+        rank = RANK[kind]
+        c = counts[kind]
+        if c == 4:
+            return [3, rank, rank, 0, 0, 0, 0]
+        if c == 3:
+            return [2, rank, _other_ranks(combo, kind)[0], 0, 0, 0, 0]
+        if c == 2:
+            if pair is not None:
+                return [3, RANK[pair], rank, 0, 0, 0, 0]
+            pair = kind
+    if pair is None:
+        return None
+    o = _other_ranks(combo, pair)
+    return [1, RANK[pair], o[0], o[1], 0, 0, 0]
+
+
+def suit_key(suit: int, combo: list[int]) -> list[int] | None:
+    """How a combination ranks for a Suit (higher is better), or ``None`` if it cannot win it."""
+    r = ranks_desc(combo)
+    if suit == 0:
+        return [combo.count(QUEEN), r[0], r[1], r[2], r[3], 0, 0]
+    if suit == 1:
+        return [combo.count(JESTER), 6 - r[3], 6 - r[2], 6 - r[1], 6 - r[0], 0, 0]
+    if suit == 2:
+        return _pairs_key(combo)
+    total = sum(VALUE[c] for c in combo)
+    if total == 31:
+        tier = 2
+    elif 32 <= total <= 40:
+        tier = 1
+    else:
+        return None
+    return [tier, total, combo.count(QUEEN), r[0], r[1], r[2], r[3]]
+
+
+def suit_points(suit: int, key: list[int]) -> int:
+    """What a Suit pays for the winning key (before chips)."""
+    if suit == 2:
+        return 1 if key[0] == 1 else 2
+    if suit == 3:
+        return key[0]
+    return 1
+
+
+def _size(counts: list[int]) -> int:
+    return sum(counts) & 0xFF
+
+
+def _popcount(x: int) -> int:
+    return bin(x).count("1")
+
+
+@dataclass
+class State:
+    """The whole game state (field for field the Rust ``State``)."""
+
+    rng: Rng
+    deck: list[int]
+    deck_len: int
+    discard: list[int]
+    hands: list[list[int]]
+    table: list[list[int]]
+    table_len: list[int]
+    face_up: list[int]
+    marked: list[int]
+    scores: list[int]
+    round: int
+    dealer: int
+    phase: int
+    turn: int
+    no_changes: bool
+    changed: bool
+    exchanged: bool
+    played: bool
+    passes: int
+    effect: int
+    effect_seat: int
+    effect_slot: int
+    suit: int
+    suit_turns: int
+    bets: list[int]
+    doubled: list[int | None]
+    won: list[int | None]
+    gain: list[int]
+    last_cards: list[list[int]]
+
+
+class Regine(Rules[State]):
+    """Regine's rules with validated options."""
+
+    INFO = GameInfo("regine", "Regine", (), 2, 4, OPTIONS)
+
+    def __init__(self, players: int, rotate_right: bool, target: int, max_rounds: int) -> None:
+        self.players = players
+        self.rotate_right = rotate_right
+        self.target = target
+        self.max_rounds = max_rounds
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any]) -> Regine:
+        r = OptionReader(cls.INFO.name, options, OPTIONS)
+        players = r.integer("players", 4, 2, MAX_PLAYERS)
+        rotation = r.choice("dealer_rotation", "left", ("left", "right"))
+        target = r.integer("target", 31, 1, 1000)
+        max_rounds = r.integer("max_rounds", 100, 1, 10_000)
+        r.finish()
+        return cls(players, rotation == "right", target, max_rounds)
+
+    def options(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "dealer_rotation": "right" if self.rotate_right else "left",
+            "target": self.target,
+            "max_rounds": self.max_rounds,
+        }
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    @property
+    def num_actions(self) -> int:
+        return NUM_ACTIONS
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return (TENSOR_SIZE,)
+
+    # -- seats -----------------------------------------------------------------------
+
+    def _left(self, seat: int) -> int:
+        return (seat + 1) % self.players
+
+    def _right(self, seat: int) -> int:
+        return (seat + self.players - 1) % self.players
+
+    # -- set-up, the deck ------------------------------------------------------------
+
+    def new_state(self, rng: Rng) -> State:
+        s = State(
+            rng,
+            [0] * DECK,
+            0,
+            [0] * KINDS,
+            [[0] * KINDS for _ in range(MAX_PLAYERS)],
+            [[0] * COMBO for _ in range(MAX_PLAYERS)],
+            [0] * MAX_PLAYERS,
+            [0] * MAX_PLAYERS,
+            [0] * KINDS,
+            [0] * MAX_PLAYERS,
+            0,
+            0,
+            BUILD,
+            0,
+            False,
+            False,
+            False,
+            False,
+            0,
+            NO_EFFECT,
+            0,
+            0,
+            0,
+            0,
+            [0] * SUITS,
+            [None] * SUITS,
+            [None] * SUITS,
+            [0] * SUITS,
+            [[0] * COMBO for _ in range(MAX_PLAYERS)],
+        )
+        self._deal(s)
+        return s
+
+    def _deal(self, s: State) -> None:
+        s.deck = [kind for kind in range(KINDS) for _ in range(COPIES[kind])]
+        s.rng.shuffle(s.deck)
+        s.deck_len = DECK
+        s.discard = [0] * KINDS
+        s.hands = [[0] * KINDS for _ in range(MAX_PLAYERS)]
+        s.table = [[0] * COMBO for _ in range(MAX_PLAYERS)]
+        s.table_len = [0] * MAX_PLAYERS
+        s.face_up = [0] * MAX_PLAYERS
+        s.marked = [0] * KINDS
+        for k in range(1, self.players + 1):
+            seat = (s.dealer + k) % self.players
+            for _ in range(COMBO):
+                self._draw(s, seat)
+        s.phase = BUILD
+        s.turn = s.dealer
+        s.no_changes = s.changed = s.exchanged = s.played = False
+        s.passes = 0
+        s.effect = s.effect_seat = s.effect_slot = 0
+        s.suit = s.suit_turns = 0
+        s.bets = [0] * SUITS
+        s.doubled = [None] * SUITS
+
+    def _refill(self, s: State) -> None:
+        if s.deck_len > 0:
+            return
+        n = 0
+        for kind in range(KINDS):
+            for _ in range(s.discard[kind]):
+                s.deck[n] = kind
+                n += 1
+        s.discard = [0] * KINDS
+        s.deck_len = n
+        s.rng.shuffle(s.deck, 0, n)
+
+    def _draw(self, s: State, seat: int) -> None:
+        self._refill(s)
+        if s.deck_len > 0:
+            s.deck_len -= 1
+            card = s.deck[s.deck_len]
+            s.deck[s.deck_len] = 0
+            s.hands[seat][card] += 1
+
+    def _put_on_table(self, s: State, seat: int, card: int, up: bool) -> int:
+        s.hands[seat][card] -= 1
+        slot = s.table_len[seat]
+        s.table[seat][slot] = card
+        s.table_len[seat] += 1
+        if up:
+            s.face_up[seat] |= 1 << slot
+        return slot
+
+    def _has_opponent_with_cards(self, s: State, seat: int) -> bool:
+        return any(k != seat and _size(s.hands[k]) > 0 for k in range(self.players))
+
+    def _any_face_down(self, s: State) -> bool:
+        return any(_face_down(s, k) > 0 for k in range(self.players))
+
+    def _set_effect(self, s: State, effect: int, seat: int, slot: int) -> None:
+        s.effect, s.effect_seat, s.effect_slot = effect, seat, slot
+
+    def _clear_effect(self, s: State) -> None:
+        self._set_effect(s, NO_EFFECT, 0, 0)
+
+    def _trigger(self, s: State, seat: int, slot: int) -> None:
+        card = s.table[seat][slot]
+        if card == JESTER:
+            s.no_changes = False
+        elif card == PEASANT:
+            if self._has_opponent_with_cards(s, seat):
+                self._set_effect(s, PEASANT_NAME, seat, 0)
+        elif card == ASSASSIN:
+            self._set_effect(s, ASSASSIN_TARGET, seat, 0)
+        elif card == COURTESAN:
+            if self._any_face_down(s):
+                self._set_effect(s, COURTESAN_TARGET, seat, 0)
+        elif card == HERALD:
+            self._refill(s)
+            if s.deck_len > 0:
+                self._set_effect(s, HERALD_CHOICE, seat, slot)
+        elif card == KNIGHT:
+            if self._has_opponent_with_cards(s, seat):
+                self._set_effect(s, KNIGHT_NAME, seat, 0)
+        elif card == PRINCESS:
+            if _size(s.hands[seat]) > 0:
+                self._set_effect(s, PRINCESS_DISCARD, seat, 0)
+
+    def _can_act(self, s: State) -> bool:
+        change = not s.changed and not s.no_changes
+        play = not s.played and _size(s.hands[s.turn]) > 0
+        return change or play
+
+    def _settle(self, s: State) -> None:
+        if s.phase == BUILD and s.effect == NO_EFFECT and _size(s.marked) == 0 and not self._can_act(s):
+            self._end_turn(s)
+
+    def _end_turn(self, s: State) -> None:
+        while True:
+            if s.exchanged or s.played:
+                s.passes = 0
+            else:
+                s.passes += 1
+            if s.passes >= self.players:
+                self._start_wagers(s)
+                return
+            s.turn = self._left(s.turn)
+            s.changed = s.exchanged = s.played = False
+            if self._can_act(s):
+                return
+
+    def _start_wagers(self, s: State) -> None:
+        for seat in range(self.players):
+            for kind in range(KINDS):
+                while s.hands[seat][kind] > 0:
+                    self._put_on_table(s, seat, kind, False)
+        s.phase = WAGER
+        s.turn = s.dealer
+        s.no_changes = False
+        s.changed = s.exchanged = s.played = False
+        s.passes = 0
+        s.suit = s.suit_turns = 0
+        s.won = [None] * SUITS
+        s.gain = [0] * SUITS
+
+    # -- legal actions ---------------------------------------------------------------
+
+    def current_player(self, s: State) -> int | None:
+        if s.phase == OVER:
+            return None
+        if s.phase == BUILD and s.effect != NO_EFFECT:
+            return s.effect_seat
+        return s.turn
+
+    def legal_actions(self, s: State) -> list[int]:
+        if s.phase == BUILD:
+            return self._legal_build(s)
+        if s.phase == WAGER:
+            if s.doubled[s.suit] is not None:
+                return [ALL_YOURS, WE_SHALL_SEE]
+            out = [BET_PASS]
+            if not s.bets[s.suit] >> s.turn & 1:
+                out.append(BET_MINE)
+            elif s.suit_turns >= self.players:
+                out.append(DOUBLE_DOWN)
+            return out
+        return []
+
+    def _legal_build(self, s: State) -> list[int]:
+        d = s.effect_seat
+
+        def cards(base: int, seat: int) -> list[int]:
+            return [base + k for k in range(KINDS) if s.hands[seat][k] > 0]
+
+        def opponents(base: int) -> list[int]:
+            return [base + k for k in range(self.players) if k != d and _size(s.hands[k]) > 0]
+
+        e = s.effect
+        if e == PEASANT_NAME:
+            return opponents(PEASANT_SEAT)
+        if e == PEASANT_SHOW:
+            return cards(PEASANT_CARD, d)
+        if e in (ASSASSIN_TARGET, COURTESAN_TARGET):
+            base = ASSASSIN_AT if e == ASSASSIN_TARGET else COURTESAN_AT
+            return [
+                base + 4 * k + j
+                for k in range(self.players)
+                for j in range(s.table_len[k])
+                if e == ASSASSIN_TARGET or not s.face_up[k] >> j & 1
+            ]
+        if e == HERALD_CHOICE:
+            return [HERALD_TAKE, HERALD_DECLINE]
+        if e == KNIGHT_NAME:
+            return opponents(KNIGHT_SEAT)
+        if e == PRINCESS_DISCARD:
+            return cards(PRINCESS_CARD, d)
+        p = s.turn
+        hand = s.hands[p]
+        if _size(s.marked) > 0:
+            low = max(k for k in range(KINDS) if s.marked[k] > 0)
+            return [MARK + k for k in range(low, KINDS) if s.marked[k] < hand[k]] + [CONFIRM_EXCHANGE]
+        out: list[int] = []
+        if not s.played:
+            out += cards(PLAY_UP, p) + cards(PLAY_DOWN, p)
+        if not s.changed and not s.no_changes:
+            out += cards(MARK, p) + [NO_CHANGES]
+        return out + [END_TURN]
+
+    # -- playing ---------------------------------------------------------------------
+
+    def apply(self, s: State, action: int) -> None:
+        if s.phase == BUILD:
+            self._apply_build(s, action)
+        else:
+            self._apply_wager(s, action)
+
+    def _apply_build(self, s: State, a: int) -> None:
+        turn, decider = s.turn, s.effect_seat
+        if a < PLAY_DOWN:
+            slot = self._put_on_table(s, turn, a - PLAY_UP, True)
+            s.played = True
+            self._trigger(s, turn, slot)
+        elif a < MARK:
+            self._put_on_table(s, turn, a - PLAY_DOWN, False)
+            s.played = True
+        elif a < CONFIRM_EXCHANGE:
+            s.marked[a - MARK] += 1
+        elif a == CONFIRM_EXCHANGE:
+            self._exchange(s)
+        elif a == NO_CHANGES:
+            s.no_changes = True
+            s.changed = True
+        elif a == END_TURN:
+            self._end_turn(s)
+        elif a < PEASANT_CARD:
+            self._set_effect(s, PEASANT_SHOW, a - PEASANT_SEAT, 0)
+        elif a < ASSASSIN_AT:
+            self._clear_effect(s)
+            slot = self._put_on_table(s, decider, a - PEASANT_CARD, True)
+            self._trigger(s, decider, slot)
+        elif a < COURTESAN_AT:
+            self._clear_effect(s)
+            self._eliminate(s, (a - ASSASSIN_AT) // 4, (a - ASSASSIN_AT) % 4)
+        elif a < HERALD_TAKE:
+            self._clear_effect(s)
+            seat, slot = (a - COURTESAN_AT) // 4, (a - COURTESAN_AT) % 4
+            s.face_up[seat] |= 1 << slot
+            self._trigger(s, seat, slot)
+        elif a == HERALD_TAKE:
+            slot = s.effect_slot
+            self._clear_effect(s)
+            s.discard[HERALD] += 1
+            s.deck_len -= 1
+            top = s.deck[s.deck_len]
+            s.deck[s.deck_len] = 0
+            s.table[decider][slot] = top
+            self._trigger(s, decider, slot)
+        elif a == HERALD_DECLINE:
+            self._clear_effect(s)
+            n = s.deck_len
+            if n > 0:
+                s.deck[:n] = [s.deck[n - 1]] + s.deck[: n - 1]
+        elif a < PRINCESS_CARD:
+            self._clear_effect(s)
+            victim = a - KNIGHT_SEAT
+            hand = s.hands[victim]
+            pick = s.rng.below(_size(hand))
+            lost = 0
+            for kind, count in enumerate(hand):
+                if pick < count:
+                    lost = kind
+                    break
+                pick -= count
+            self._discard_and_draw(s, victim, lost)
+        else:
+            self._clear_effect(s)
+            self._discard_and_draw(s, decider, a - PRINCESS_CARD)
+        self._settle(s)
+
+    def _exchange(self, s: State) -> None:
+        p = s.turn
+        count = _size(s.marked)
+        for kind in range(KINDS):
+            s.hands[p][kind] -= s.marked[kind]
+            s.discard[kind] += s.marked[kind]
+        s.marked = [0] * KINDS
+        for _ in range(count):
+            self._draw(s, p)
+        s.changed = True
+        s.exchanged = True
+
+    def _discard_and_draw(self, s: State, seat: int, card: int) -> None:
+        s.hands[seat][card] -= 1
+        s.discard[card] += 1
+        self._draw(s, seat)
+
+    def _eliminate(self, s: State, seat: int, slot: int) -> None:
+        n = s.table_len[seat]
+        row = s.table[seat]
+        s.discard[row[slot]] += 1
+        s.table[seat] = row[:slot] + row[slot + 1 : n] + [0] * (COMBO - n + 1)
+        up = s.face_up[seat]
+        s.face_up[seat] = (up & ((1 << slot) - 1)) | ((up >> (slot + 1)) << slot)
+        s.table_len[seat] -= 1
+        self._draw(s, seat)
+
+    def _apply_wager(self, s: State, a: int) -> None:
+        p, suit = s.turn, s.suit
+        if a in (BET_PASS, BET_MINE):
+            if a == BET_MINE:
+                s.bets[suit] |= 1 << p
+                s.passes = 0
+            else:
+                s.passes += 1
+            s.suit_turns = min(s.suit_turns + 1, self.players)
+            if s.passes >= self.players:
+                self._close_suit(s)
+            else:
+                s.turn = self._right(p)
+        elif a == DOUBLE_DOWN:
+            s.doubled[suit] = p
+            self._next_reply(s, p)
+        elif a == ALL_YOURS:
+            s.bets[suit] &= ~(1 << p)
+            self._next_reply(s, p)
+        else:
+            self._next_reply(s, p)
+
+    def _next_reply(self, s: State, start: int) -> None:
+        doubler = s.doubled[s.suit]
+        if doubler is None:
+            doubler = start
+        k = self._right(start)
+        while k != doubler:
+            if s.bets[s.suit] >> k & 1:
+                s.turn = k
+                return
+            k = self._right(k)
+        self._close_suit(s)
+
+    def _close_suit(self, s: State) -> None:
+        suit = s.suit
+        if _popcount(s.bets[suit]) == 1:
+            w = s.bets[suit].bit_length() - 1
+            s.won[suit] = w
+            s.gain[suit] = 1 + SUIT_MAX[suit]
+            s.scores[w] += s.gain[suit]
+        s.passes = 0
+        s.suit_turns = 0
+        s.turn = s.dealer
+        if suit + 1 < SUITS:
+            s.suit += 1
+        else:
+            self._resolve(s)
+
+    def suit_winner(self, s: State, suit: int, mask: int) -> tuple[int, int] | None:
+        """The winner of ``suit`` among the seats in ``mask``, with the Suit's points."""
+        best: tuple[int, list[int]] | None = None
+        for k in range(self.players):
+            seat = (s.dealer + k) % self.players
+            if not mask >> seat & 1:
+                continue
+            key = suit_key(suit, s.table[seat])
+            if key is not None and (best is None or key > best[1]):
+                best = (seat, key)
+        return None if best is None else (best[0], suit_points(suit, best[1]))
+
+    def _resolve(self, s: State) -> None:
+        for suit in range(SUITS):
+            if s.won[suit] is not None:
+                continue
+            mask = s.bets[suit] if s.bets[suit] else (1 << self.players) - 1
+            result = self.suit_winner(s, suit, mask)
+            if result is not None:
+                w, points = result
+                mult = 2 if s.doubled[suit] is not None else 1
+                s.won[suit] = w
+                s.gain[suit] = points + _popcount(s.bets[suit]) * mult
+                s.scores[w] += s.gain[suit]
+        for seat in range(self.players):
+            s.last_cards[seat] = sorted(s.table[seat])
+        s.round += 1
+        if max(s.scores) >= self.target or s.round >= self.max_rounds:
+            s.phase = OVER
+            s.turn = 0
+            s.suit = 0
+        else:
+            s.dealer = self._right(s.dealer) if self.rotate_right else self._left(s.dealer)
+            self._deal(s)
+
+    # -- the end ---------------------------------------------------------------------
+
+    def _winner(self, s: State) -> int:
+        best = s.dealer
+        for k in range(1, self.players):
+            seat = (s.dealer + k) % self.players
+            if s.scores[seat] > s.scores[best]:
+                best = seat
+        return best
+
+    def returns(self, s: State) -> list[float]:
+        if s.phase != OVER:
+            return [0.0] * self.players
+        w = self._winner(s)
+        return winner_returns([k == w for k in range(self.players)])
+
+    def scores(self, s: State) -> list[int]:
+        return list(s.scores[: self.players])
+
+    def action_name(self, s: State, action: int) -> str:
+        a = action
+        if 0 <= a < PLAY_DOWN:
+            return f"play {CARD_NAMES[a]} face up"
+        if a < MARK:
+            return f"play {CARD_NAMES[a - PLAY_DOWN]} face down"
+        if a < CONFIRM_EXCHANGE:
+            return f"exchange {CARD_NAMES[a - MARK]}"
+        fixed = {
+            CONFIRM_EXCHANGE: "confirm exchange",
+            NO_CHANGES: "there are no changes",
+            END_TURN: "end turn",
+            HERALD_TAKE: "herald: take the top card",
+            HERALD_DECLINE: "herald: put it at the bottom",
+            BET_PASS: "pass",
+            BET_MINE: "mine",
+            DOUBLE_DOWN: "double down",
+            ALL_YOURS: "all yours",
+            WE_SHALL_SEE: "we shall see",
+        }
+        if a in fixed:
+            return fixed[a]
+        if PEASANT_SEAT <= a < PEASANT_CARD:
+            return f"peasant: seat {a - PEASANT_SEAT}"
+        if PEASANT_CARD <= a < ASSASSIN_AT:
+            return f"peasant: show {CARD_NAMES[a - PEASANT_CARD]}"
+        if ASSASSIN_AT <= a < COURTESAN_AT:
+            return f"assassin: seat {(a - ASSASSIN_AT) // 4} slot {(a - ASSASSIN_AT) % 4}"
+        if COURTESAN_AT <= a < HERALD_TAKE:
+            return f"courtesan: seat {(a - COURTESAN_AT) // 4} slot {(a - COURTESAN_AT) % 4}"
+        if KNIGHT_SEAT <= a < PRINCESS_CARD:
+            return f"knight: seat {a - KNIGHT_SEAT}"
+        if PRINCESS_CARD <= a < BET_PASS:
+            return f"princess: discard {CARD_NAMES[a - PRINCESS_CARD]}"
+        return "?"
+
+    # -- what a seat sees ------------------------------------------------------------
+
+    def _decision(self, s: State) -> int | None:
+        if s.phase == BUILD:
+            if s.effect != NO_EFFECT:
+                return 1 + s.effect
+            return 1 if _size(s.marked) > 0 else 0
+        if s.phase == WAGER:
+            return 10 if s.doubled[s.suit] is not None else 9
+        return None
+
+    def _sees(self, s: State, seat: int, owner: int, slot: int) -> bool:
+        return owner == seat or bool(s.face_up[owner] >> slot & 1)
+
+    def _herald_card_for(self, s: State, seat: int) -> int | None:
+        if s.effect == HERALD_CHOICE and s.effect_seat == seat and s.deck_len > 0:
+            return s.deck[s.deck_len - 1]
+        return None
+
+    def _marked_for(self, s: State, seat: int) -> list[int]:
+        return list(s.marked) if s.phase == BUILD and s.turn == seat else [0] * KINDS
+
+    def observation(self, s: State, seat: int) -> dict[str, Any]:
+        n = self.players
+
+        def names(counts: list[int]) -> list[str]:
+            return [CARD_NAMES[k] for k in range(KINDS) for _ in range(counts[k])]
+
+        table = [
+            [
+                {
+                    "card": CARD_NAMES[s.table[k][j]] if self._sees(s, seat, k, j) else None,
+                    "face_up": bool(s.face_up[k] >> j & 1),
+                }
+                for j in range(s.table_len[k])
+            ]
+            for k in range(n)
+        ]
+        decision = self._decision(s)
+        herald = self._herald_card_for(s, seat)
+        return {
+            "seat": seat,
+            "current_player": self.current_player(s),
+            "phase": PHASE_NAMES[s.phase],
+            "decision": None if decision is None else DECISIONS[decision],
+            "round": s.round,
+            "dealer": s.dealer,
+            "turn": s.turn if s.phase != OVER else None,
+            "scores": list(s.scores[:n]),
+            "target": self.target,
+            "hand": names(s.hands[seat]),
+            "hand_sizes": [_size(s.hands[k]) for k in range(n)],
+            "table": table,
+            "deck_size": s.deck_len,
+            "discard_size": _size(s.discard),
+            "no_changes": s.no_changes,
+            "changed": s.changed,
+            "exchanged": s.exchanged,
+            "played": s.played,
+            "passes": s.passes,
+            "marked": names(self._marked_for(s, seat)),
+            "marked_count": _size(s.marked),
+            "herald_card": None if herald is None else CARD_NAMES[herald],
+            "suit": SUIT_NAMES[s.suit] if s.phase == WAGER else None,
+            "suit_turns": s.suit_turns,
+            "bets": [[k for k in range(n) if b >> k & 1] for b in s.bets],
+            "double_down": list(s.doubled),
+            "suit_winners": list(s.won),
+            "suit_points": list(s.gain),
+            "last_combinations": (
+                [[CARD_NAMES[c] for c in s.last_cards[k]] for k in range(n)] if s.round > 0 else None
+            ),
+            "terminal": s.phase == OVER,
+        }
+
+    def observation_tensor(self, s: State, seat: int, out: npt.NDArray[np.float32]) -> None:
+        n = self.players
+        w = TensorWriter(out)
+        for c in s.hands[seat]:
+            w.scalar(float(c))
+        for c in self._marked_for(s, seat):
+            w.scalar(float(c))
+        w.one_hot(KINDS, self._herald_card_for(s, seat))
+        current = self.current_player(s)
+        for k in range(MAX_PLAYERS):
+            if k >= n:
+                for _ in range(SEAT_BLOCK):
+                    w.scalar(0.0)
+                continue
+            j = (seat + k) % n
+            w.flag(True)
+            w.scalar(float(_size(s.hands[j])))
+            for slot in range(COMBO):
+                occupied = slot < s.table_len[j]
+                w.flag(occupied)
+                w.flag(occupied and bool(s.face_up[j] >> slot & 1))
+                seen = occupied and self._sees(s, seat, j, slot)
+                w.one_hot(KINDS, s.table[j][slot] if seen else None)
+            w.scalar(ratio(s.scores[j], self.target))
+            w.flag(s.dealer == j)
+            w.flag(s.phase != OVER and s.turn == j)
+            w.flag(current == j)
+            for suit in range(SUITS):
+                w.flag(bool(s.bets[suit] >> j & 1))
+            for suit in range(SUITS):
+                w.flag(s.doubled[suit] == j)
+            for suit in range(SUITS):
+                w.flag(s.won[suit] == j)
+        w.one_hot(3, s.phase)
+        w.one_hot(len(DECISIONS), self._decision(s))
+        w.flag(s.no_changes)
+        w.flag(s.changed)
+        w.flag(s.played)
+        w.scalar(float(s.passes))
+        w.scalar(float(_size(s.marked)))
+        w.scalar(float(s.deck_len))
+        w.scalar(float(_size(s.discard)))
+        w.one_hot(SUITS, s.suit if s.phase == WAGER else None)
+        w.scalar(float(s.suit_turns))
+        for g in s.gain:
+            w.scalar(float(g))
+
+    def determinize(self, s: State, seat: int, rng: Rng) -> State:
+        d = self.copy_state(s)
+        fixed_top = self._herald_card_for(s, seat) is not None
+        deck_hidden = d.deck_len - int(fixed_top)
+        others = [k for k in range(self.players) if k != seat]
+        unseen = [0] * KINDS
+        for k in others:
+            for kind in range(KINDS):
+                unseen[kind] += d.hands[k][kind]
+            for j in range(d.table_len[k]):
+                if not d.face_up[k] >> j & 1:
+                    unseen[d.table[k][j]] += 1
+        for c in d.deck[:deck_hidden]:
+            unseen[c] += 1
+        for kind in range(KINDS):
+            unseen[kind] += d.discard[kind]
+        pool = [kind for kind in range(KINDS) for _ in range(unseen[kind])]
+        rng.shuffle(pool)
+        it = iter(pool)
+        for k in others:
+            size = _size(d.hands[k])
+            d.hands[k] = [0] * KINDS
+            for _ in range(size):
+                d.hands[k][next(it)] += 1
+            for j in range(d.table_len[k]):
+                if not d.face_up[k] >> j & 1:
+                    d.table[k][j] = next(it)
+        for i in range(deck_hidden):
+            d.deck[i] = next(it)
+        discard_size = _size(d.discard)
+        d.discard = [0] * KINDS
+        for _ in range(discard_size):
+            d.discard[next(it)] += 1
+        p = d.turn
+        if p != seat and _size(d.marked) > 0:
+            left = _size(d.marked)
+            d.marked = [0] * KINDS
+            for kind in range(KINDS):
+                m = min(left, d.hands[p][kind])
+                d.marked[kind] = m
+                left -= m
+        d.rng = rng.fork()
+        return d
+
+    # -- saving and checking ---------------------------------------------------------
+
+    def copy_state(self, s: State) -> State:
+        return State(
+            s.rng.copy(),
+            list(s.deck),
+            s.deck_len,
+            list(s.discard),
+            [list(h) for h in s.hands],
+            [list(t) for t in s.table],
+            list(s.table_len),
+            list(s.face_up),
+            list(s.marked),
+            list(s.scores),
+            s.round,
+            s.dealer,
+            s.phase,
+            s.turn,
+            s.no_changes,
+            s.changed,
+            s.exchanged,
+            s.played,
+            s.passes,
+            s.effect,
+            s.effect_seat,
+            s.effect_slot,
+            s.suit,
+            s.suit_turns,
+            list(s.bets),
+            list(s.doubled),
+            list(s.won),
+            list(s.gain),
+            [list(c) for c in s.last_cards],
+        )
+
+    def state_to_json(self, s: State) -> dict[str, Any]:
+        return {
+            "bets": list(s.bets),
+            "changed": s.changed,
+            "deck": list(s.deck),
+            "deck_len": s.deck_len,
+            "dealer": s.dealer,
+            "discard": list(s.discard),
+            "doubled": list(s.doubled),
+            "effect": s.effect,
+            "effect_seat": s.effect_seat,
+            "effect_slot": s.effect_slot,
+            "exchanged": s.exchanged,
+            "face_up": list(s.face_up),
+            "gain": list(s.gain),
+            "hands": [list(h) for h in s.hands],
+            "last_cards": [list(c) for c in s.last_cards],
+            "marked": list(s.marked),
+            "no_changes": s.no_changes,
+            "passes": s.passes,
+            "phase": s.phase,
+            "played": s.played,
+            "rng": s.rng.to_json(),
+            "round": s.round,
+            "scores": list(s.scores),
+            "suit": s.suit,
+            "suit_turns": s.suit_turns,
+            "table": [list(t) for t in s.table],
+            "table_len": list(s.table_len),
+            "turn": s.turn,
+            "won": list(s.won),
+        }
+
+    def state_from_json(self, data: Any) -> State:
+        def u(v: Any, hi: int = 255) -> int:
+            if type(v) is not int or not 0 <= v <= hi:
+                raise ValueError(f"expected an integer from 0 to {hi}, got {v!r}")
+            return v
+
+        def ulist(v: Any, n: int, hi: int = 255) -> list[int]:
+            if not isinstance(v, list) or len(v) != n:
+                raise ValueError(f"expected a list of {n} integers")
+            return [u(x, hi) for x in v]
+
+        def grid(v: Any, rows: int, cols: int) -> list[list[int]]:
+            if not isinstance(v, list) or len(v) != rows:
+                raise ValueError(f"expected a list of {rows} lists")
+            return [ulist(r, cols) for r in v]
+
+        def flag(v: Any) -> bool:
+            if type(v) is not bool:
+                raise ValueError("expected a bool")
+            return v
+
+        def opts(v: Any) -> list[int | None]:
+            if not isinstance(v, list) or len(v) != SUITS:
+                raise ValueError(f"expected a list of {SUITS} seats or nulls")
+            return [None if x is None else u(x) for x in v]
+
+        return State(
+            Rng.from_json(data["rng"]),
+            ulist(data["deck"], DECK),
+            u(data["deck_len"]),
+            ulist(data["discard"], KINDS),
+            grid(data["hands"], MAX_PLAYERS, KINDS),
+            grid(data["table"], MAX_PLAYERS, COMBO),
+            ulist(data["table_len"], MAX_PLAYERS),
+            ulist(data["face_up"], MAX_PLAYERS),
+            ulist(data["marked"], KINDS),
+            ulist(data["scores"], MAX_PLAYERS, 0xFFFF),
+            u(data["round"], 0xFFFF),
+            u(data["dealer"]),
+            u(data["phase"]),
+            u(data["turn"]),
+            flag(data["no_changes"]),
+            flag(data["changed"]),
+            flag(data["exchanged"]),
+            flag(data["played"]),
+            u(data["passes"]),
+            u(data["effect"]),
+            u(data["effect_seat"]),
+            u(data["effect_slot"]),
+            u(data["suit"]),
+            u(data["suit_turns"]),
+            ulist(data["bets"], SUITS),
+            opts(data["doubled"]),
+            opts(data["won"]),
+            ulist(data["gain"], SUITS),
+            grid(data["last_cards"], MAX_PLAYERS, COMBO),
+        )
+
+    def check_state(self, s: State) -> str | None:
+        n = self.players
+        if not s.rng.is_valid():
+            return "generator increment must be odd"
+        if s.phase > OVER:
+            return "phase must be 0, 1 or 2"
+        if not (s.dealer < n and s.turn < n and s.effect_seat < n):
+            return "dealer, turn and effect seat must be seats"
+        length = s.deck_len
+        if length > DECK:
+            return "the deck holds at most 40 cards"
+        if not (all(c < KINDS for c in s.deck[:length]) and all(c == 0 for c in s.deck[length:])):
+            return "deck entries must be card kinds, zeros past its length"
+        for k in range(MAX_PLAYERS):
+            tl = s.table_len[k]
+            if tl > COMBO:
+                return "a table holds at most 4 cards"
+            if not (
+                all(c < KINDS for c in s.table[k][:tl]) and all(c == 0 for c in s.table[k][tl:]) and s.face_up[k] >> tl == 0
+            ):
+                return "table entries must be card kinds, zeros (and face-down) past its length"
+            if sum(s.hands[k]) + tl != (COMBO if k < n else 0):
+                return "each seat must hold exactly 4 cards in hand and on the table (none for absent seats)"
+        total = [0] * KINDS
+        for c in s.deck[:length]:
+            total[c] += 1
+        for kind in range(KINDS):
+            total[kind] += s.discard[kind] + sum(s.hands[k][kind] for k in range(MAX_PLAYERS))
+        for k in range(MAX_PLAYERS):
+            for c in s.table[k][: s.table_len[k]]:
+                total[c] += 1
+        if total != list(COPIES):
+            return "the cards do not add up to the 40-card deck"
+        top = max(s.scores)
+        if any(x != 0 for x in s.scores[n:]) or top >= self.target + MAX_ROUND_GAIN or s.round > self.max_rounds:
+            return "scores or rounds out of range"
+        ended = top >= self.target or s.round >= self.max_rounds
+        if not ((s.phase == OVER) == ended or (s.phase == WAGER and s.round < self.max_rounds)):
+            return "the phase does not agree with the scores and rounds"
+        if s.phase == BUILD and top >= self.target:
+            return "a round cannot start with a score at the target"
+        for suit in range(SUITS):
+            d, w = s.doubled[suit], s.won[suit]
+            if not (
+                s.bets[suit] >> n == 0
+                and (d is None or bool(s.bets[suit] >> d & 1))
+                and (w is None or w < n)
+                and s.gain[suit] <= 2 + 8
+            ):
+                return "bets, Double Downs and Suit results must name seats"
+        flat = [c for row in s.last_cards for c in row]
+        if not (
+            all(c < KINDS for c in flat)
+            and all(c == 0 for row in s.last_cards[n:] for c in row)
+            and (s.round > 0 or all(c == 0 for c in flat))
+        ):
+            return "last round's combinations must be card kinds"
+        if not (s.passes < n and s.suit_turns <= n):
+            return "passes and turns must be below the number of seats"
+        return self._check_build(s) if s.phase == BUILD else self._check_wager(s)
+
+    def _check_build(self, s: State) -> str | None:
+        if not (s.bets == [0] * SUITS and s.doubled == [None] * SUITS and s.suit == 0 and s.suit_turns == 0):
+            return "no bets during Phase 1"
+        if s.exchanged and not s.changed:
+            return "an exchange uses the turn's change"
+        p = s.turn
+        marking = _size(s.marked) > 0
+        if marking and not (
+            s.effect == NO_EFFECT
+            and not s.changed
+            and not s.no_changes
+            and all(s.marked[k] <= s.hands[p][k] for k in range(KINDS))
+        ):
+            return "marked cards must be in the hand of a player free to exchange"
+        d, e = s.effect_seat, s.effect
+        if e == NO_EFFECT:
+            valid = d == 0 and s.effect_slot == 0
+        elif e in (PEASANT_NAME, KNIGHT_NAME):
+            valid = self._has_opponent_with_cards(s, d) and s.effect_slot == 0
+        elif e in (PEASANT_SHOW, PRINCESS_DISCARD):
+            valid = _size(s.hands[d]) > 0 and s.effect_slot == 0
+        elif e == ASSASSIN_TARGET:
+            valid = any(x > 0 for x in s.table_len) and s.effect_slot == 0
+        elif e == COURTESAN_TARGET:
+            valid = self._any_face_down(s) and s.effect_slot == 0
+        elif e == HERALD_CHOICE:
+            j = s.effect_slot
+            valid = s.deck_len > 0 and j < s.table_len[d] and bool(s.face_up[d] >> j & 1) and s.table[d][j] == HERALD
+        else:
+            valid = False
+        if not valid:
+            return "the pending effect is not possible here"
+        if not (e != NO_EFFECT or marking or self._can_act(s)):
+            return "the turn's player must have something to do"
+        return None
+
+    def _check_wager(self, s: State) -> str | None:
+        if not (
+            all(_size(h) == 0 for h in s.hands)
+            and s.marked == [0] * KINDS
+            and s.effect == NO_EFFECT
+            and s.effect_seat == 0
+            and s.effect_slot == 0
+            and not s.no_changes
+            and not s.changed
+            and not s.exchanged
+            and not s.played
+        ):
+            return "after Phase 1 all cards are on the table and no turn is open"
+        suit = s.suit
+        if suit >= SUITS:
+            return "the Suit must be 0 to 3"
+        if s.phase == OVER:
+            if not (s.turn == 0 and s.suit == 0 and s.passes == 0 and s.suit_turns == 0):
+                return "a finished game has no turn"
+            return None
+        for later in range(suit + 1, SUITS):
+            if not (s.bets[later] == 0 and s.doubled[later] is None and s.won[later] is None and s.gain[later] == 0):
+                return "Suits not yet bet on carry no bets"
+        for earlier in range(suit):
+            w = s.won[earlier]
+            if not (
+                (w is None) == (_popcount(s.bets[earlier]) != 1)
+                and (w is None or s.bets[earlier] == 1 << w)
+                and s.gain[earlier] == (0 if w is None else 1 + SUIT_MAX[earlier])
+            ):
+                return "a Suit closed with one chip is won by that chip"
+        if not (s.won[suit] is None and s.gain[suit] == 0):
+            return "the current Suit is not won yet"
+        doubler = s.doubled[suit]
+        if doubler is not None and not (
+            s.turn != doubler and bool(s.bets[suit] >> s.turn & 1) and s.suit_turns == self.players
+        ):
+            return "after a Double Down only another bettor replies"
+        return None
+
+
+def _face_down(s: State, seat: int) -> int:
+    full = (1 << s.table_len[seat]) - 1
+    return _popcount(full & ~s.face_up[seat])

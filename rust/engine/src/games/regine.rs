@@ -1,0 +1,1469 @@
+//! Regine — build a four-card combination, bet on four Suits (rulebook: `regine.txt`).
+//!
+//! Rules in ten lines: 40 cards (8 Jesters, 4 each of Peasant, Assassin, Courtesan, Herald,
+//! Knight, Princess, 8 Queens); 4 dealt to each of 2–4 players. Phase 1, from the Dealer to the
+//! left: on her turn a player may once exchange cards with the deck (or declare "no changes",
+//! which locks exchanges until a Jester is played face up) and once play a card face up (its
+//! effect applies) or face down, in either order, or pass; the phase ends when everyone passes
+//! in a row, and hands go face down: everyone has 4 cards in front of her. Phase 2, for each
+//! Suit (Queens, Jesters, Pairs, Game), from the Dealer to the right: pass, "mine" (one chip),
+//! Double Down (answered by "all yours" / "we shall see"); a lone bettor wins at once. Phase 3:
+//! each remaining Suit goes to the best combination among its bettors (or everybody). First to
+//! 31 points (checked at round end) wins.
+//!
+//! Rulings applied (RULINGS.md): next Dealer to the left (`dealer_rotation`); Dealer-first seat
+//! priority; ranks Queen > Knight = Princess > Herald > Courtesan > Assassin > Peasant > Jester;
+//! a turn is a pass when nothing was exchanged or played; the discard pile is reshuffled when
+//! the deck runs out; Peasant and Knight name only opponents holding a card; out-of-turn effects
+//! are decided by the card's owner; unlimited chips, one Double Down per Suit. Ours (see
+//! `docs/rules/regine.md`): exchanges mark cards in ascending order then confirm; Queens and
+//! Jesters always have a winner; Pairs ties compare the combination then the other cards; the
+//! stalemate guard `max_rounds`.
+//!
+//! Randomness, in order: each round shuffles all 40 cards (Fisher–Yates) and deals 4 from the
+//! top to each seat from the Dealer's left; an empty deck is rebuilt from the discard pile
+//! (cards in kind order, then shuffled); a Knight's victim loses `below(hand size)`-th card of
+//! her hand in kind order. `determinize` shuffles the unseen cards once and deals them back to
+//! the other hands, the others' face-down cards, the deck and the discard pile, in that order.
+
+// Counts per kind and per seat are parallel arrays: index loops read best here.
+#![allow(clippy::needless_range_loop)]
+
+use crate::actions::{Action, ActionSet};
+use crate::error::Result;
+use crate::game::{winner_returns, Game, GameInfo, Seat};
+use crate::options::{OptionReader, OptionSpec, Options};
+use crate::rng::Rng;
+use crate::tensor::TensorWriter;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// Most seats.
+pub const MAX_PLAYERS: usize = 4;
+/// Kinds of cards.
+pub const KINDS: usize = 8;
+/// Cards in the game.
+pub const DECK: usize = 40;
+/// Cards in each player's combination.
+pub const COMBO: usize = 4;
+/// Number of Suits.
+pub const SUITS: usize = 4;
+
+/// Card kinds, in rank order (Knight and Princess rank equal).
+pub const JESTER: u8 = 0;
+/// A Peasant.
+pub const PEASANT: u8 = 1;
+/// An Assassin.
+pub const ASSASSIN: u8 = 2;
+/// A Courtesan.
+pub const COURTESAN: u8 = 3;
+/// A Herald.
+pub const HERALD: u8 = 4;
+/// A Knight.
+pub const KNIGHT: u8 = 5;
+/// A Princess.
+pub const PRINCESS: u8 = 6;
+/// A Queen.
+pub const QUEEN: u8 = 7;
+/// Names of the card kinds.
+pub const CARD_NAMES: [&str; KINDS] = [
+    "jester",
+    "peasant",
+    "assassin",
+    "courtesan",
+    "herald",
+    "knight",
+    "princess",
+    "queen",
+];
+/// Copies of each kind.
+pub const COPIES: [u8; KINDS] = [8, 4, 4, 4, 4, 4, 4, 8];
+/// Rank of each kind for every comparison.
+pub const RANK: [u8; KINDS] = [0, 1, 2, 3, 4, 5, 5, 6];
+/// Value of each kind for the Game Suit.
+pub const VALUE: [u8; KINDS] = [1, 4, 5, 6, 7, 10, 10, 10];
+/// Names of the Suits, in the order they are bet on and resolved.
+pub const SUIT_NAMES: [&str; SUITS] = ["queens", "jesters", "pairs", "game"];
+/// The most a Suit card is worth (what an automatic win pays, plus the chip).
+pub const SUIT_MAX: [u8; SUITS] = [1, 1, 2, 2];
+/// Most points one seat can win in a round (4 doubled chips on every Suit).
+const MAX_ROUND_GAIN: u32 = 40;
+
+/// Phases.
+const BUILD: u8 = 0;
+const WAGER: u8 = 1;
+const OVER: u8 = 2;
+const PHASE_NAMES: [&str; 3] = ["build", "wager", "over"];
+
+/// Pending card effects in Phase 1 (decided by `effect_seat`).
+const NO_EFFECT: u8 = 0;
+const PEASANT_NAME: u8 = 1;
+const PEASANT_SHOW: u8 = 2;
+const ASSASSIN_TARGET: u8 = 3;
+const COURTESAN_TARGET: u8 = 4;
+const HERALD_CHOICE: u8 = 5;
+const KNIGHT_NAME: u8 = 6;
+const PRINCESS_DISCARD: u8 = 7;
+/// What the current player decides, by decision index (see `decision`).
+const DECISIONS: [&str; 11] = [
+    "turn",
+    "exchange",
+    "peasant: name an opponent",
+    "peasant: show a card",
+    "assassin: eliminate a card",
+    "courtesan: flip a face-down card",
+    "herald: take the top card?",
+    "knight: name an opponent",
+    "princess: discard a card",
+    "bet",
+    "reply to the double down",
+];
+
+/// Action ids (`+ card`, `+ seat`, `+ 4 * seat + slot` where noted).
+const PLAY_UP: Action = 0;
+const PLAY_DOWN: Action = 8;
+const MARK: Action = 16;
+const CONFIRM_EXCHANGE: Action = 24;
+const NO_CHANGES: Action = 25;
+const END_TURN: Action = 26;
+const PEASANT_SEAT: Action = 27;
+const PEASANT_CARD: Action = 31;
+const ASSASSIN_AT: Action = 39;
+const COURTESAN_AT: Action = 55;
+const HERALD_TAKE: Action = 71;
+const HERALD_DECLINE: Action = 72;
+const KNIGHT_SEAT: Action = 73;
+const PRINCESS_CARD: Action = 77;
+const BET_PASS: Action = 85;
+const BET_MINE: Action = 86;
+const DOUBLE_DOWN: Action = 87;
+const ALL_YOURS: Action = 88;
+const WE_SHALL_SEE: Action = 89;
+/// Size of the action space.
+pub const NUM_ACTIONS: usize = 90;
+
+const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "players",
+        default: "4",
+        help: "number of players (2-4)",
+    },
+    OptionSpec {
+        name: "dealer_rotation",
+        default: "\"left\"",
+        help: "who deals next: 'left' (the rulings' default) or 'right' of the Dealer",
+    },
+    OptionSpec {
+        name: "target",
+        default: "31",
+        help: "points that end the game (1-1000)",
+    },
+    OptionSpec {
+        name: "max_rounds",
+        default: "100",
+        help: "stalemate guard: rounds before the game ends on points (1-10000)",
+    },
+];
+
+/// Validated options.
+#[derive(Clone, Debug)]
+pub struct Regine {
+    /// Number of seats.
+    pub players: usize,
+    /// Whether the next Dealer is the one to the right (else to the left).
+    pub rotate_right: bool,
+    /// Points that end the game.
+    pub target: u16,
+    /// Stalemate guard.
+    pub max_rounds: u16,
+}
+
+/// Saves the 40-card deck as a JSON list (serde's arrays stop at 32).
+mod deck_serde {
+    use super::DECK;
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(deck: &[u8; DECK], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(deck.iter())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u8; DECK], D::Error> {
+        let v = Vec::<u8>::deserialize(d)?;
+        v.try_into()
+            .map_err(|_| D::Error::custom("the deck must be a list of 40 entries"))
+    }
+}
+
+/// The whole game state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// The game's generator.
+    pub rng: Rng,
+    /// The deck, bottom first: the top card is `deck[deck_len - 1]`; the rest is 0.
+    #[serde(with = "deck_serde")]
+    pub deck: [u8; DECK],
+    /// Cards in the deck.
+    pub deck_len: u8,
+    /// The face-down discard pile, as counts per kind.
+    pub discard: [u8; KINDS],
+    /// Each seat's hand, as counts per kind.
+    pub hands: [[u8; KINDS]; MAX_PLAYERS],
+    /// Each seat's cards on the table, in the order played (entries past `table_len` are 0).
+    pub table: [[u8; COMBO]; MAX_PLAYERS],
+    /// Cards each seat has on the table.
+    pub table_len: [u8; MAX_PLAYERS],
+    /// Bit `j`: seat's table card `j` lies face up.
+    pub face_up: [u8; MAX_PLAYERS],
+    /// Cards the turn's player has marked for an exchange (counts per kind).
+    pub marked: [u8; KINDS],
+    /// Points.
+    pub scores: [u16; MAX_PLAYERS],
+    /// Rounds completed.
+    pub round: u16,
+    /// This round's Dealer.
+    pub dealer: u8,
+    /// 0 building the hand, 1 wagers, 2 over.
+    pub phase: u8,
+    /// Whose turn it is (Phase 1) or whose bet (Phase 2).
+    pub turn: u8,
+    /// "There are no changes" is in force.
+    pub no_changes: bool,
+    /// The turn's player has exchanged or declared "no changes" this turn.
+    pub changed: bool,
+    /// The turn's player has exchanged this turn.
+    pub exchanged: bool,
+    /// The turn's player has played a card this turn.
+    pub played: bool,
+    /// Consecutive passes (Phase 1 turns, or bets on the current Suit).
+    pub passes: u8,
+    /// The pending card effect (0: none).
+    pub effect: u8,
+    /// Who decides the pending effect.
+    pub effect_seat: u8,
+    /// The table slot of the card whose effect is pending (used by the Herald).
+    pub effect_slot: u8,
+    /// The Suit being bet on.
+    pub suit: u8,
+    /// Bets taken on the current Suit so far (capped at the number of seats).
+    pub suit_turns: u8,
+    /// Seats with a chip on each Suit (bit masks).
+    pub bets: [u8; SUITS],
+    /// Who Doubled Down on each Suit.
+    pub doubled: [Option<u8>; SUITS],
+    /// Who won each Suit (this round's automatic wins during Phase 2, else the last round's).
+    pub won: [Option<u8>; SUITS],
+    /// Points the winner of each Suit took.
+    pub gain: [u8; SUITS],
+    /// Each seat's combination at the end of the last round, sorted (zeros before round 1).
+    pub last_cards: [[u8; COMBO]; MAX_PLAYERS],
+}
+
+/// Cards in a set of counts (wrapping, never panicking, on a corrupt state).
+fn hand_size(hand: &[u8; KINDS]) -> u8 {
+    hand.iter().fold(0u8, |a, &c| a.wrapping_add(c))
+}
+
+/// A combination's ranks, highest first.
+fn ranks_desc(combo: &[u8; COMBO]) -> [u8; COMBO] {
+    let mut r = combo.map(|c| RANK[c as usize]);
+    r.sort_unstable_by(|a, b| b.cmp(a));
+    r
+}
+
+fn count_kind(combo: &[u8; COMBO], kind: u8) -> u8 {
+    combo.iter().filter(|&&c| c == kind).count() as u8
+}
+
+/// How a combination ranks for a Suit (higher is better), or `None` if it cannot win it.
+pub fn suit_key(suit: usize, combo: &[u8; COMBO]) -> Option<[u8; 7]> {
+    let r = ranks_desc(combo);
+    match suit {
+        0 => Some([count_kind(combo, QUEEN), r[0], r[1], r[2], r[3], 0, 0]),
+        1 => Some([
+            count_kind(combo, JESTER),
+            6 - r[3],
+            6 - r[2],
+            6 - r[1],
+            6 - r[0],
+            0,
+            0,
+        ]),
+        2 => pairs_key(combo),
+        _ => {
+            let total: u8 = combo.iter().map(|&c| VALUE[c as usize]).sum();
+            let tier = match total {
+                31 => 2,
+                32..=40 => 1,
+                _ => return None,
+            };
+            let q = count_kind(combo, QUEEN);
+            Some([tier, total, q, r[0], r[1], r[2], r[3]])
+        }
+    }
+}
+
+/// Pairs: category (1 pair, 2 three of a kind, 3 two pairs or four of a kind), the ranks of
+/// the combination, then the other cards, highest first.
+fn pairs_key(combo: &[u8; COMBO]) -> Option<[u8; 7]> {
+    let mut counts = [0u8; KINDS];
+    for &c in combo {
+        counts[c as usize] += 1;
+    }
+    let mut pair: Option<usize> = None;
+    for kind in (0..KINDS).rev() {
+        let rank = RANK[kind];
+        match (counts[kind], pair) {
+            (4, _) => return Some([3, rank, rank, 0, 0, 0, 0]),
+            (3, _) => return Some([2, rank, other_ranks(combo, kind)[0], 0, 0, 0, 0]),
+            (2, Some(high)) => return Some([3, RANK[high], rank, 0, 0, 0, 0]),
+            (2, None) => pair = Some(kind),
+            _ => {}
+        }
+    }
+    let kind = pair?;
+    let o = other_ranks(combo, kind);
+    Some([1, RANK[kind], o[0], o[1], 0, 0, 0])
+}
+
+/// The ranks of the cards not of `kind`, highest first (zeros after them).
+fn other_ranks(combo: &[u8; COMBO], kind: usize) -> [u8; COMBO] {
+    let mut r = [0u8; COMBO];
+    let mut m = 0;
+    for &c in combo {
+        if c as usize != kind {
+            r[m] = RANK[c as usize];
+            m += 1;
+        }
+    }
+    r.sort_unstable_by(|a, b| b.cmp(a));
+    r
+}
+
+/// What a Suit pays for the winning key (before chips).
+fn suit_points(suit: usize, key: &[u8; 7]) -> u8 {
+    match suit {
+        2 => {
+            if key[0] == 1 {
+                1
+            } else {
+                2
+            }
+        }
+        3 => key[0],
+        _ => 1,
+    }
+}
+
+impl Regine {
+    fn n(&self) -> u8 {
+        self.players as u8
+    }
+
+    fn left(&self, seat: u8) -> u8 {
+        (seat + 1) % self.n()
+    }
+
+    fn right(&self, seat: u8) -> u8 {
+        (seat + self.n() - 1) % self.n()
+    }
+
+    fn seat_mask(&self) -> u8 {
+        ((1u16 << self.players) - 1) as u8
+    }
+
+    /// Shuffles all 40 cards, deals 4 to each seat from the Dealer's left, opens Phase 1.
+    fn deal(&self, s: &mut State) {
+        let mut i = 0;
+        for (kind, &copies) in COPIES.iter().enumerate() {
+            for _ in 0..copies {
+                s.deck[i] = kind as u8;
+                i += 1;
+            }
+        }
+        s.rng.shuffle(&mut s.deck);
+        s.deck_len = DECK as u8;
+        s.discard = [0; KINDS];
+        s.hands = [[0; KINDS]; MAX_PLAYERS];
+        s.table = [[0; COMBO]; MAX_PLAYERS];
+        s.table_len = [0; MAX_PLAYERS];
+        s.face_up = [0; MAX_PLAYERS];
+        s.marked = [0; KINDS];
+        for k in 1..=self.n() {
+            let seat = (s.dealer + k) % self.n();
+            for _ in 0..COMBO {
+                self.draw(s, seat);
+            }
+        }
+        s.phase = BUILD;
+        s.turn = s.dealer;
+        s.no_changes = false;
+        s.changed = false;
+        s.exchanged = false;
+        s.played = false;
+        s.passes = 0;
+        s.effect = NO_EFFECT;
+        s.effect_seat = 0;
+        s.effect_slot = 0;
+        s.suit = 0;
+        s.suit_turns = 0;
+        s.bets = [0; SUITS];
+        s.doubled = [None; SUITS];
+    }
+
+    /// An empty deck is rebuilt from the discard pile, shuffled.
+    fn refill(&self, s: &mut State) {
+        if s.deck_len > 0 {
+            return;
+        }
+        let mut len = 0;
+        for kind in 0..KINDS {
+            for _ in 0..s.discard[kind] {
+                s.deck[len] = kind as u8;
+                len += 1;
+            }
+        }
+        s.discard = [0; KINDS];
+        s.deck_len = len as u8;
+        s.rng.shuffle(&mut s.deck[..len]);
+    }
+
+    /// `seat` draws the top card (nothing if even the discard pile is empty).
+    fn draw(&self, s: &mut State, seat: u8) {
+        self.refill(s);
+        if s.deck_len > 0 {
+            s.deck_len -= 1;
+            let card = s.deck[s.deck_len as usize];
+            s.deck[s.deck_len as usize] = 0;
+            s.hands[seat as usize][card as usize] += 1;
+        }
+    }
+
+    /// Puts `card` from `seat`'s hand on her table; returns its slot.
+    fn put_on_table(&self, s: &mut State, seat: u8, card: u8, up: bool) -> u8 {
+        let p = seat as usize;
+        s.hands[p][card as usize] -= 1;
+        let slot = s.table_len[p];
+        s.table[p][slot as usize] = card;
+        s.table_len[p] += 1;
+        if up {
+            s.face_up[p] |= 1 << slot;
+        }
+        slot
+    }
+
+    fn has_opponent_with_cards(&self, s: &State, seat: u8) -> bool {
+        (0..self.n()).any(|k| k != seat && hand_size(&s.hands[k as usize]) > 0)
+    }
+
+    fn any_face_down(&self, s: &State) -> bool {
+        (0..self.players).any(|k| count_face_down(s, k) > 0)
+    }
+
+    fn set_effect(&self, s: &mut State, effect: u8, seat: u8, slot: u8) {
+        s.effect = effect;
+        s.effect_seat = seat;
+        s.effect_slot = slot;
+    }
+
+    fn clear_effect(&self, s: &mut State) {
+        self.set_effect(s, NO_EFFECT, 0, 0);
+    }
+
+    /// Applies the effect of the face-up card in `seat`'s `slot`, decided by `seat`.
+    fn trigger(&self, s: &mut State, seat: u8, slot: u8) {
+        match s.table[seat as usize][slot as usize] {
+            JESTER => s.no_changes = false,
+            PEASANT if self.has_opponent_with_cards(s, seat) => {
+                self.set_effect(s, PEASANT_NAME, seat, 0)
+            }
+            ASSASSIN => self.set_effect(s, ASSASSIN_TARGET, seat, 0),
+            COURTESAN if self.any_face_down(s) => self.set_effect(s, COURTESAN_TARGET, seat, 0),
+            HERALD => {
+                self.refill(s);
+                if s.deck_len > 0 {
+                    self.set_effect(s, HERALD_CHOICE, seat, slot);
+                }
+            }
+            KNIGHT if self.has_opponent_with_cards(s, seat) => {
+                self.set_effect(s, KNIGHT_NAME, seat, 0)
+            }
+            PRINCESS if hand_size(&s.hands[seat as usize]) > 0 => {
+                self.set_effect(s, PRINCESS_DISCARD, seat, 0)
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether the turn's player can still exchange, declare or play.
+    fn can_act(&self, s: &State) -> bool {
+        let change = !s.changed && !s.no_changes;
+        let play = !s.played && hand_size(&s.hands[s.turn as usize]) > 0;
+        change || play
+    }
+
+    /// After a Phase 1 step: the turn ends by itself when nothing is left to do.
+    fn settle(&self, s: &mut State) {
+        if s.phase == BUILD
+            && s.effect == NO_EFFECT
+            && hand_size(&s.marked) == 0
+            && !self.can_act(s)
+        {
+            self.end_turn(s);
+        }
+    }
+
+    /// Ends the turn; a player who can do nothing passes at once; all passing ends Phase 1.
+    fn end_turn(&self, s: &mut State) {
+        loop {
+            if s.exchanged || s.played {
+                s.passes = 0;
+            } else {
+                s.passes += 1;
+            }
+            if s.passes >= self.n() {
+                self.start_wagers(s);
+                return;
+            }
+            s.turn = self.left(s.turn);
+            s.changed = false;
+            s.exchanged = false;
+            s.played = false;
+            if self.can_act(s) {
+                return;
+            }
+        }
+    }
+
+    /// Hands go face down on the table; betting opens on the first Suit with the Dealer.
+    fn start_wagers(&self, s: &mut State) {
+        for seat in 0..self.n() {
+            for kind in 0..KINDS as u8 {
+                while s.hands[seat as usize][kind as usize] > 0 {
+                    self.put_on_table(s, seat, kind, false);
+                }
+            }
+        }
+        s.phase = WAGER;
+        s.turn = s.dealer;
+        s.no_changes = false;
+        s.changed = false;
+        s.exchanged = false;
+        s.played = false;
+        s.passes = 0;
+        s.suit = 0;
+        s.suit_turns = 0;
+        s.won = [None; SUITS];
+        s.gain = [0; SUITS];
+    }
+
+    fn apply_build(&self, s: &mut State, a: Action) {
+        let turn = s.turn;
+        let decider = s.effect_seat;
+        let card = |base: Action| (a - base) as u8;
+        match a {
+            PLAY_UP..PLAY_DOWN => {
+                let slot = self.put_on_table(s, turn, card(PLAY_UP), true);
+                s.played = true;
+                self.trigger(s, turn, slot);
+            }
+            PLAY_DOWN..MARK => {
+                self.put_on_table(s, turn, card(PLAY_DOWN), false);
+                s.played = true;
+            }
+            MARK..CONFIRM_EXCHANGE => s.marked[card(MARK) as usize] += 1,
+            CONFIRM_EXCHANGE => self.exchange(s),
+            NO_CHANGES => {
+                s.no_changes = true;
+                s.changed = true;
+            }
+            END_TURN => self.end_turn(s),
+            PEASANT_SEAT..PEASANT_CARD => {
+                self.set_effect(s, PEASANT_SHOW, card(PEASANT_SEAT), 0);
+            }
+            PEASANT_CARD..ASSASSIN_AT => {
+                self.clear_effect(s);
+                let slot = self.put_on_table(s, decider, card(PEASANT_CARD), true);
+                self.trigger(s, decider, slot);
+            }
+            ASSASSIN_AT..COURTESAN_AT => {
+                self.clear_effect(s);
+                let (seat, slot) = (card(ASSASSIN_AT) / 4, card(ASSASSIN_AT) % 4);
+                self.eliminate(s, seat, slot);
+            }
+            COURTESAN_AT..HERALD_TAKE => {
+                self.clear_effect(s);
+                let (seat, slot) = (card(COURTESAN_AT) / 4, card(COURTESAN_AT) % 4);
+                s.face_up[seat as usize] |= 1 << slot;
+                self.trigger(s, seat, slot);
+            }
+            HERALD_TAKE => {
+                let slot = s.effect_slot;
+                self.clear_effect(s);
+                s.discard[HERALD as usize] += 1;
+                s.deck_len -= 1;
+                let top = s.deck[s.deck_len as usize];
+                s.deck[s.deck_len as usize] = 0;
+                s.table[decider as usize][slot as usize] = top;
+                self.trigger(s, decider, slot);
+            }
+            HERALD_DECLINE => {
+                self.clear_effect(s);
+                s.deck[..s.deck_len as usize].rotate_right(1);
+            }
+            KNIGHT_SEAT..PRINCESS_CARD => {
+                self.clear_effect(s);
+                let victim = card(KNIGHT_SEAT);
+                let hand = s.hands[victim as usize];
+                let mut pick = s.rng.below(hand_size(&hand) as u32) as u8;
+                let mut lost = 0;
+                for (kind, &count) in hand.iter().enumerate() {
+                    if pick < count {
+                        lost = kind;
+                        break;
+                    }
+                    pick -= count;
+                }
+                self.discard_and_draw(s, victim, lost as u8);
+            }
+            _ => {
+                self.clear_effect(s);
+                self.discard_and_draw(s, decider, card(PRINCESS_CARD));
+            }
+        }
+        self.settle(s);
+    }
+
+    fn exchange(&self, s: &mut State) {
+        let p = s.turn as usize;
+        let count = hand_size(&s.marked);
+        for kind in 0..KINDS {
+            s.hands[p][kind] -= s.marked[kind];
+            s.discard[kind] += s.marked[kind];
+        }
+        s.marked = [0; KINDS];
+        for _ in 0..count {
+            self.draw(s, s.turn);
+        }
+        s.changed = true;
+        s.exchanged = true;
+    }
+
+    fn discard_and_draw(&self, s: &mut State, seat: u8, card: u8) {
+        s.hands[seat as usize][card as usize] -= 1;
+        s.discard[card as usize] += 1;
+        self.draw(s, seat);
+    }
+
+    /// The Assassin: the card leaves the table for the discard pile; its owner draws.
+    fn eliminate(&self, s: &mut State, seat: u8, slot: u8) {
+        let p = seat as usize;
+        let (j, len) = (slot as usize, s.table_len[p] as usize);
+        s.discard[s.table[p][j] as usize] += 1;
+        s.table[p].copy_within(j + 1..len, j);
+        s.table[p][len - 1] = 0;
+        let below = s.face_up[p] & ((1 << slot) - 1);
+        s.face_up[p] = below | ((s.face_up[p] >> (slot + 1)) << slot);
+        s.table_len[p] -= 1;
+        self.draw(s, seat);
+    }
+
+    fn apply_wager(&self, s: &mut State, a: Action) {
+        let p = s.turn;
+        let suit = s.suit as usize;
+        match a {
+            BET_PASS | BET_MINE => {
+                if a == BET_MINE {
+                    s.bets[suit] |= 1 << p;
+                    s.passes = 0;
+                } else {
+                    s.passes += 1;
+                }
+                s.suit_turns = (s.suit_turns + 1).min(self.n());
+                if s.passes >= self.n() {
+                    self.close_suit(s);
+                } else {
+                    s.turn = self.right(p);
+                }
+            }
+            DOUBLE_DOWN => {
+                s.doubled[suit] = Some(p);
+                self.next_reply(s, p);
+            }
+            ALL_YOURS => {
+                s.bets[suit] &= !(1 << p);
+                self.next_reply(s, p);
+            }
+            _ => self.next_reply(s, p),
+        }
+    }
+
+    /// After a Double Down, each other bettor replies once, to the right from the doubler.
+    fn next_reply(&self, s: &mut State, from: u8) {
+        let doubler = s.doubled[s.suit as usize].unwrap_or(from);
+        let mut k = self.right(from);
+        while k != doubler {
+            if s.bets[s.suit as usize] & (1 << k) != 0 {
+                s.turn = k;
+                return;
+            }
+            k = self.right(k);
+        }
+        self.close_suit(s);
+    }
+
+    /// A Suit with a single chip is won at once (chip plus the Suit's most); next Suit.
+    fn close_suit(&self, s: &mut State) {
+        let suit = s.suit as usize;
+        if s.bets[suit].count_ones() == 1 {
+            let w = s.bets[suit].trailing_zeros() as u8;
+            s.won[suit] = Some(w);
+            s.gain[suit] = 1 + SUIT_MAX[suit];
+            s.scores[w as usize] += s.gain[suit] as u16;
+        }
+        s.passes = 0;
+        s.suit_turns = 0;
+        s.turn = s.dealer;
+        if suit + 1 < SUITS {
+            s.suit += 1;
+        } else {
+            self.resolve(s);
+        }
+    }
+
+    /// The winner of `suit` among the seats in `mask`, with the Suit's points.
+    pub fn suit_winner(&self, s: &State, suit: usize, mask: u8) -> Option<(u8, u8)> {
+        let mut best: Option<(u8, [u8; 7])> = None;
+        for k in 0..self.n() {
+            let seat = (s.dealer + k) % self.n();
+            if mask & (1 << seat) == 0 {
+                continue;
+            }
+            if let Some(key) = suit_key(suit, &s.table[seat as usize]) {
+                if best.is_none_or(|(_, b)| key > b) {
+                    best = Some((seat, key));
+                }
+            }
+        }
+        best.map(|(seat, key)| (seat, suit_points(suit, &key)))
+    }
+
+    /// Phase 3: every Suit not won yet goes to the best combination among its bettors
+    /// (everybody when nobody bet); then the round ends.
+    fn resolve(&self, s: &mut State) {
+        for suit in 0..SUITS {
+            if s.won[suit].is_some() {
+                continue;
+            }
+            let mask = if s.bets[suit] != 0 {
+                s.bets[suit]
+            } else {
+                self.seat_mask()
+            };
+            if let Some((w, points)) = self.suit_winner(s, suit, mask) {
+                let chips = s.bets[suit].count_ones() as u8;
+                let mult = if s.doubled[suit].is_some() { 2 } else { 1 };
+                s.won[suit] = Some(w);
+                s.gain[suit] = points + chips * mult;
+                s.scores[w as usize] += s.gain[suit] as u16;
+            }
+        }
+        for seat in 0..self.players {
+            let mut combo = s.table[seat];
+            combo.sort_unstable();
+            s.last_cards[seat] = combo;
+        }
+        s.round += 1;
+        let top = s.scores.iter().copied().max().unwrap_or(0);
+        if top >= self.target || s.round >= self.max_rounds {
+            s.phase = OVER;
+            s.turn = 0;
+            s.suit = 0;
+        } else {
+            s.dealer = if self.rotate_right {
+                self.right(s.dealer)
+            } else {
+                self.left(s.dealer)
+            };
+            self.deal(s);
+        }
+    }
+
+    /// The winner: most points, ties to the last Dealer, then to her left.
+    fn winner(&self, s: &State) -> u8 {
+        let mut best = s.dealer;
+        for k in 1..self.n() {
+            let seat = (s.dealer + k) % self.n();
+            if s.scores[seat as usize] > s.scores[best as usize] {
+                best = seat;
+            }
+        }
+        best
+    }
+
+    /// Index into [`DECISIONS`] of what the current player decides.
+    fn decision(&self, s: &State) -> Option<usize> {
+        match s.phase {
+            BUILD if s.effect != NO_EFFECT => Some(1 + s.effect as usize),
+            BUILD if hand_size(&s.marked) > 0 => Some(1),
+            BUILD => Some(0),
+            WAGER if s.doubled[s.suit as usize].is_some() => Some(10),
+            WAGER => Some(9),
+            _ => None,
+        }
+    }
+
+    /// Whether `seat` sees the card in `owner`'s table slot `slot`.
+    fn sees(&self, s: &State, seat: usize, owner: usize, slot: usize) -> bool {
+        owner == seat || s.face_up[owner] & (1 << slot) != 0
+    }
+
+    fn herald_card_for(&self, s: &State, seat: usize) -> Option<u8> {
+        (s.effect == HERALD_CHOICE && s.effect_seat as usize == seat && s.deck_len > 0)
+            .then(|| s.deck[s.deck_len as usize - 1])
+    }
+
+    fn marked_for(&self, s: &State, seat: usize) -> [u8; KINDS] {
+        if s.phase == BUILD && s.turn as usize == seat {
+            s.marked
+        } else {
+            [0; KINDS]
+        }
+    }
+
+    fn legal_build(&self, s: &State, out: &mut ActionSet) {
+        let d = s.effect_seat as usize;
+        let add_cards = |out: &mut ActionSet, base: Action, seat: usize| {
+            for kind in 0..KINDS {
+                if s.hands[seat][kind] > 0 {
+                    out.insert(base + kind as Action);
+                }
+            }
+        };
+        let add_opponents = |out: &mut ActionSet, base: Action| {
+            for k in 0..self.players {
+                if k != d && hand_size(&s.hands[k]) > 0 {
+                    out.insert(base + k as Action);
+                }
+            }
+        };
+        match s.effect {
+            PEASANT_NAME => add_opponents(out, PEASANT_SEAT),
+            PEASANT_SHOW => add_cards(out, PEASANT_CARD, d),
+            ASSASSIN_TARGET | COURTESAN_TARGET => {
+                let base = if s.effect == ASSASSIN_TARGET {
+                    ASSASSIN_AT
+                } else {
+                    COURTESAN_AT
+                };
+                for k in 0..self.players {
+                    for j in 0..s.table_len[k] as usize {
+                        if s.effect == ASSASSIN_TARGET || s.face_up[k] & (1 << j) == 0 {
+                            out.insert(base + (4 * k + j) as Action);
+                        }
+                    }
+                }
+            }
+            HERALD_CHOICE => {
+                out.insert(HERALD_TAKE);
+                out.insert(HERALD_DECLINE);
+            }
+            KNIGHT_NAME => add_opponents(out, KNIGHT_SEAT),
+            PRINCESS_DISCARD => add_cards(out, PRINCESS_CARD, d),
+            _ => {
+                let p = s.turn as usize;
+                let hand = &s.hands[p];
+                if hand_size(&s.marked) > 0 {
+                    let low = (0..KINDS).rev().find(|&k| s.marked[k] > 0).unwrap_or(0);
+                    for kind in low..KINDS {
+                        if s.marked[kind] < hand[kind] {
+                            out.insert(MARK + kind as Action);
+                        }
+                    }
+                    out.insert(CONFIRM_EXCHANGE);
+                    return;
+                }
+                if !s.played {
+                    add_cards(out, PLAY_UP, p);
+                    add_cards(out, PLAY_DOWN, p);
+                }
+                if !s.changed && !s.no_changes {
+                    add_cards(out, MARK, p);
+                    out.insert(NO_CHANGES);
+                }
+                out.insert(END_TURN);
+            }
+        }
+    }
+}
+
+fn count_face_down(s: &State, seat: usize) -> u32 {
+    let all = (1u8 << s.table_len[seat]) - 1;
+    (all & !s.face_up[seat]).count_ones()
+}
+
+impl Game for Regine {
+    type State = State;
+
+    const INFO: GameInfo = GameInfo {
+        name: "regine",
+        title: "Regine",
+        aliases: &[],
+        min_players: 2,
+        max_players: 4,
+        options: OPTIONS,
+    };
+
+    fn from_options(options: &Options) -> Result<Self> {
+        let mut r = OptionReader::new(Self::INFO.name, options, OPTIONS);
+        let players = r.integer("players", 4, 2, MAX_PLAYERS as i64)? as usize;
+        let rotation = r.choice("dealer_rotation", "left", &["left", "right"])?;
+        let target = r.integer("target", 31, 1, 1000)? as u16;
+        let max_rounds = r.integer("max_rounds", 100, 1, 10_000)? as u16;
+        r.finish()?;
+        Ok(Regine {
+            players,
+            rotate_right: rotation == "right",
+            target,
+            max_rounds,
+        })
+    }
+
+    fn options(&self) -> Options {
+        let v = json!({
+            "players": self.players,
+            "dealer_rotation": if self.rotate_right { "right" } else { "left" },
+            "target": self.target,
+            "max_rounds": self.max_rounds,
+        });
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    fn num_players(&self) -> usize {
+        self.players
+    }
+
+    fn num_actions(&self) -> usize {
+        NUM_ACTIONS
+    }
+
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![TENSOR_SIZE]
+    }
+
+    fn new_state(&self, rng: Rng) -> State {
+        let mut s = State {
+            rng,
+            deck: [0; DECK],
+            deck_len: 0,
+            discard: [0; KINDS],
+            hands: [[0; KINDS]; MAX_PLAYERS],
+            table: [[0; COMBO]; MAX_PLAYERS],
+            table_len: [0; MAX_PLAYERS],
+            face_up: [0; MAX_PLAYERS],
+            marked: [0; KINDS],
+            scores: [0; MAX_PLAYERS],
+            round: 0,
+            dealer: 0,
+            phase: BUILD,
+            turn: 0,
+            no_changes: false,
+            changed: false,
+            exchanged: false,
+            played: false,
+            passes: 0,
+            effect: NO_EFFECT,
+            effect_seat: 0,
+            effect_slot: 0,
+            suit: 0,
+            suit_turns: 0,
+            bets: [0; SUITS],
+            doubled: [None; SUITS],
+            won: [None; SUITS],
+            gain: [0; SUITS],
+            last_cards: [[0; COMBO]; MAX_PLAYERS],
+        };
+        self.deal(&mut s);
+        s
+    }
+
+    fn current_player(&self, s: &State) -> Option<Seat> {
+        match s.phase {
+            OVER => None,
+            BUILD if s.effect != NO_EFFECT => Some(s.effect_seat as usize),
+            _ => Some(s.turn as usize),
+        }
+    }
+
+    fn legal_actions(&self, s: &State) -> ActionSet {
+        let mut out = ActionSet::new();
+        match s.phase {
+            BUILD => self.legal_build(s, &mut out),
+            WAGER => {
+                let p = s.turn;
+                if s.doubled[s.suit as usize].is_some() {
+                    out.insert(ALL_YOURS);
+                    out.insert(WE_SHALL_SEE);
+                } else {
+                    out.insert(BET_PASS);
+                    if s.bets[s.suit as usize] & (1 << p) == 0 {
+                        out.insert(BET_MINE);
+                    } else if s.suit_turns >= self.n() {
+                        out.insert(DOUBLE_DOWN);
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    fn apply(&self, s: &mut State, action: Action) {
+        if s.phase == BUILD {
+            self.apply_build(s, action);
+        } else {
+            self.apply_wager(s, action);
+        }
+    }
+
+    fn returns(&self, s: &State) -> Vec<f64> {
+        if s.phase != OVER {
+            return vec![0.0; self.players];
+        }
+        let w = self.winner(s) as usize;
+        let winners: Vec<bool> = (0..self.players).map(|k| k == w).collect();
+        winner_returns(&winners)
+    }
+
+    fn scores(&self, s: &State) -> Vec<i64> {
+        s.scores[..self.players].iter().map(|&x| x as i64).collect()
+    }
+
+    fn action_name(&self, _s: &State, action: Action) -> String {
+        let card = |base: Action| CARD_NAMES[(action - base) as usize];
+        let at = |base: Action| ((action - base) / 4, (action - base) % 4);
+        match action {
+            PLAY_UP..PLAY_DOWN => format!("play {} face up", card(PLAY_UP)),
+            PLAY_DOWN..MARK => format!("play {} face down", card(PLAY_DOWN)),
+            MARK..CONFIRM_EXCHANGE => format!("exchange {}", card(MARK)),
+            CONFIRM_EXCHANGE => "confirm exchange".into(),
+            NO_CHANGES => "there are no changes".into(),
+            END_TURN => "end turn".into(),
+            PEASANT_SEAT..PEASANT_CARD => format!("peasant: seat {}", action - PEASANT_SEAT),
+            PEASANT_CARD..ASSASSIN_AT => format!("peasant: show {}", card(PEASANT_CARD)),
+            ASSASSIN_AT..COURTESAN_AT => {
+                let (k, j) = at(ASSASSIN_AT);
+                format!("assassin: seat {k} slot {j}")
+            }
+            COURTESAN_AT..HERALD_TAKE => {
+                let (k, j) = at(COURTESAN_AT);
+                format!("courtesan: seat {k} slot {j}")
+            }
+            HERALD_TAKE => "herald: take the top card".into(),
+            HERALD_DECLINE => "herald: put it at the bottom".into(),
+            KNIGHT_SEAT..PRINCESS_CARD => format!("knight: seat {}", action - KNIGHT_SEAT),
+            PRINCESS_CARD..BET_PASS => format!("princess: discard {}", card(PRINCESS_CARD)),
+            BET_PASS => "pass".into(),
+            BET_MINE => "mine".into(),
+            DOUBLE_DOWN => "double down".into(),
+            ALL_YOURS => "all yours".into(),
+            WE_SHALL_SEE => "we shall see".into(),
+            _ => "?".into(),
+        }
+    }
+
+    fn observation(&self, s: &State, seat: Seat) -> Value {
+        let n = self.players;
+        let names = |counts: &[u8; KINDS]| -> Vec<&str> {
+            (0..KINDS)
+                .flat_map(|k| std::iter::repeat_n(CARD_NAMES[k], counts[k] as usize))
+                .collect()
+        };
+        let table: Vec<Vec<Value>> = (0..n)
+            .map(|k| {
+                (0..s.table_len[k] as usize)
+                    .map(|j| {
+                        let card = self
+                            .sees(s, seat, k, j)
+                            .then(|| CARD_NAMES[s.table[k][j] as usize]);
+                        json!({"card": card, "face_up": s.face_up[k] & (1 << j) != 0})
+                    })
+                    .collect()
+            })
+            .collect();
+        let seats_in =
+            |mask: u8| -> Vec<usize> { (0..n).filter(|&k| mask & (1 << k) != 0).collect() };
+        let last = (s.round > 0).then(|| {
+            (0..n)
+                .map(|k| s.last_cards[k].map(|c| CARD_NAMES[c as usize]).to_vec())
+                .collect::<Vec<_>>()
+        });
+        let wager = s.phase == WAGER;
+        json!({
+            "seat": seat,
+            "current_player": self.current_player(s),
+            "phase": PHASE_NAMES[s.phase as usize],
+            "decision": self.decision(s).map(|d| DECISIONS[d]),
+            "round": s.round,
+            "dealer": s.dealer,
+            "turn": (s.phase != OVER).then_some(s.turn),
+            "scores": &s.scores[..n],
+            "target": self.target,
+            "hand": names(&s.hands[seat]),
+            "hand_sizes": (0..n).map(|k| hand_size(&s.hands[k])).collect::<Vec<_>>(),
+            "table": table,
+            "deck_size": s.deck_len,
+            "discard_size": hand_size(&s.discard),
+            "no_changes": s.no_changes,
+            "changed": s.changed,
+            "exchanged": s.exchanged,
+            "played": s.played,
+            "passes": s.passes,
+            "marked": names(&self.marked_for(s, seat)),
+            "marked_count": hand_size(&s.marked),
+            "herald_card": self.herald_card_for(s, seat).map(|c| CARD_NAMES[c as usize]),
+            "suit": wager.then(|| SUIT_NAMES[s.suit as usize]),
+            "suit_turns": s.suit_turns,
+            "bets": s.bets.map(seats_in),
+            "double_down": s.doubled,
+            "suit_winners": s.won,
+            "suit_points": s.gain,
+            "last_combinations": last,
+            "terminal": s.phase == OVER,
+        })
+    }
+
+    fn observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
+        let n = self.players;
+        let mut w = TensorWriter::new(out);
+        for &c in &s.hands[seat] {
+            w.scalar(c as f32);
+        }
+        for &c in &self.marked_for(s, seat) {
+            w.scalar(c as f32);
+        }
+        w.one_hot(KINDS, self.herald_card_for(s, seat).map(|c| c as usize));
+        let current = self.current_player(s);
+        for k in 0..MAX_PLAYERS {
+            if k >= n {
+                for _ in 0..SEAT_BLOCK {
+                    w.scalar(0.0);
+                }
+                continue;
+            }
+            let j = (seat + k) % n;
+            w.flag(true);
+            w.scalar(hand_size(&s.hands[j]) as f32);
+            for slot in 0..COMBO {
+                let occupied = slot < s.table_len[j] as usize;
+                w.flag(occupied);
+                w.flag(occupied && s.face_up[j] & (1 << slot) != 0);
+                let seen = occupied && self.sees(s, seat, j, slot);
+                w.one_hot(KINDS, seen.then_some(s.table[j][slot] as usize));
+            }
+            w.scalar(s.scores[j] as f32 / self.target as f32);
+            w.flag(s.dealer as usize == j);
+            w.flag(s.phase != OVER && s.turn as usize == j);
+            w.flag(current == Some(j));
+            for suit in 0..SUITS {
+                w.flag(s.bets[suit] & (1 << j) != 0);
+            }
+            for suit in 0..SUITS {
+                w.flag(s.doubled[suit] == Some(j as u8));
+            }
+            for suit in 0..SUITS {
+                w.flag(s.won[suit] == Some(j as u8));
+            }
+        }
+        w.one_hot(3, Some(s.phase as usize));
+        w.one_hot(DECISIONS.len(), self.decision(s));
+        w.flag(s.no_changes);
+        w.flag(s.changed);
+        w.flag(s.played);
+        w.scalar(s.passes as f32);
+        w.scalar(hand_size(&s.marked) as f32);
+        w.scalar(s.deck_len as f32);
+        w.scalar(hand_size(&s.discard) as f32);
+        w.one_hot(SUITS, (s.phase == WAGER).then_some(s.suit as usize));
+        w.scalar(s.suit_turns as f32);
+        for &g in &s.gain {
+            w.scalar(g as f32);
+        }
+    }
+
+    fn determinize(&self, s: &State, seat: Seat, rng: &mut Rng) -> State {
+        let mut d = *s;
+        let fixed_top = self.herald_card_for(s, seat).is_some();
+        let deck_hidden = d.deck_len as usize - fixed_top as usize;
+        // The unseen cards, in kind order.
+        let mut unseen = [0u8; KINDS];
+        for k in (0..self.players).filter(|&k| k != seat) {
+            for kind in 0..KINDS {
+                unseen[kind] += d.hands[k][kind];
+            }
+            for j in 0..d.table_len[k] as usize {
+                if d.face_up[k] & (1 << j) == 0 {
+                    unseen[d.table[k][j] as usize] += 1;
+                }
+            }
+        }
+        for &c in &d.deck[..deck_hidden] {
+            unseen[c as usize] += 1;
+        }
+        for kind in 0..KINDS {
+            unseen[kind] += d.discard[kind];
+        }
+        let mut pool = [0u8; DECK];
+        let mut len = 0;
+        for (kind, &count) in unseen.iter().enumerate() {
+            for _ in 0..count {
+                pool[len] = kind as u8;
+                len += 1;
+            }
+        }
+        rng.shuffle(&mut pool[..len]);
+        let mut next = 0;
+        let mut take = || {
+            let c = pool[next];
+            next += 1;
+            c
+        };
+        for k in (0..self.players).filter(|&k| k != seat) {
+            let size = hand_size(&d.hands[k]);
+            d.hands[k] = [0; KINDS];
+            for _ in 0..size {
+                d.hands[k][take() as usize] += 1;
+            }
+            for j in 0..d.table_len[k] as usize {
+                if d.face_up[k] & (1 << j) == 0 {
+                    d.table[k][j] = take();
+                }
+            }
+        }
+        for i in 0..deck_hidden {
+            d.deck[i] = take();
+        }
+        let discard_size = hand_size(&d.discard);
+        d.discard = [0; KINDS];
+        for _ in 0..discard_size {
+            d.discard[take() as usize] += 1;
+        }
+        // Another player's marks become the lowest cards of her resampled hand.
+        let p = d.turn as usize;
+        if p != seat && hand_size(&d.marked) > 0 {
+            let mut left = hand_size(&d.marked);
+            d.marked = [0; KINDS];
+            for kind in 0..KINDS {
+                let m = left.min(d.hands[p][kind]);
+                d.marked[kind] = m;
+                left -= m;
+            }
+        }
+        d.rng = rng.fork();
+        d
+    }
+
+    fn check_state(&self, s: &State) -> std::result::Result<(), String> {
+        check(self, s)
+    }
+}
+
+/// Every invariant of a state read from JSON.
+fn check(g: &Regine, s: &State) -> std::result::Result<(), String> {
+    let n = g.players;
+    let ok = |cond: bool, msg: &str| if cond { Ok(()) } else { Err(msg.to_string()) };
+    ok(s.rng.is_valid(), "generator increment must be odd")?;
+    ok(s.phase <= OVER, "phase must be 0, 1 or 2")?;
+    ok(
+        (s.dealer as usize) < n && (s.turn as usize) < n && (s.effect_seat as usize) < n,
+        "dealer, turn and effect seat must be seats",
+    )?;
+    // Every card is somewhere, exactly once.
+    let len = s.deck_len as usize;
+    ok(len <= DECK, "the deck holds at most 40 cards")?;
+    ok(
+        s.deck[..len].iter().all(|&c| (c as usize) < KINDS)
+            && s.deck[len..].iter().all(|&c| c == 0),
+        "deck entries must be card kinds, zeros past its length",
+    )?;
+    for k in 0..MAX_PLAYERS {
+        let tl = s.table_len[k] as usize;
+        ok(tl <= COMBO, "a table holds at most 4 cards")?;
+        ok(
+            s.table[k][..tl].iter().all(|&c| (c as usize) < KINDS)
+                && s.table[k][tl..].iter().all(|&c| c == 0)
+                && s.face_up[k] >> tl == 0,
+            "table entries must be card kinds, zeros (and face-down) past its length",
+        )?;
+        let here = s.hands[k].iter().map(|&c| c as usize).sum::<usize>() + tl;
+        let want = if k < n { COMBO } else { 0 };
+        ok(
+            here == want,
+            "each seat must hold exactly 4 cards in hand and on the table (none for absent seats)",
+        )?;
+    }
+    let mut total = [0u32; KINDS];
+    for &c in &s.deck[..len] {
+        total[c as usize] += 1;
+    }
+    for kind in 0..KINDS {
+        total[kind] += s.discard[kind] as u32;
+        for k in 0..MAX_PLAYERS {
+            total[kind] += s.hands[k][kind] as u32;
+        }
+    }
+    for k in 0..MAX_PLAYERS {
+        for &c in &s.table[k][..s.table_len[k] as usize] {
+            total[c as usize] += 1;
+        }
+    }
+    ok(
+        total.iter().zip(COPIES).all(|(&t, c)| t == c as u32),
+        "the cards do not add up to the 40-card deck",
+    )?;
+    // Scores, rounds and the end.
+    let top = s.scores.iter().copied().max().unwrap_or(0);
+    ok(
+        s.scores[n..].iter().all(|&x| x == 0)
+            && (top as u32) < g.target as u32 + MAX_ROUND_GAIN
+            && s.round <= g.max_rounds,
+        "scores or rounds out of range",
+    )?;
+    let ended = top >= g.target || s.round >= g.max_rounds;
+    ok(
+        (s.phase == OVER) == ended || (s.phase == WAGER && s.round < g.max_rounds),
+        "the phase does not agree with the scores and rounds",
+    )?;
+    if s.phase == BUILD {
+        ok(
+            top < g.target,
+            "a round cannot start with a score at the target",
+        )?;
+    }
+    for suit in 0..SUITS {
+        ok(
+            s.bets[suit] >> n == 0
+                && s.doubled[suit].is_none_or(|d| s.bets[suit] & (1 << d) != 0)
+                && s.won[suit].is_none_or(|w| (w as usize) < n)
+                && s.gain[suit] as u32 <= 2 + 8,
+            "bets, Double Downs and Suit results must name seats",
+        )?;
+    }
+    ok(
+        s.last_cards.iter().flatten().all(|&c| (c as usize) < KINDS)
+            && s.last_cards[n..].iter().flatten().all(|&c| c == 0)
+            && (s.round > 0 || s.last_cards.iter().flatten().all(|&c| c == 0)),
+        "last round's combinations must be card kinds",
+    )?;
+    ok(
+        s.passes < g.n() && s.suit_turns <= g.n(),
+        "passes and turns must be below the number of seats",
+    )?;
+    if s.phase == BUILD {
+        check_build(g, s)
+    } else {
+        check_wager(g, s)
+    }
+}
+
+fn check_build(g: &Regine, s: &State) -> std::result::Result<(), String> {
+    let ok = |cond: bool, msg: &str| if cond { Ok(()) } else { Err(msg.to_string()) };
+    ok(
+        s.bets == [0; SUITS] && s.doubled == [None; SUITS] && s.suit == 0 && s.suit_turns == 0,
+        "no bets during Phase 1",
+    )?;
+    ok(
+        !s.exchanged || s.changed,
+        "an exchange uses the turn's change",
+    )?;
+    let p = s.turn as usize;
+    let marking = hand_size(&s.marked) > 0;
+    ok(
+        !marking
+            || (s.effect == NO_EFFECT
+                && !s.changed
+                && !s.no_changes
+                && (0..KINDS).all(|k| s.marked[k] <= s.hands[p][k])),
+        "marked cards must be in the hand of a player free to exchange",
+    )?;
+    let d = s.effect_seat;
+    let du = d as usize;
+    let valid = match s.effect {
+        NO_EFFECT => d == 0 && s.effect_slot == 0,
+        PEASANT_NAME | KNIGHT_NAME => g.has_opponent_with_cards(s, d) && s.effect_slot == 0,
+        PEASANT_SHOW | PRINCESS_DISCARD => hand_size(&s.hands[du]) > 0 && s.effect_slot == 0,
+        ASSASSIN_TARGET => s.table_len.iter().any(|&l| l > 0) && s.effect_slot == 0,
+        COURTESAN_TARGET => g.any_face_down(s) && s.effect_slot == 0,
+        HERALD_CHOICE => {
+            let j = s.effect_slot as usize;
+            s.deck_len > 0
+                && j < s.table_len[du] as usize
+                && s.face_up[du] & (1 << j) != 0
+                && s.table[du][j] == HERALD
+        }
+        _ => false,
+    };
+    ok(valid, "the pending effect is not possible here")?;
+    ok(
+        s.effect != NO_EFFECT || marking || g.can_act(s),
+        "the turn's player must have something to do",
+    )
+}
+
+fn check_wager(g: &Regine, s: &State) -> std::result::Result<(), String> {
+    let ok = |cond: bool, msg: &str| if cond { Ok(()) } else { Err(msg.to_string()) };
+    ok(
+        s.hands.iter().all(|h| hand_size(h) == 0)
+            && s.marked == [0; KINDS]
+            && s.effect == NO_EFFECT
+            && s.effect_seat == 0
+            && s.effect_slot == 0
+            && !s.no_changes
+            && !s.changed
+            && !s.exchanged
+            && !s.played,
+        "after Phase 1 all cards are on the table and no turn is open",
+    )?;
+    let suit = s.suit as usize;
+    ok(suit < SUITS, "the Suit must be 0 to 3")?;
+    if s.phase == OVER {
+        return ok(
+            s.turn == 0 && s.suit == 0 && s.passes == 0 && s.suit_turns == 0,
+            "a finished game has no turn",
+        );
+    }
+    for later in suit + 1..SUITS {
+        ok(
+            s.bets[later] == 0
+                && s.doubled[later].is_none()
+                && s.won[later].is_none()
+                && s.gain[later] == 0,
+            "Suits not yet bet on carry no bets",
+        )?;
+    }
+    for earlier in 0..suit {
+        ok(
+            s.won[earlier].is_none() == (s.bets[earlier].count_ones() != 1)
+                && s.won[earlier].is_none_or(|w| s.bets[earlier] == 1 << w)
+                && s.gain[earlier] == s.won[earlier].map_or(0, |_| 1 + SUIT_MAX[earlier]),
+            "a Suit closed with one chip is won by that chip",
+        )?;
+    }
+    ok(
+        s.won[suit].is_none() && s.gain[suit] == 0,
+        "the current Suit is not won yet",
+    )?;
+    if let Some(doubler) = s.doubled[suit] {
+        ok(
+            s.turn != doubler && s.bets[suit] & (1 << s.turn) != 0 && s.suit_turns == g.n(),
+            "after a Double Down only another bettor replies",
+        )?;
+    }
+    Ok(())
+}
+
+/// Floats per seat in the observation tensor.
+const SEAT_BLOCK: usize = 2 + COMBO * (2 + KINDS) + 1 + 3 + 3 * SUITS;
+/// Size of the observation tensor.
+pub const TENSOR_SIZE: usize =
+    3 * KINDS + MAX_PLAYERS * SEAT_BLOCK + 3 + DECISIONS.len() + 5 + 2 + SUITS + 1 + SUITS;
