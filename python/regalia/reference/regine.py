@@ -354,24 +354,20 @@ class Regine(Rules[State]):
         card = s.table[seat][slot]
         if card == JESTER:
             s.no_changes = False
-        elif card == PEASANT:
-            if self._has_opponent_with_cards(s, seat):
-                self._set_effect(s, PEASANT_NAME, seat, 0)
+        elif card == PEASANT and self._has_opponent_with_cards(s, seat):
+            self._set_effect(s, PEASANT_NAME, seat, 0)
         elif card == ASSASSIN:
             self._set_effect(s, ASSASSIN_TARGET, seat, 0)
-        elif card == COURTESAN:
-            if self._any_face_down(s):
-                self._set_effect(s, COURTESAN_TARGET, seat, 0)
+        elif card == COURTESAN and self._any_face_down(s):
+            self._set_effect(s, COURTESAN_TARGET, seat, 0)
         elif card == HERALD:
             self._refill(s)
             if s.deck_len > 0:
                 self._set_effect(s, HERALD_CHOICE, seat, slot)
-        elif card == KNIGHT:
-            if self._has_opponent_with_cards(s, seat):
-                self._set_effect(s, KNIGHT_NAME, seat, 0)
-        elif card == PRINCESS:
-            if _size(s.hands[seat]) > 0:
-                self._set_effect(s, PRINCESS_DISCARD, seat, 0)
+        elif card == KNIGHT and self._has_opponent_with_cards(s, seat):
+            self._set_effect(s, KNIGHT_NAME, seat, 0)
+        elif card == PRINCESS and _size(s.hands[seat]) > 0:
+            self._set_effect(s, PRINCESS_DISCARD, seat, 0)
 
     def _can_act(self, s: State) -> bool:
         change = not s.changed and not s.no_changes
@@ -1020,7 +1016,9 @@ class Regine(Rules[State]):
             if tl > COMBO:
                 return "a table holds at most 4 cards"
             if not (
-                all(c < KINDS for c in s.table[k][:tl]) and all(c == 0 for c in s.table[k][tl:]) and s.face_up[k] >> tl == 0
+                all(c < KINDS for c in s.table[k][:tl])
+                and all(c == 0 for c in s.table[k][tl:])
+                and s.face_up[k] >> tl == 0
             ):
                 return "table entries must be card kinds, zeros (and face-down) past its length"
             if sum(s.hands[k]) + tl != (COMBO if k < n else 0):
