@@ -13,7 +13,7 @@ import regalia
 from tests.conftest import DIFF_GAMES
 
 #: Default games per configuration; Duo Regna's 2,000 is the foundation's bar.
-DEFAULT_GAMES = {"duo-regna": 2000, "duell-der-drachen": 300, "regnum": 25}
+DEFAULT_GAMES = {"duo-regna": 2000, "duell-der-drachen": 300, "regine": 12, "regnum": 25}
 #: Compare observations and tensors on every step of the first games, then on one step in this many.
 OBS_EVERY = 7
 
