@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.text import Text
 
-from regalia.cli.renderers import duell_der_drachen, duo_regna, regnum
+from regalia.cli.renderers import duell_der_drachen, duo_regna, regine, regnum
 
 Renderer = Callable[[dict[str, Any]], str | Text]
 
@@ -20,6 +20,7 @@ Renderer = Callable[[dict[str, Any]], str | Text]
 RENDERERS: dict[str, Renderer] = {
     "duo-regna": duo_regna.render,
     "duell-der-drachen": duell_der_drachen.render,
+    "regine": regine.render,
     "regnum": regnum.render,
 }
 

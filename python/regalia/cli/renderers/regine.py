@@ -1,0 +1,62 @@
+"""Regine as text (at most 80 columns)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _card(slot: dict[str, Any]) -> str:
+    """A table card: face up as its name, own face-down card in brackets, hidden as ``??``."""
+    if slot["card"] is None:
+        return "??"
+    return slot["card"] if slot["face_up"] else f"({slot['card']})"
+
+
+def _seats(seats: list[int]) -> str:
+    return ",".join(str(k) for k in seats) or "-"
+
+
+def render(obs: dict[str, Any]) -> str:
+    """Regine from one seat: scores, every table, the own hand, bets and who decides what."""
+    seat, n = obs["seat"], len(obs["scores"])
+    scores = " / ".join(str(x) for x in obs["scores"])
+    lines = [
+        f"Regine  round {obs['round'] + (0 if obs['terminal'] else 1)}  dealer: seat {obs['dealer']}  "
+        f"phase: {obs['phase']}",
+        f"  scores {scores} (target {obs['target']})   deck {obs['deck_size']}   "
+        f"discard {obs['discard_size']}" + ("   NO CHANGES" if obs["no_changes"] else ""),
+    ]
+    for k in range(n):
+        who = "you" if k == seat else f"{obs['hand_sizes'][k]} in hand"
+        table = " ".join(_card(c) for c in obs["table"][k]) or "-"
+        lines.append(f"  seat {k} ({who}): {table}")
+    lines.append(f"  your hand: {' '.join(obs['hand']) or '-'}")
+    if obs["marked"]:
+        lines.append(f"  marked for exchange: {' '.join(obs['marked'])}")
+    elif obs["marked_count"]:
+        lines.append(f"  seat {obs['turn']} is exchanging {obs['marked_count']} card(s)")
+    if obs["herald_card"]:
+        lines.append(f"  the Herald shows you the top card: {obs['herald_card']}")
+    if obs["phase"] != "build":
+        suits = ("queens", "jesters", "pairs", "game")
+        for i, name in enumerate(suits):
+            dd = obs["double_down"][i]
+            won = obs["suit_winners"][i]
+            extra = "" if dd is None else f", doubled by {dd}"
+            if won is not None:
+                extra += f", won by seat {won} (+{obs['suit_points'][i]})"
+            lines.append(f"  {name:<8} bets: {_seats(obs['bets'][i])}{extra}")
+    elif obs["last_combinations"]:
+        lines.append("  last round:")
+        for k, combo in enumerate(obs["last_combinations"]):
+            lines.append(f"    seat {k}: {' '.join(combo)}")
+        won = ", ".join(
+            f"{s} seat {w} +{p}"
+            for s, w, p in zip(("queens", "jesters", "pairs", "game"), obs["suit_winners"], obs["suit_points"])
+            if w is not None
+        )
+        lines.append(f"    {won or 'no Suit won'}")
+    if obs["current_player"] is not None:
+        suit = f" on {obs['suit']}" if obs["suit"] else ""
+        lines.append(f"  seat {obs['current_player']} to decide{suit}: {obs['decision']}")
+    return "\n".join(line[:80] for line in lines)
