@@ -1467,3 +1467,120 @@ const SEAT_BLOCK: usize = 2 + COMBO * (2 + KINDS) + 1 + 3 + 3 * SUITS;
 /// Size of the observation tensor.
 pub const TENSOR_SIZE: usize =
     3 * KINDS + MAX_PLAYERS * SEAT_BLOCK + 3 + DECISIONS.len() + 5 + 2 + SUITS + 1 + SUITS;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(players: usize) -> Regine {
+        let mut o = Options::new();
+        o.insert("players".into(), Value::from(players));
+        Regine::from_options(&o).unwrap()
+    }
+
+    fn kinds(names: [&str; COMBO]) -> [u8; COMBO] {
+        names.map(|n| CARD_NAMES.iter().position(|&c| c == n).unwrap() as u8)
+    }
+
+    fn key(suit: usize, names: [&str; COMBO]) -> Option<[u8; 7]> {
+        suit_key(suit, &kinds(names))
+    }
+
+    #[test]
+    fn pairs_rank_two_pairs_over_three_over_a_pair_and_four_as_two_pairs() {
+        let two = key(2, ["jester", "jester", "peasant", "peasant"]);
+        let three = key(2, ["queen", "queen", "queen", "jester"]);
+        let pair = key(2, ["queen", "queen", "knight", "herald"]);
+        assert!(two > three && three > pair);
+        let four = key(2, ["jester"; 4]);
+        assert!(key(2, ["queen", "queen", "knight", "knight"]) > four);
+        assert_eq!(
+            four.map(|k| k[0]),
+            two.map(|k| k[0]),
+            "four of a kind counts as two pairs"
+        );
+        assert_eq!(key(2, ["knight", "princess", "queen", "jester"]), None);
+        assert!(
+            pair > key(2, ["knight", "knight", "queen", "herald"]),
+            "Queens above Knights"
+        );
+        assert_eq!(suit_points(2, &pair.unwrap()), 1);
+        assert_eq!(suit_points(2, &three.unwrap()), 2);
+    }
+
+    #[test]
+    fn game_is_31_then_the_highest_from_32_and_nothing_below() {
+        let g31 = key(3, ["queen", "knight", "princess", "jester"]).unwrap();
+        let g40 = key(3, ["queen"; 4]).unwrap();
+        assert!(g31 > g40);
+        assert_eq!((suit_points(3, &g31), suit_points(3, &g40)), (2, 1));
+        assert_eq!(key(3, ["queen", "queen", "herald", "jester"]), None, "28");
+        let more_queens = key(3, ["queen", "queen", "knight", "knight"]);
+        assert!(more_queens > key(3, ["queen", "knight", "knight", "princess"]));
+    }
+
+    #[test]
+    fn jesters_tie_goes_to_the_lower_cards_queens_tie_to_the_higher() {
+        let low = key(1, ["jester", "jester", "peasant", "queen"]);
+        assert!(low > key(1, ["jester", "jester", "queen", "queen"]));
+        let high = key(0, ["queen", "knight", "jester", "jester"]);
+        assert!(high > key(0, ["queen", "herald", "jester", "jester"]));
+        assert_eq!(high, key(0, ["queen", "princess", "jester", "jester"]));
+    }
+
+    #[test]
+    fn every_seat_always_holds_four_cards_and_the_deck_adds_up() {
+        for players in 2..=4 {
+            let g = game(players);
+            let mut s = g.new_state(Rng::new(players as u64));
+            let mut picker = Rng::new(99);
+            while g.current_player(&s).is_some() {
+                g.check_state(&s).unwrap();
+                let legal = g.legal_actions(&s);
+                g.apply(&mut s, legal.nth(picker.index(legal.len())).unwrap());
+            }
+            g.check_state(&s).unwrap();
+            assert!(s.scores.iter().any(|&x| x >= 31));
+        }
+    }
+
+    #[test]
+    fn an_exchange_keeps_the_hand_size_and_a_peasant_chain_returns_to_the_turn() {
+        let g = game(2);
+        let mut s = g.new_state(Rng::new(1));
+        s.hands = [[0; KINDS]; MAX_PLAYERS];
+        s.hands[0][PEASANT as usize] = 1;
+        s.hands[0][QUEEN as usize] = 3;
+        s.hands[1][JESTER as usize] = 2;
+        s.hands[1][KNIGHT as usize] = 2;
+        // Put the cards taken from the deal back so that the counts add up.
+        let mut rest = COPIES;
+        for h in &s.hands[..2] {
+            for k in 0..KINDS {
+                rest[k] -= h[k];
+            }
+        }
+        let mut len = 0;
+        for (k, &c) in rest.iter().enumerate() {
+            for _ in 0..c {
+                s.deck[len] = k as u8;
+                len += 1;
+            }
+        }
+        s.deck_len = len as u8;
+        s.no_changes = true;
+        g.check_state(&s).unwrap();
+        g.apply(&mut s, PLAY_UP + PEASANT as Action);
+        assert_eq!((s.effect, s.effect_seat), (PEASANT_NAME, 0));
+        g.apply(&mut s, PEASANT_SEAT + 1);
+        assert_eq!(g.current_player(&s), Some(1));
+        g.apply(&mut s, PEASANT_CARD + JESTER as Action);
+        assert!(!s.no_changes, "the shown Jester lifts the lock");
+        assert_eq!(g.current_player(&s), Some(0));
+        g.apply(&mut s, MARK + QUEEN as Action);
+        g.apply(&mut s, CONFIRM_EXCHANGE);
+        assert_eq!(hand_size(&s.hands[0]), 3);
+        assert_eq!(s.turn, 1, "both actions used: the turn passed");
+        g.check_state(&s).unwrap();
+    }
+}
