@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.markdown import Markdown
 
 import regalia._core as _core
 from regalia.cli import exits
@@ -27,6 +26,8 @@ def rules(
     no_color: NoColorOpt = False,
 ) -> None:
     """Show the rules of a game: how it is played here, the rulings applied, its options."""
+    from rich.markdown import Markdown  # imported here: it is slow to import, and only this command needs it
+
     info = game_info(game)
     page = _core.rules_page(info["name"])
     if page is None:

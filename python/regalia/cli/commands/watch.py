@@ -9,7 +9,7 @@ import typer
 
 from regalia.cli import exits
 from regalia.cli.console import screen
-from regalia.cli.params import DelayOpt, GameArg, NoColorOpt, OptionOpt, RecordOpt, SeatsOpt, SeedOpt, StepOpt
+from regalia.cli.params import GameArg, NoColorOpt, OptionOpt, RecordOpt, SeatsOpt, SeedOpt, StepOpt
 from regalia.cli.players import HUMAN, default_seats, make_game, parse_options, parse_seats
 from regalia.cli.records import write_record
 from regalia.cli.report import result_table
@@ -29,7 +29,10 @@ def watch(
     seats: SeatsOpt = None,
     seed: SeedOpt = None,
     option: OptionOpt = None,
-    delay: DelayOpt = 1.0,
+    delay: Annotated[
+        float | None,
+        typer.Option(min=0, help="seconds between moves (default: 1 on a terminal, 0 into a file or pipe)"),
+    ] = None,
     step: StepOpt = False,
     view: Annotated[
         int | None, typer.Option(min=0, help="always show the board of this seat (default: the seat to move)")
@@ -48,6 +51,8 @@ def watch(
     seed = secrets.randbits(32) if seed is None else seed
     screen().say(f"{g.title}, seed {seed}: {', '.join(names)}", style="bold")
     table = Table(g, names, seed, screen())
+    if delay is None:
+        delay = 1.0 if screen().out.is_terminal else 0.0
     narrator = Narrator(screen(), names, view=view, delay=delay, step=step)
     try:
         rec = table.play(lambda seat, action: narrator.move(table.state, seat, action))
