@@ -614,3 +614,14 @@ def test_determinize_keeps_what_the_herald_player_saw(backend: str) -> None:
         assert s.determinize(1, seed).observation(1) == s.observation(1)
     others = {json.dumps(json.loads(s.determinize(1, seed).to_json())["state"]["hands"][2]) for seed in range(8)}
     assert len(others) > 1, "seat 1 cannot know seat 2's hand"
+
+
+def test_the_rule_based_player_beats_random_players() -> None:
+    for players, least in ((2, 9), (4, 7)):  # random play would win 6 and 3 of 12
+        game = regalia.make("regine", players=players)
+        wins = 0
+        for seed in range(12):
+            seats = ["random"] * players
+            seats[seed % players] = "rules"
+            wins += regalia.play(game, seats, seed=seed).returns[seed % players] > 0
+        assert wins >= least, (players, wins)
