@@ -128,3 +128,20 @@ def test_openspiel_rl_environment_and_bots_play_whole_games() -> None:
         bots = [pyspiel.make_uniform_random_bot(p, p) for p in range(game.num_players())]
         returns: Any = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0))
         assert abs(sum(returns)) < 1e-9
+
+
+def test_openspiel_information_set_search_plays_on_the_observations() -> None:
+    os_adapter = pytest.importorskip("regalia.openspiel")
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game(os_adapter.game_name("duo-regna"), {"seed": 2})
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 10, random_state=np.random.RandomState(1), use_observation_string=True)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        action = bot.step(state) if state.current_player() == 0 else legal[0]
+        assert action in legal
+        state.apply_action(action)
+    assert sum(state.returns()) == 0

@@ -1,12 +1,15 @@
 """Typed stubs of the Rust extension ``regalia._core`` (kept true by mypy's stubtest)."""
 
-from typing import Any
+from typing import Any, final
 
 import numpy as np
 import numpy.typing as npt
 
+__all__ = ["Game", "State", "VectorEnv", "make", "games_json", "load_state", "rules_page", "__version__"]
+
 __version__: str
 
+@final
 class Game:
     """A game with its options fixed; makes states."""
 
@@ -29,6 +32,7 @@ class Game:
     def random_playouts(self, games: int, seed: int | None = None, threads: int | None = None) -> dict[str, Any]: ...
     def __reduce__(self) -> tuple[Any, tuple[str, str]]: ...
 
+@final
 class State:
     """A game position."""
 
@@ -65,10 +69,11 @@ class State:
         self, iterations: int = 1000, exploration: float = 1.0, seed: int = 0, time_limit: float | None = None
     ) -> dict[str, Any]: ...
     def to_json(self) -> str: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
     def __getnewargs__(self) -> None: ...
 
+@final
 class VectorEnv:
     """``num_envs`` games of one kind in Rust, stepped together, numpy in and out."""
 
