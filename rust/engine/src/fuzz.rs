@@ -79,8 +79,8 @@ fn ok<T, E: std::fmt::Display>(r: Result<T, E>, what: &str) -> T {
 
 /// Everything a state promises, checked without changing it: its own invariants, a legal
 /// set that is empty exactly at the end, returns only at the end (zero-sum), every seat's
-/// observation and tensor, every action's name, a refused illegal action, the JSON round
-/// trip, and a determinization (`probe` picks the seat and seed) that passes its checks and
+/// observation and tensor, action names, a refused illegal action, the JSON round trip
+/// (one call in four with a seed, whose replay costs a whole game), and a determinization (`probe` picks the seat and seed) that passes its checks and
 /// looks the same to its seat.
 pub fn check_contract(game: &dyn DynGame, s: &dyn DynState, probe: u64) {
     let n = s.num_players();
@@ -119,8 +119,16 @@ pub fn check_contract(game: &dyn DynGame, s: &dyn DynState, probe: u64) {
         );
     }
     assert!(s.observation(n as i64).is_err() && s.observation(-1).is_err());
-    for a in 0..s.num_actions() as i64 {
-        ok(s.action_name(a), "action name");
+    // Names of the legal actions and of a sample of the others (all of them in small games).
+    let mut picker = Rng::new(probe);
+    for a in legal.iter() {
+        ok(s.action_name(a as i64), "action name");
+    }
+    for _ in 0..s.num_actions().min(32) {
+        ok(
+            s.action_name(picker.index(s.num_actions()) as i64),
+            "action name",
+        );
     }
     assert!(s.action_name(s.num_actions() as i64).is_err());
     let before = s.to_json();
@@ -133,11 +141,14 @@ pub fn check_contract(game: &dyn DynGame, s: &dyn DynState, probe: u64) {
     }
     assert!(c.apply(-1).is_err() && c.apply(i64::MAX).is_err());
     assert_eq!(c.to_json(), before, "a refused action changed the state");
-    let back = ok(
-        game.state_from_json(&before),
-        "a state's own JSON is refused",
-    );
-    assert!(back.same_as(s), "the JSON round trip changed the state");
+    // The round trip replays the whole history: one check in four (always without a seed).
+    if probe % 4 == 0 || s.seed().is_none() {
+        let back = ok(
+            game.state_from_json(&before),
+            "a state's own JSON is refused",
+        );
+        assert!(back.same_as(s), "the JSON round trip changed the state");
+    }
     let seat = (probe % n as u64) as i64;
     let d = ok(s.determinize(seat, probe), "determinize");
     ok(d.check_state(), "a determinized state fails check_state");
