@@ -63,10 +63,18 @@ class State:
     def observation_tensor(self, seat: int, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]: ...
     def determinize(self, seat: int, seed: int) -> State: ...
     def ismcts(
-        self, iterations: int = 1000, exploration: float = 1.0, seed: int = 0, time_limit: float | None = None
+        self,
+        iterations: int | None = None,
+        exploration: float = 1.0,
+        seed: int | None = None,
+        time_limit: float | None = None,
     ) -> int: ...
     def ismcts_search(
-        self, iterations: int = 1000, exploration: float = 1.0, seed: int = 0, time_limit: float | None = None
+        self,
+        iterations: int | None = None,
+        exploration: float = 1.0,
+        seed: int | None = None,
+        time_limit: float | None = None,
     ) -> dict[str, Any]: ...
     def to_json(self) -> str: ...
     def __eq__(self, value: object, /) -> bool: ...
