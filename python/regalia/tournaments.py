@@ -8,10 +8,11 @@ import io
 import json
 import math
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
-from multiprocessing import get_context
+from multiprocessing import get_all_start_methods, get_context
 from statistics import NormalDist
 from typing import Any
 
@@ -250,12 +251,11 @@ def _play(job: _Job) -> MatchRecord:
     return record
 
 
-def _results(jobs: list[_Job], workers: int) -> Iterator[MatchRecord]:
-    if workers <= 1:
-        yield from map(_play, jobs)
-        return
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-        yield from pool.map(_play, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """Worker processes: forked where the system can (so agents defined in a script or a
+    notebook work), spawned elsewhere."""
+    method = "fork" if "fork" in get_all_start_methods() else "spawn"
+    return ProcessPoolExecutor(max_workers=workers, mp_context=get_context(method))
 
 
 def tournament(
@@ -292,17 +292,23 @@ def tournament(
     jobs = [_Job(game, specs, labels, seed, i, on_error) for i in range(games)]
     show = sys.stderr.isatty() if progress is None else progress
     records: list[MatchRecord] = []
-    if show:
-        from rich.console import Console
-        from rich.progress import Progress
+    with ExitStack() as stack:
+        results: Iterable[MatchRecord] = map(_play, jobs)
+        if workers > 1:
+            # Every game is submitted (and the workers started) before the progress bar's thread.
+            pool = stack.enter_context(_pool(workers))
+            results = pool.map(_play, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
+        if show:
+            from rich.console import Console
+            from rich.progress import Progress
 
-        with Progress(console=Console(stderr=True), transient=False) as bar:
+            bar = stack.enter_context(Progress(console=Console(stderr=True), transient=False))
             task = bar.add_task(f"{game.name}: {' vs '.join(labels)}", total=games)
-            for record in _results(jobs, workers):
+            for record in results:
                 records.append(record)
                 bar.advance(task)
-    else:
-        records = list(_results(jobs, workers))
+        else:
+            records = list(results)
     return TournamentResult(
         game=game.name,
         options=game.options,
