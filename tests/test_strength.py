@@ -5,9 +5,9 @@ count as non-wins) is above the claimed rate, over games with seats rotated on s
 Duo Regna is absent from the ISMCTS claims: it is a game of luck against random play (even a
 search that knows its opponent plays at random wins about 65% of games, see docs/agents.md),
 so neither "75% against random" nor a sound "beats the rule-based player" within a modest
-test budget can be shown there. In Regnum, ISMCTS beats the rule-based player in most games
-(21 of 30 at 400 iterations) but showing it at 99% would take minutes of CI, so that claim is
-left to the docs. Duo and Regine had not landed when these claims were set.
+test budget can be shown there. In Regnum, "ISMCTS beats the rule-based player" would take
+minutes of CI at the iterations it needs, so it is not claimed. Duo and Regine had no
+rule-based player when these claims were set.
 """
 
 from __future__ import annotations
