@@ -104,6 +104,7 @@ def test_four_dragons_end_the_game(backend: str) -> None:
     assert not s.is_terminal
     play_round(s, "6 king", "1")  # the fourth dragon
     assert s.scores() == [4, 0] and s.is_terminal
+    assert s.observation(1)["dragon"] is None  # the fourth dragon left the track with its captor
     assert s.returns() == [1.0, -1.0] and s.current_player is None and s.legal_actions() == []
 
 

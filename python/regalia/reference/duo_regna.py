@@ -34,7 +34,9 @@ TENSOR_SIZE = 3 * CARDS + 1 + 3 + 2 + 3 + 2 * CARDS + 1
 
 OPTIONS = (
     OptionSpec("players", 2, "number of players (always 2)"),
-    OptionSpec("dragon_deck", [10, 6], "[cards showing one dragon, cards showing two], each 0-32, 1-32 cards in all"),
+    OptionSpec(
+        "dragon_deck", [10, 6], "two counts: cards showing one dragon, cards showing two (each 0-32, 1-32 cards in all)"
+    ),
     OptionSpec("dragons_to_win", 4, "dragons that win the duel (1-64)"),
     OptionSpec(
         "max_rounds",
@@ -170,6 +172,7 @@ class DuoRegna(Rules[State]):
         if s.dragon_side == own_side:
             s.captured[winner] = min(255, s.captured[winner] + s.dragon)
             if s.captured[winner] >= self.dragons_to_win:
+                s.dragon = 0  # captured: no dragon is left on the track
                 s.over = True
             else:
                 self._reveal_next_dragon(s)

@@ -47,7 +47,7 @@ const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "dragon_deck",
         default: "[10, 6]",
-        help: "[cards showing one dragon, cards showing two], each 0-32, 1-32 cards in all",
+        help: "two counts: cards showing one dragon, cards showing two (each 0-32, 1-32 cards in all)",
     },
     OptionSpec { name: "dragons_to_win", default: "4", help: "dragons that win the duel (1-64)" },
     OptionSpec {
@@ -152,6 +152,7 @@ impl DuoRegna {
         if s.dragon_side == own_side {
             s.captured[winner] = s.captured[winner].saturating_add(s.dragon);
             if s.captured[winner] >= self.dragons_to_win {
+                s.dragon = 0; // captured: no dragon is left on the track
                 s.over = true;
             } else {
                 self.reveal_next_dragon(s);
@@ -596,6 +597,7 @@ mod tests {
         play(&g, &mut s, "6 king", "1");
         assert_eq!(s.captured[0], before + 1);
         assert!(s.captured[0] >= 4 && s.over);
+        assert_eq!(s.dragon, 0, "the captured dragon leaves the track");
         assert_eq!(g.returns(&s), vec![1.0, -1.0]);
         assert_eq!(g.current_player(&s), None);
         assert!(g.legal_actions(&s).is_empty());
