@@ -1,13 +1,17 @@
-"""Runs every benchmark in one pytest-benchmark run and prints one Markdown table of rates and
-ratios (the one in docs/performance.md).
+"""Runs every benchmark in one go and prints one Markdown table of rates and ratios (the one
+in docs/performance.md).
 
     python benches/report.py                 # run the benchmarks, then print the tables
-    python benches/report.py --json FILE     # print the tables of an earlier run's JSON
+    python benches/report.py --json DIR      # print the tables of an earlier run saved in DIR
     python benches/report.py -k duo-regna    # only some benchmarks (pytest's -k)
 
 Each benchmark records what it counts (``extra_info``: ``key``, ``count``, ``unit``); a rate
-is ``count / time`` with the *fastest* round's time (the least disturbed by other work on
-the machine). Ratios are of rates measured in the same run.
+is ``count / time`` with the *fastest* round's time. Two pytest-benchmark sessions run back to
+back: every benchmark timed in CPU time of the process (``time.process_time``: fair on a
+machine shared with other work, since time spent waiting for a core is not counted), then
+the thread-scaling ones (native playouts, VectorEnv) in wall-clock time, which alone can show
+what a second thread gains, with the per-call ones (shorter than the CPU-time clock's own
+cost). Ratios are of rates measured in the same session.
 """
 
 from __future__ import annotations
@@ -36,8 +40,8 @@ TARGETS = {
 }
 
 
-def run_benchmarks(out: Path, extra: list[str]) -> None:
-    """Runs ``pytest benches`` once, writing pytest-benchmark's JSON to ``out``."""
+def run_benchmarks(out: Path, timer: str, select: str | None) -> None:
+    """Runs ``pytest benches`` once with ``timer``, writing pytest-benchmark's JSON to ``out``."""
     cmd = [
         sys.executable,
         "-m",
@@ -50,10 +54,19 @@ def run_benchmarks(out: Path, extra: list[str]) -> None:
         "--benchmark-min-rounds=5",
         "--benchmark-max-time=0.5",
         "--benchmark-disable-gc",
+        f"--benchmark-timer={timer}",
         f"--benchmark-json={out}",
-        *extra,
     ]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    if select:
+        cmd += ["-k", select]
+    # numpy's BLAS threads would otherwise spin and be counted in the process's CPU time.
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env)
+
+
+#: The benchmarks timed again on the wall clock: the thread-scaling ones (what a second thread
+#: gains) and the per-call ones (too short for the CPU-time clock, which costs a system call).
+WALL = "test_native_random_playouts or (test_vector_env_steps and not new_arrays) or test_bench_state"
 
 
 def rates(data: dict[str, Any]) -> dict[str, float]:
@@ -105,11 +118,17 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} logical cores{load}; Python {platform.python_version()}, {platform.system()}"
 
 
-def report(data: dict[str, Any]) -> str:
-    r = rates(data)
+def report(cpu: dict[str, Any], wall: dict[str, Any]) -> str:
+    r = rates(cpu)
+    w = rates(wall)
     get = r.get
     games = [g for g in GAMES if any(k.split("/")[1] == g for k in r)]
-    parts = [f"Machine: {machine()}.", ""]
+    parts = [
+        f"Machine: {machine()}.",
+        "",
+        "CPU time of the process, except where the table says wall clock.",
+        "",
+    ]
 
     parts.append("### Random playouts through the Python API (steps/s)\n")
     rows = []
@@ -126,35 +145,52 @@ def report(data: dict[str, Any]) -> str:
     parts.append("\n### Native random playouts (steps/s)\n")
     rows = []
     for g in games:
-        one, two = get(f"native/{g}/rust-1t"), get(f"native/{g}/rust-2t")
-        ref, osp = get(f"native/{g}/reference"), get(f"native/{g}/openspiel")
+        one, ref, osp = get(f"native/{g}/rust-1t"), get(f"native/{g}/reference"), get(f"native/{g}/openspiel")
+        one_w, two_w = w.get(f"native/{g}/rust-1t"), w.get(f"native/{g}/rust-2t")
         rows.append(
-            [g, fmt_rate(one), fmt_rate(two), fmt_rate(ref), fmt_ratio(one, ref), fmt_rate(osp), fmt_ratio(one, osp)]
+            [
+                g,
+                fmt_rate(one),
+                fmt_rate(ref),
+                fmt_ratio(one, ref),
+                fmt_rate(osp),
+                fmt_ratio(one, osp),
+                f"{fmt_rate(one_w)} / {fmt_rate(two_w)} ({fmt_ratio(two_w, one_w)})",
+            ]
         )
     parts.append(
         table(
-            ["game", "1 thread", "2 threads", "reference loop", "× reference", "OpenSpiel C++", "× OpenSpiel"],
+            [
+                "game",
+                "1 thread",
+                "reference loop",
+                "× reference",
+                "OpenSpiel C++",
+                "× OpenSpiel",
+                "wall clock: 1 / 2 threads",
+            ],
             rows,
         )
     )
 
-    parts.append("\n### VectorEnv (steps/s, 1 thread / 2 threads, copy=False; then with new arrays)\n")
+    big = max(VECTOR_SIZES)
+    parts.append("\n### VectorEnv (steps/s, `copy=False`; 1 thread, then wall clock 1 / 2 threads)\n")
     rows = []
     for g in games:
         row = [g]
         for n in VECTOR_SIZES:
-            one, two = get(f"vector/{g}/{n}/1t"), get(f"vector/{g}/{n}/2t")
-            row.append(f"{fmt_rate(one)} / {fmt_rate(two)} ({fmt_ratio(two, one)})")
-        row.append(fmt_rate(get(f"vector/{g}/{max(VECTOR_SIZES)}/1t-copy")))
+            one, one_w, two_w = get(f"vector/{g}/{n}/1t"), w.get(f"vector/{g}/{n}/1t"), w.get(f"vector/{g}/{n}/2t")
+            row.append(f"{fmt_rate(one)}; {fmt_rate(one_w)} / {fmt_rate(two_w)} ({fmt_ratio(two_w, one_w)})")
+        row.append(fmt_rate(get(f"vector/{g}/{big}/1t-copy")))
         rows.append(row)
-    header = ["game", *[f"N = {n}" for n in VECTOR_SIZES], f"N = {max(VECTOR_SIZES)}, new arrays, 1 thread"]
+    header = ["game", *[f"N = {n}" for n in VECTOR_SIZES], f"N = {big}, new arrays"]
     parts.append(table(header, rows))
 
-    parts.append("\n### Per call through the Python API (ns; extension / reference)\n")
+    parts.append("\n### Per call through the Python API (ns, wall clock; extension / reference)\n")
     ops = ["legal_actions", "legal_action_mask", "apply", "clone", "observation_tensor", "observation_tensor_out"]
     rows = []
     for g in games:
-        rows.append([g] + [f"{fmt_ns(get(f'{op}/{g}/rust'))} / {fmt_ns(get(f'{op}/{g}/reference'))}" for op in ops])
+        rows.append([g] + [f"{fmt_ns(w.get(f'{op}/{g}/rust'))} / {fmt_ns(w.get(f'{op}/{g}/reference'))}" for op in ops])
     parts.append(table(["game", *ops], rows))
 
     parts.append("\n### Targets\n")
@@ -166,11 +202,10 @@ def report(data: dict[str, Any]) -> str:
         verdict = "–" if value is None else ("met" if value >= goal else "missed")
         rows.append([what, f"≥ {goal:g}×", shown, verdict])
 
-    def ratio(a: str, b: str) -> float | None:
-        x, y = get(a), get(b)
+    def ratio(a: str, b: str, source: dict[str, float] = r) -> float | None:
+        x, y = source.get(a), source.get(b)
         return None if x is None or y is None else x / y
 
-    big = max(VECTOR_SIZES)
     for g in games:
         target(f"{g}: Python loop vs reference", "loop_vs_reference", ratio(f"loop/{g}/rust", f"loop/{g}/reference"))
         if openspiel_pair(g):
@@ -189,7 +224,7 @@ def report(data: dict[str, Any]) -> str:
         target(
             f"{g}: VectorEnv N = {big}, 2 threads vs 1",
             "vector_2t_vs_1t",
-            ratio(f"vector/{g}/{big}/2t", f"vector/{g}/{big}/1t"),
+            ratio(f"vector/{g}/{big}/2t", f"vector/{g}/{big}/1t", w),
         )
     parts.append(table(["target", "goal", "measured", ""], rows))
     return "\n".join(parts)
@@ -197,18 +232,20 @@ def report(data: dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--json", type=Path, help="read this pytest-benchmark JSON instead of running")
-    parser.add_argument("--save", type=Path, help="keep the run's JSON here")
+    parser.add_argument("--json", type=Path, help="read cpu.json and wall.json from this folder instead of running")
+    parser.add_argument("--save", type=Path, help="keep the run's cpu.json and wall.json in this folder")
     parser.add_argument("-k", help="only the benchmarks matching this pytest -k expression")
     args = parser.parse_args()
-    if args.json:
-        data = json.loads(args.json.read_text())
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            out = args.save or Path(tmp) / "bench.json"
-            run_benchmarks(out, ["-k", args.k] if args.k else [])
-            data = json.loads(out.read_text())
-    print(report(data))
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = args.json or args.save or Path(tmp)
+        if not args.json:
+            folder.mkdir(parents=True, exist_ok=True)
+            run_benchmarks(folder / "cpu.json", "time.process_time", args.k)
+            wall = f"({WALL}) and ({args.k})" if args.k else WALL
+            run_benchmarks(folder / "wall.json", "time.perf_counter", wall)
+        cpu = json.loads((folder / "cpu.json").read_text())
+        wall = json.loads((folder / "wall.json").read_text())
+    print(report(cpu, wall))
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ GAMES: list[str] = [g["name"] for g in regalia.games()]
 #: Games per round of the Python-loop playouts (the same seeds for every implementation).
 LOOP_GAMES = 8
 #: Games per round of the native playouts.
-NATIVE_GAMES = 2000
+NATIVE_GAMES = 400
 #: Games per round of the reference's own playout loop.
 REFERENCE_NATIVE_GAMES = 8
 #: VectorEnv batch sizes, threads, and steps per round.
