@@ -11,6 +11,7 @@ from typing import Any
 from regalia.errors import InvalidOptionError
 from regalia.reference.base import Game, GameInfo, Rules, State
 from regalia.reference.duell_der_drachen import DuellDerDrachen
+from regalia.reference.duo import Duo
 from regalia.reference.duo_regna import DuoRegna
 from regalia.reference.regine import Regine
 from regalia.reference.regnum import Regnum
@@ -18,7 +19,7 @@ from regalia.reference.regnum import Regnum
 __all__ = ["Game", "GameInfo", "Rules", "State", "RULES", "make", "games"]
 
 #: Every game's rules, in the order ``regalia.games()`` lists them.
-RULES: tuple[type[Rules[Any]], ...] = (DuoRegna, DuellDerDrachen, Regine, Regnum)
+RULES: tuple[type[Rules[Any]], ...] = (DuoRegna, Duo, DuellDerDrachen, Regine, Regnum)
 
 
 def games() -> list[GameInfo]:

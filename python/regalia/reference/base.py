@@ -383,12 +383,14 @@ class State:
         want = _normalize(text)
         if not want:
             raise IllegalActionError("empty action name")
-        for a in range(self.num_actions):
+        legal = self.legal_actions()
+        # Names are unique, so an exact match among the legal actions (looked at first, as the
+        # cheap common case) is the exact match among all of them.
+        candidates: list[int] = [*legal, *range(self.num_actions)]
+        for a in candidates:
             if _normalize(self._rules.action_name(self.data, a)) == want:
                 return a
-        matches = [
-            a for a in self.legal_actions() if _normalize(self._rules.action_name(self.data, a)).startswith(want)
-        ]
+        matches = [a for a in legal if _normalize(self._rules.action_name(self.data, a)).startswith(want)]
         if len(matches) == 1:
             return matches[0]
         if not matches:

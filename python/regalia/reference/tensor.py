@@ -25,9 +25,13 @@ class TensorWriter:
 
     def mask(self, mask: int, n: int) -> None:
         """``n`` floats: 1.0 at bit ``i`` of ``mask``."""
-        for i in range(n):
-            if mask >> i & 1 and self.at + i < len(self.out):
-                self.out[self.at + i] = 1.0
+        bits = mask & ((1 << n) - 1)
+        while bits:
+            low = bits & -bits
+            i = self.at + low.bit_length() - 1
+            if i < len(self.out):
+                self.out[i] = 1.0
+            bits ^= low
         self.at += n
 
     def one_hot(self, n: int, hot: int | None) -> None:

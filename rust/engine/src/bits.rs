@@ -1,4 +1,8 @@
-//! Small helpers for card sets kept as `u64` bit masks (bit `i` set = card `i` present).
+//! Small helpers for card sets kept as `u64` bit masks (bit `i` set = card `i` present), and
+//! [`Set128`] for decks of up to 128 cards.
+
+use serde::de::{Deserializer, Error as _};
+use serde::{Deserialize, Serialize, Serializer};
 
 /// The indices of the set bits, ascending.
 pub fn iter_bits(mut mask: u64) -> impl Iterator<Item = usize> {
@@ -23,6 +27,132 @@ pub fn count(mask: u64) -> usize {
     mask.count_ones() as usize
 }
 
+/// A set of card ids below 128 in one `u128`: `Copy`, and saved in JSON as the ascending list
+/// of its members (mirrored by `set128_to_json` / `set128_from_json` in the reference).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Set128(pub u128);
+
+impl Set128 {
+    /// The empty set.
+    pub const EMPTY: Set128 = Set128(0);
+
+    /// The set `{0, 1, .., n - 1}` (`n <= 128`).
+    pub const fn below(n: usize) -> Set128 {
+        if n >= 128 {
+            Set128(u128::MAX)
+        } else {
+            Set128((1 << n) - 1)
+        }
+    }
+
+    /// The set `{i}` (empty when `i >= 128`).
+    pub const fn single(i: usize) -> Set128 {
+        if i < 128 {
+            Set128(1 << i)
+        } else {
+            Set128(0)
+        }
+    }
+
+    /// Whether `i` is a member.
+    #[inline]
+    pub const fn contains(self, i: usize) -> bool {
+        i < 128 && self.0 & (1 << i) != 0
+    }
+
+    /// Adds `i` (ignored when `i >= 128`).
+    #[inline]
+    pub fn insert(&mut self, i: usize) {
+        self.0 |= Set128::single(i).0;
+    }
+
+    /// Removes `i`.
+    #[inline]
+    pub fn remove(&mut self, i: usize) {
+        self.0 &= !Set128::single(i).0;
+    }
+
+    /// Number of members.
+    #[inline]
+    pub const fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The smallest member, if any.
+    #[inline]
+    pub fn first(self) -> Option<usize> {
+        (self.0 != 0).then(|| self.0.trailing_zeros() as usize)
+    }
+
+    /// The members, ascending.
+    pub fn iter(self) -> impl Iterator<Item = usize> {
+        let (lo, hi) = (self.0 as u64, (self.0 >> 64) as u64);
+        iter_bits(lo).chain(iter_bits(hi).map(|i| i + 64))
+    }
+
+    /// The `n`-th smallest member (0-based), if there are that many.
+    pub fn nth(self, n: usize) -> Option<usize> {
+        let lo = self.0 as u64;
+        match n.checked_sub(count(lo)) {
+            None => nth_bit(lo, n),
+            Some(rest) => nth_bit((self.0 >> 64) as u64, rest).map(|i| i + 64),
+        }
+    }
+}
+
+impl std::ops::BitOr for Set128 {
+    type Output = Set128;
+    fn bitor(self, other: Set128) -> Set128 {
+        Set128(self.0 | other.0)
+    }
+}
+
+impl std::ops::BitAnd for Set128 {
+    type Output = Set128;
+    fn bitand(self, other: Set128) -> Set128 {
+        Set128(self.0 & other.0)
+    }
+}
+
+impl std::ops::Sub for Set128 {
+    type Output = Set128;
+    /// The members of `self` that are not in `other`.
+    fn sub(self, other: Set128) -> Set128 {
+        Set128(self.0 & !other.0)
+    }
+}
+
+impl Serialize for Set128 {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Set128 {
+    /// Accepts only a strictly ascending list of ids below 128 (the form it is saved in).
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let ids = Vec::<u64>::deserialize(deserializer)?;
+        let mut set = Set128::EMPTY;
+        let mut last: Option<u64> = None;
+        for id in ids {
+            if id >= 128 || last.is_some_and(|l| l >= id) {
+                return Err(D::Error::custom(
+                    "a card set must list distinct ids below 128 in ascending order",
+                ));
+            }
+            set.insert(id as usize);
+            last = Some(id);
+        }
+        Ok(set)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -33,5 +163,28 @@ mod tests {
         assert_eq!(nth_bit(0b1010_0110, 2), Some(5));
         assert_eq!(nth_bit(0b1010_0110, 4), None);
         assert_eq!(count(u64::MAX), 64);
+    }
+
+    #[test]
+    fn set128_members_and_json() {
+        let mut s = Set128::EMPTY;
+        for i in [3, 63, 64, 79, 127] {
+            s.insert(i);
+        }
+        assert_eq!(s.iter().collect::<Vec<_>>(), vec![3, 63, 64, 79, 127]);
+        assert_eq!(
+            (s.len(), s.first(), s.nth(2), s.nth(4), s.nth(5)),
+            (5, Some(3), Some(64), Some(127), None)
+        );
+        assert!(s.contains(79) && !s.contains(80) && !s.contains(500));
+        s.remove(63);
+        assert_eq!(serde_json::to_string(&s).unwrap(), "[3,64,79,127]");
+        let back: Set128 = serde_json::from_str("[3,64,79,127]").unwrap();
+        assert_eq!(back, s);
+        for bad in ["[3,3]", "[5,4]", "[128]", "[-1]", "3", "[1.5]"] {
+            assert!(serde_json::from_str::<Set128>(bad).is_err(), "{bad}");
+        }
+        assert_eq!(Set128::below(80).len(), 80);
+        assert_eq!(Set128::below(128), Set128(u128::MAX));
     }
 }

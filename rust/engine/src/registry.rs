@@ -3,6 +3,7 @@
 use crate::error::{Error, Result};
 use crate::game::{Game, GameInfo};
 use crate::games::duell_der_drachen::DuellDerDrachen;
+use crate::games::duo::Duo;
 use crate::games::duo_regna::DuoRegna;
 use crate::games::regine::Regine;
 use crate::games::regnum::Regnum;
@@ -19,6 +20,7 @@ fn maker<G: Game>(options: &Options) -> Result<Arc<dyn DynGame>> {
 /// Every game, in the order `regalia.games()` lists them.
 const GAMES: &[(GameInfo, Maker)] = &[
     (DuoRegna::INFO, maker::<DuoRegna>),
+    (Duo::INFO, maker::<Duo>),
     (DuellDerDrachen::INFO, maker::<DuellDerDrachen>),
     (Regine::INFO, maker::<Regine>),
     (Regnum::INFO, maker::<Regnum>),

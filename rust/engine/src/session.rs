@@ -337,13 +337,14 @@ impl<G: Game> DynState for Session<G> {
             return Err(Error::IllegalAction("empty action name".into()));
         }
         let n = self.game.num_actions() as Action;
-        if let Some(a) = (0..n).find(|&a| normalize(&self.game.action_name(&self.state, a)) == want)
-        {
+        let legal = self.game.legal_actions(&self.state);
+        // Names are unique, so an exact match among the legal actions (looked at first, as
+        // the cheap common case) is the exact match among all of them.
+        let exact = |a: &Action| normalize(&self.game.action_name(&self.state, *a)) == want;
+        if let Some(a) = legal.iter().find(exact).or_else(|| (0..n).find(exact)) {
             return Ok(a);
         }
-        let matches: Vec<Action> = self
-            .game
-            .legal_actions(&self.state)
+        let matches: Vec<Action> = legal
             .iter()
             .filter(|&a| normalize(&self.game.action_name(&self.state, a)).starts_with(&want))
             .collect();

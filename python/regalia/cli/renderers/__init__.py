@@ -12,13 +12,14 @@ from typing import Any
 
 from rich.text import Text
 
-from regalia.cli.renderers import duell_der_drachen, duo_regna, regine, regnum
+from regalia.cli.renderers import duell_der_drachen, duo, duo_regna, regine, regnum
 
 Renderer = Callable[[dict[str, Any]], str | Text]
 
 #: The renderer of each game, by game id.
 RENDERERS: dict[str, Renderer] = {
     "duo-regna": duo_regna.render,
+    "duo": duo.render,
     "duell-der-drachen": duell_der_drachen.render,
     "regine": regine.render,
     "regnum": regnum.render,

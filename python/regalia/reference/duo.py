@@ -1,0 +1,490 @@
+"""Duo — the reference twin of ``rust/engine/src/games/duo.rs``.
+
+Rules in ten lines: 64 Symbol cards (colour x number x shape), 12 Jokers of one characteristic
+each, and with ``turbo`` 4 Turbo-Jokers. Each of 2-6 players gets 7 cards; two cards start two
+discard piles. On her turn a player chooses one pile and plays one or more cards onto it, one
+at a time, each matching the pile's new top card, then ends her turn; or she plays nothing and
+draws one card. Symbol on Symbol: exactly 2 of 3 characteristics equal; with a Joker: its one
+characteristic; never Joker on Joker; a Turbo-Joker matches anything both ways. The round stops
+when a player plays her last card (she scores a point per card left in the other hands) or when
+the last card of the draw pile is drawn (every player loses a point per card in hand). The next
+round is dealt afresh; its first player is the previous one's left neighbour. Reaching the
+target (10 / 15 / 20 points for 2 / 3-4 / 5-6 players) wins.
+
+Rulings, options and the order of random draws: see the Rust module and ``docs/rules/duo.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from regalia.reference.base import GameInfo, Rules, winner_returns
+from regalia.reference.bits import count, iter_bits, nth_bit, set128_from_json, set128_to_json
+from regalia.reference.options import OptionReader, OptionSpec
+from regalia.reference.rng import Rng
+from regalia.reference.tensor import TensorWriter, ratio
+
+MAX_PLAYERS = 6
+HAND_SIZE = 7
+SYMBOLS = 64
+FIRST_JOKER = 64
+FIRST_TURBO = 76
+BASIC_CARDS = 76
+TURBO_CARDS = 80
+KINDS = 77
+TURBO_KIND = 76
+PILES = 2
+PILE_NAMES = ("left", "right")
+DRAW = PILES * KINDS
+END_TURN = DRAW + 1
+NUM_ACTIONS = END_TURN + 1
+MAX_ROUNDS = 10_000
+STALEMATE_ROUNDS = 100
+MAX_TARGET = 10_000
+COLOURS = ("blue", "red", "yellow", "green")
+NUMBERS = ("1", "2", "3", "4")
+SHAPES = ("circle", "square", "triangle", "cross")
+TENSOR_SIZE = 5 * KINDS + PILES + 4 * MAX_PLAYERS + 1
+
+OPTIONS = (
+    OptionSpec("players", 2, "number of players (2-6)"),
+    OptionSpec("target", None, "points that win the game (1-10000; default 10, 15 or 20 by player count)"),
+    OptionSpec(
+        "rounds",
+        1,
+        "rounds played at most, highest score winning (0-10000; 0: the rulebook's game to the "
+        f"target, with a stalemate guard of {STALEMATE_ROUNDS} rounds)",
+    ),
+    OptionSpec("turbo", False, "add the 4 Turbo-Jokers (Turbo-Duo)"),
+    OptionSpec("switch_piles", False, "variant: each card of a turn may go onto either pile"),
+)
+
+
+def default_target(players: int) -> int:
+    """The rulebook's target: 10 points for 2 players, 15 for 3-4, 20 for 5-6."""
+    return 10 if players == 2 else (15 if players <= 4 else 20)
+
+
+def characteristic(card: int, kind: int) -> int | None:
+    """Characteristic ``kind`` (0 colour, 1 number, 2 shape) of ``card``: 0-3, or ``None``
+    when the card does not have it (a Joker of another characteristic, a Turbo-Joker)."""
+    if card < SYMBOLS:
+        return (card >> (4 - 2 * kind)) & 3
+    if card < FIRST_TURBO and (card - FIRST_JOKER) // 4 == kind:
+        return (card - FIRST_JOKER) % 4
+    return None
+
+
+def matches(card: int, top: int) -> bool:
+    """Whether ``card`` may be played onto ``top``."""
+    if card >= FIRST_TURBO or top >= FIRST_TURBO:
+        return True
+    if card >= SYMBOLS and top >= SYMBOLS:
+        return False
+    same = 0
+    for k in range(3):
+        mine = characteristic(card, k)
+        if mine is not None and mine == characteristic(top, k):
+            same += 1
+    return same == 2 if card < SYMBOLS and top < SYMBOLS else same == 1
+
+
+#: For each top card, the set of cards that may be played onto it (as a bit mask).
+MATCHES = tuple(sum(1 << c for c in range(TURBO_CARDS) if c != top and matches(c, top)) for top in range(TURBO_CARDS))
+
+
+def card_name(card: int) -> str:
+    """``"red 3 triangle"``, ``"blue joker"``, ``"3 joker"``, ``"circle joker"``, ``"turbo-joker"``."""
+    if card < SYMBOLS:
+        return f"{COLOURS[card >> 4]} {NUMBERS[(card >> 2) & 3]} {SHAPES[card & 3]}"
+    if card < FIRST_TURBO:
+        j = card - FIRST_JOKER
+        return f"{(COLOURS, NUMBERS, SHAPES)[j // 4][j % 4]} joker"
+    return "turbo-joker"
+
+
+def kind_of(card: int) -> int:
+    """The action kind of a card: its id, all Turbo-Jokers sharing one kind."""
+    return min(card, TURBO_KIND)
+
+
+def _names(mask: int) -> list[str]:
+    return [card_name(c) for c in iter_bits(mask)]
+
+
+@dataclass
+class State:
+    """The whole game state (field for field the Rust ``State``)."""
+
+    rng: Rng
+    hands: list[int]
+    draw: int
+    piles: list[int]
+    tops: list[int]
+    current: int
+    round: int
+    scores: list[int]
+    turn_pile: int | None
+    turn_cards: int
+    last_points: list[int] | None
+    last_winner: int | None
+    over: bool
+
+
+class Duo(Rules[State]):
+    """Duo's rules with validated options."""
+
+    INFO = GameInfo("duo", "Duo", (), 2, MAX_PLAYERS, OPTIONS)
+
+    def __init__(self, players: int, target: int, rounds: int, turbo: bool, switch_piles: bool) -> None:
+        self.players = players
+        self.target = target
+        self.rounds = rounds
+        self.turbo = turbo
+        self.switch_piles = switch_piles
+        self.deck_size = TURBO_CARDS if turbo else BASIC_CARDS
+        self.round_limit = STALEMATE_ROUNDS if rounds == 0 else rounds
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any]) -> Duo:
+        r = OptionReader(cls.INFO.name, options, OPTIONS)
+        players = r.integer("players", 2, 2, MAX_PLAYERS)
+        target = r.integer("target", default_target(players), 1, MAX_TARGET)
+        rounds = r.integer("rounds", 1, 0, MAX_ROUNDS)
+        turbo = r.boolean("turbo", False)
+        switch_piles = r.boolean("switch_piles", False)
+        r.finish()
+        return cls(players, target, rounds, turbo, switch_piles)
+
+    def options(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "target": self.target,
+            "rounds": self.rounds,
+            "turbo": self.turbo,
+            "switch_piles": self.switch_piles,
+        }
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    @property
+    def num_actions(self) -> int:
+        return NUM_ACTIONS
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return (TENSOR_SIZE,)
+
+    def first_player(self, s: State) -> int:
+        """The seat that started the current round: seat 0, then one seat to the left a round."""
+        return (s.round - 1) % self.players
+
+    # -- set-up ----------------------------------------------------------------------
+
+    def new_state(self, rng: Rng) -> State:
+        s = State(rng, [0] * MAX_PLAYERS, 0, [0, 0], [0, 0], 0, 1, [0] * MAX_PLAYERS, None, 0, None, None, False)
+        self._deal(s)
+        return s
+
+    def _take(self, s: State) -> int:
+        """Takes a uniformly random card out of the draw pile (one draw from the generator)."""
+        card = nth_bit(s.draw, s.rng.index(count(s.draw)))
+        assert card is not None
+        s.draw &= ~(1 << card)
+        return card
+
+    def _deal(self, s: State) -> None:
+        s.draw = (1 << self.deck_size) - 1
+        s.hands = [0] * MAX_PLAYERS
+        first = self.first_player(s)
+        for _ in range(HAND_SIZE):
+            for i in range(self.players):
+                seat = (first + i) % self.players
+                s.hands[seat] |= 1 << self._take(s)
+        for p in range(PILES):
+            s.tops[p] = self._take(s)
+            s.piles[p] = 1 << s.tops[p]
+        s.current = first
+        s.turn_pile = None
+        s.turn_cards = 0
+
+    # -- play ------------------------------------------------------------------------
+
+    def current_player(self, s: State) -> int | None:
+        return None if s.over else s.current
+
+    def _open_piles(self, s: State) -> range:
+        if s.turn_pile is None or self.switch_piles:
+            return range(PILES)
+        return range(s.turn_pile, s.turn_pile + 1)
+
+    def legal_actions(self, s: State) -> list[int]:
+        if s.over:
+            return []
+        hand = s.hands[s.current]
+        out = []
+        for p in self._open_piles(s):
+            for card in iter_bits(hand & MATCHES[s.tops[p]]):
+                out.append(p * KINDS + kind_of(card))
+                if card >= FIRST_TURBO:
+                    break  # one action plays any of the Turbo-Jokers
+        out.append(DRAW if s.turn_pile is None else END_TURN)
+        return out
+
+    def apply(self, s: State, action: int) -> None:
+        if action == DRAW:
+            self._draw(s)
+        elif action == END_TURN:
+            self._end_turn(s)
+        else:
+            self._play(s, action // KINDS, action % KINDS)
+
+    def _next_seat(self, s: State) -> None:
+        s.current = (s.current + 1) % self.players
+        s.turn_pile = None
+        s.turn_cards = 0
+
+    def _play(self, s: State, pile: int, kind: int) -> None:
+        hand = s.hands[s.current]
+        card = kind if kind < TURBO_KIND else FIRST_TURBO + iter_bits(hand >> FIRST_TURBO)[0]
+        s.hands[s.current] = hand & ~(1 << card)
+        s.piles[pile] |= 1 << card
+        s.tops[pile] = card
+        s.turn_pile = pile
+        s.turn_cards |= 1 << card
+        if s.hands[s.current] == 0:
+            self._end_round(s, s.current)
+
+    def _end_turn(self, s: State) -> None:
+        self._next_seat(s)
+
+    def _draw(self, s: State) -> None:
+        s.hands[s.current] |= 1 << self._take(s)
+        if s.draw == 0:
+            self._end_round(s, None)
+        else:
+            self._next_seat(s)
+
+    # -- scoring and the end ---------------------------------------------------------
+
+    def _end_round(self, s: State, winner: int | None) -> None:
+        held = [count(h) for h in s.hands]
+        if winner is None:
+            points = [-h for h in held]
+        else:
+            points = [0] * MAX_PLAYERS
+            points[winner] = sum(held)
+        s.scores = [a + b for a, b in zip(s.scores, points)]
+        s.last_points = points
+        s.last_winner = winner
+        s.turn_pile = None
+        s.turn_cards = 0
+        if max(s.scores) >= self.target or s.round >= self.round_limit:
+            s.over = True
+        else:
+            s.round += 1
+            self._deal(s)
+
+    def returns(self, s: State) -> list[float]:
+        if not s.over:
+            return [0.0] * self.players
+        scores = s.scores[: self.players]
+        best = max(scores)
+        return winner_returns([x == best for x in scores])
+
+    def scores(self, s: State) -> list[int]:
+        return list(s.scores[: self.players])
+
+    def action_name(self, s: State, action: int) -> str:
+        if action == DRAW:
+            return "draw"
+        if action == END_TURN:
+            return "end turn"
+        if 0 <= action < DRAW:
+            return f"play {card_name(action % KINDS)} on {PILE_NAMES[action // KINDS]}"
+        return "?"
+
+    # -- what a seat sees ------------------------------------------------------------
+
+    def observation(self, s: State, seat: int) -> dict[str, Any]:
+        n = self.players
+        return {
+            "seat": seat,
+            "current_player": self.current_player(s),
+            "round": s.round,
+            "first_player": self.first_player(s),
+            "target": self.target,
+            "scores": list(s.scores[:n]),
+            "hand": _names(s.hands[seat]),
+            "hand_sizes": [count(h) for h in s.hands[:n]],
+            "draw_pile": count(s.draw),
+            "pile_tops": [card_name(t) for t in s.tops],
+            "pile_cards": [_names(p) for p in s.piles],
+            "turn_pile": None if s.turn_pile is None else PILE_NAMES[s.turn_pile],
+            "turn_cards": _names(s.turn_cards),
+            "last_round": None
+            if s.last_points is None
+            else {"winner": s.last_winner, "points": list(s.last_points[:n])},
+            "terminal": s.over,
+        }
+
+    def _write_cards(self, w: TensorWriter, mask: int) -> None:
+        w.mask(mask & ((1 << SYMBOLS) - 1), SYMBOLS)
+        w.mask(mask >> SYMBOLS, FIRST_TURBO - SYMBOLS)
+        w.scalar(ratio(count(mask >> FIRST_TURBO), TURBO_CARDS - FIRST_TURBO))
+
+    def observation_tensor(self, s: State, seat: int, out: npt.NDArray[np.float32]) -> None:
+        n = self.players
+        w = TensorWriter(out)
+        self._write_cards(w, s.hands[seat])
+        for p in range(PILES):
+            w.one_hot(KINDS, kind_of(s.tops[p]))
+        for p in range(PILES):
+            self._write_cards(w, s.piles[p])
+        w.one_hot(PILES, s.turn_pile)
+        for k in range(MAX_PLAYERS):
+            w.scalar(ratio(count(s.hands[(seat + k) % n]), HAND_SIZE) if k < n else 0.0)
+        for k in range(MAX_PLAYERS):
+            w.scalar(ratio(s.scores[(seat + k) % n], self.target) if k < n else 0.0)
+        w.scalar(ratio(count(s.draw), self.deck_size))
+        w.one_hot(MAX_PLAYERS, None if s.over else (s.current - seat) % n)
+        w.one_hot(MAX_PLAYERS, (self.first_player(s) - seat) % n)
+
+    def determinize(self, s: State, seat: int, rng: Rng) -> State:
+        d = self.copy_state(s)
+        unseen = d.draw
+        for i in range(self.players):
+            if i != seat:
+                unseen |= d.hands[i]
+        for i in range(self.players):
+            if i == seat:
+                continue
+            size, hand = count(d.hands[i]), 0
+            for _ in range(size):
+                card = nth_bit(unseen, rng.index(count(unseen)))
+                assert card is not None
+                unseen &= ~(1 << card)
+                hand |= 1 << card
+            d.hands[i] = hand
+        d.draw = unseen
+        d.rng = rng.fork()
+        return d
+
+    # -- saving and checking ---------------------------------------------------------
+
+    def copy_state(self, s: State) -> State:
+        return State(
+            s.rng.copy(),
+            list(s.hands),
+            s.draw,
+            list(s.piles),
+            list(s.tops),
+            s.current,
+            s.round,
+            list(s.scores),
+            s.turn_pile,
+            s.turn_cards,
+            None if s.last_points is None else list(s.last_points),
+            s.last_winner,
+            s.over,
+        )
+
+    def state_to_json(self, s: State) -> dict[str, Any]:
+        return {
+            "current": s.current,
+            "draw": set128_to_json(s.draw),
+            "hands": [set128_to_json(h) for h in s.hands],
+            "last_points": None if s.last_points is None else list(s.last_points),
+            "last_winner": s.last_winner,
+            "over": s.over,
+            "piles": [set128_to_json(p) for p in s.piles],
+            "rng": s.rng.to_json(),
+            "round": s.round,
+            "scores": list(s.scores),
+            "tops": list(s.tops),
+            "turn_cards": set128_to_json(s.turn_cards),
+            "turn_pile": s.turn_pile,
+        }
+
+    def state_from_json(self, data: Any) -> State:
+        def u(v: Any, hi: int) -> int:
+            if type(v) is not int or not 0 <= v <= hi:
+                raise ValueError(f"expected an integer from 0 to {hi}, got {v!r}")
+            return v
+
+        def i32(v: Any) -> int:
+            if type(v) is not int or not -(2**31) <= v < 2**31:
+                raise ValueError(f"expected a 32-bit integer, got {v!r}")
+            return v
+
+        def listed(v: Any, n: int) -> list[Any]:
+            if not isinstance(v, list) or len(v) != n:
+                raise ValueError(f"expected a list of {n} items")
+            return v
+
+        if type(data.get("over")) is not bool:
+            raise ValueError("'over' must be a bool")
+        last = data["last_points"]
+        return State(
+            Rng.from_json(data["rng"]),
+            [set128_from_json(h) for h in listed(data["hands"], MAX_PLAYERS)],
+            set128_from_json(data["draw"]),
+            [set128_from_json(p) for p in listed(data["piles"], PILES)],
+            [u(t, 255) for t in listed(data["tops"], PILES)],
+            u(data["current"], 255),
+            u(data["round"], 2**32 - 1),
+            [i32(x) for x in listed(data["scores"], MAX_PLAYERS)],
+            None if data["turn_pile"] is None else u(data["turn_pile"], 255),
+            set128_from_json(data["turn_cards"]),
+            None if last is None else [i32(x) for x in listed(last, MAX_PLAYERS)],
+            None if data["last_winner"] is None else u(data["last_winner"], 255),
+            data["over"],
+        )
+
+    def check_state(self, s: State) -> str | None:
+        n = self.players
+        if not s.rng.is_valid():
+            return "generator increment must be odd"
+        if any(h != 0 for h in s.hands[n:]) or any(x != 0 for x in s.scores[n:]):
+            return "seats beyond the players must have no cards and no points"
+        everything = s.draw
+        total = count(s.draw)
+        for part in s.hands[:n] + s.piles:
+            everything |= part
+            total += count(part)
+        if everything != (1 << self.deck_size) - 1 or total != self.deck_size:
+            return "every card of the deck must be in exactly one hand, pile or the draw pile"
+        if any(not s.piles[p] >> s.tops[p] & 1 for p in range(PILES)):
+            return "each pile's top card must be in that pile"
+        if s.current >= n:
+            return "the current seat is out of range"
+        if not 1 <= s.round <= self.round_limit:
+            return "the round number is out of range"
+        if any(abs(x) > 80 * s.round for x in s.scores):
+            return "a score is out of range for the rounds played"
+        if not s.over and (s.draw == 0 or any(h == 0 for h in s.hands[:n])):
+            return "a running round must have a draw pile and no empty hand"
+        if s.turn_pile is None:
+            if s.turn_cards != 0:
+                return "cards played this turn without a chosen pile"
+        elif s.turn_pile >= PILES or not s.turn_cards >> s.tops[s.turn_pile] & 1 or s.over:
+            return "the turn's pile must be a pile whose top was played this turn, in a running game"
+        elif s.turn_cards & ~(s.piles[0] | s.piles[1]) or (
+            not self.switch_piles and s.turn_cards & ~s.piles[s.turn_pile]
+        ):
+            return "the cards played this turn must lie on the turn's pile"
+        if (s.last_points is None) != (s.round == 1 and not s.over):
+            return "the last round's points must be given exactly when a round has ended"
+        if s.last_points is not None and any(x != 0 for x in s.last_points[n:]):
+            return "seats beyond the players must have no points"
+        if s.last_winner is not None and (s.last_winner >= n or s.last_points is None):
+            return "the last round's winner is out of range"
+        decided = max(s.scores[:n]) >= self.target or (s.over and s.round >= self.round_limit)
+        if s.over != decided:
+            return "'over' does not agree with the scores and the rounds"
+        return None

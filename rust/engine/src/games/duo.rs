@@ -1,0 +1,778 @@
+//! Duo — match two of three characteristics to empty your hand first (rulebook: `duo.txt`).
+//!
+//! Rules in ten lines: 64 Symbol cards (colour x number x shape), 12 Jokers of one
+//! characteristic each, and with `turbo` 4 Turbo-Jokers. Each of 2-6 players gets 7 cards; two
+//! cards start two discard piles. On her turn a player chooses one pile and plays one or more
+//! cards onto it, one at a time, each matching the pile's new top card, then ends her turn; or
+//! she plays nothing and draws one card. Symbol on Symbol: exactly 2 of 3 characteristics equal;
+//! with a Joker: its one characteristic; never Joker on Joker; a Turbo-Joker matches anything
+//! both ways. The round stops when a player plays her last card (she scores a point per card
+//! left in the other hands) or when the last card of the draw pile is drawn (every player loses
+//! a point per card in hand). The next round is dealt afresh; its first player is the previous
+//! one's left neighbour. Reaching the target (10 / 15 / 20 for 2 / 3-4 / 5-6 players) wins.
+//!
+//! Rulings applied (RULINGS.md): a turn plays onto ONE pile (variant `switch_piles`: either
+//! pile, card by card); a player who plays nothing draws one card and her turn ends; a starting
+//! Joker is matched as a Joker; the round stops at once when the last card is drawn; scores may
+//! go negative; seat 0 starts the first round. Ours: "end turn" is legal only after a card was
+//! played; `rounds` (default 1: a single round, as random players rarely reach the target)
+//! bounds the game, 0 plays the rulebook's game to the target with a stalemate guard of 100
+//! rounds; when the game ends the highest score wins, ties sharing the win.
+//!
+//! Randomness: the draw pile is a set; every card taken from it (dealing, drawing, turning the
+//! two pile cards) is the `below(size)`-th remaining card in id order. A round deals 7 cards to
+//! each seat, one at a time from the round's first player on, then turns the left pile's card,
+//! then the right pile's. `determinize` refills the other hands, in seat order, card by card
+//! from the cards the seat has not seen, leaves the rest as the draw pile, then forks the
+//! state's generator.
+
+use crate::actions::{Action, ActionSet};
+use crate::bits::Set128;
+use crate::error::Result;
+use crate::game::{winner_returns, Game, GameInfo, Seat};
+use crate::options::{OptionReader, OptionSpec, Options};
+use crate::rng::Rng;
+use crate::tensor::TensorWriter;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// Most seats.
+pub const MAX_PLAYERS: usize = 6;
+/// Cards dealt to each seat.
+pub const HAND_SIZE: usize = 7;
+/// Symbol cards are ids `0..64`: `colour * 16 + number * 4 + shape`.
+pub const SYMBOLS: usize = 64;
+/// Jokers are ids `64..76`: `64 + characteristic * 4 + value` (colour, number, shape).
+pub const FIRST_JOKER: usize = 64;
+/// Turbo-Jokers are ids `76..80`.
+pub const FIRST_TURBO: usize = 76;
+/// Cards of the basic game.
+pub const BASIC_CARDS: usize = 76;
+/// Cards of Turbo-Duo.
+pub const TURBO_CARDS: usize = 80;
+/// Card kinds an action can play: every card id below 76, and one kind for any Turbo-Joker.
+pub const KINDS: usize = 77;
+/// The kind of every Turbo-Joker.
+pub const TURBO_KIND: usize = 76;
+/// The two discard piles: 0 is the left one, 1 the right one.
+pub const PILES: usize = 2;
+/// Names of the piles, as actions and observations give them.
+pub const PILE_NAMES: [&str; PILES] = ["left", "right"];
+/// Action `pile * KINDS + kind` plays a card; then come "draw" and "end turn".
+pub const DRAW: Action = (PILES * KINDS) as Action;
+/// The action that ends a turn in which a card was played.
+pub const END_TURN: Action = DRAW + 1;
+/// Size of the action space.
+pub const NUM_ACTIONS: usize = END_TURN as usize + 1;
+/// Largest value of the `rounds` option.
+pub const MAX_ROUNDS: u32 = 10_000;
+/// Rounds after which a game with `rounds` 0 (to the target) stops: the stalemate guard.
+pub const STALEMATE_ROUNDS: u32 = 100;
+/// Largest value of the `target` option.
+const MAX_TARGET: i64 = 10_000;
+/// Most points a round can move a score by (no more cards are in play).
+const MAX_ROUND_POINTS: i64 = TURBO_CARDS as i64;
+const COLOURS: [&str; 4] = ["blue", "red", "yellow", "green"];
+const NUMBERS: [&str; 4] = ["1", "2", "3", "4"];
+const SHAPES: [&str; 4] = ["circle", "square", "triangle", "cross"];
+/// Size of the observation tensor.
+pub const TENSOR_SIZE: usize = 5 * KINDS + PILES + 4 * MAX_PLAYERS + 1;
+
+const OPTIONS: &[OptionSpec] = &[
+    OptionSpec { name: "players", default: "2", help: "number of players (2-6)" },
+    OptionSpec {
+        name: "target",
+        default: "null",
+        help: "points that win the game (1-10000; default 10, 15 or 20 by player count)",
+    },
+    OptionSpec {
+        name: "rounds",
+        default: "1",
+        help: "rounds played at most, highest score winning (0-10000; 0: the rulebook's game to the target, with a stalemate guard of 100 rounds)",
+    },
+    OptionSpec { name: "turbo", default: "false", help: "add the 4 Turbo-Jokers (Turbo-Duo)" },
+    OptionSpec {
+        name: "switch_piles",
+        default: "false",
+        help: "variant: each card of a turn may go onto either pile",
+    },
+];
+
+/// The rulebook's target: 10 points for 2 players, 15 for 3-4, 20 for 5-6.
+pub fn default_target(players: usize) -> i64 {
+    match players {
+        2 => 10,
+        3 | 4 => 15,
+        _ => 20,
+    }
+}
+
+/// Characteristic `kind` (0 colour, 1 number, 2 shape) of `card`: 0-3, or `None` when the
+/// card does not have it (a Joker of another characteristic, a Turbo-Joker).
+pub const fn characteristic(card: usize, kind: usize) -> Option<usize> {
+    if card < SYMBOLS {
+        Some((card >> (4 - 2 * kind)) & 3)
+    } else if card < FIRST_TURBO && (card - FIRST_JOKER) / 4 == kind {
+        Some((card - FIRST_JOKER) % 4)
+    } else {
+        None
+    }
+}
+
+/// Whether `card` may be played onto `top`.
+pub const fn matches(card: usize, top: usize) -> bool {
+    if card >= FIRST_TURBO || top >= FIRST_TURBO {
+        return true;
+    }
+    if card >= SYMBOLS && top >= SYMBOLS {
+        return false;
+    }
+    let mut same = 0;
+    let mut kind = 0;
+    while kind < 3 {
+        if let (Some(a), Some(b)) = (characteristic(card, kind), characteristic(top, kind)) {
+            if a == b {
+                same += 1;
+            }
+        }
+        kind += 1;
+    }
+    if card < SYMBOLS && top < SYMBOLS {
+        same == 2
+    } else {
+        same == 1
+    }
+}
+
+const fn match_table() -> [Set128; TURBO_CARDS] {
+    let mut table = [Set128::EMPTY; TURBO_CARDS];
+    let mut top = 0;
+    while top < TURBO_CARDS {
+        let mut card = 0;
+        while card < TURBO_CARDS {
+            if card != top && matches(card, top) {
+                table[top].0 |= 1 << card;
+            }
+            card += 1;
+        }
+        top += 1;
+    }
+    table
+}
+
+/// For each top card, the set of cards that may be played onto it.
+const MATCHES: [Set128; TURBO_CARDS] = match_table();
+
+/// `"red 3 triangle"`, `"blue joker"`, `"3 joker"`, `"circle joker"` or `"turbo-joker"`.
+pub fn card_name(card: usize) -> String {
+    if card < SYMBOLS {
+        format!(
+            "{} {} {}",
+            COLOURS[card >> 4],
+            NUMBERS[(card >> 2) & 3],
+            SHAPES[card & 3]
+        )
+    } else if card < FIRST_TURBO {
+        let j = card - FIRST_JOKER;
+        let names = [COLOURS, NUMBERS, SHAPES][j / 4];
+        format!("{} joker", names[j % 4])
+    } else {
+        "turbo-joker".to_string()
+    }
+}
+
+/// The action kind of a card: its id, all Turbo-Jokers sharing one kind.
+pub fn kind_of(card: usize) -> usize {
+    card.min(TURBO_KIND)
+}
+
+fn names(set: Set128) -> Vec<String> {
+    set.iter().map(card_name).collect()
+}
+
+/// Validated options.
+#[derive(Clone, Debug)]
+pub struct Duo {
+    /// Number of seats.
+    pub players: usize,
+    /// Points that win.
+    pub target: i64,
+    /// Rounds played at most (0: to the target, with the stalemate guard).
+    pub rounds: u32,
+    /// Whether the Turbo-Jokers are in the deck.
+    pub turbo: bool,
+    /// Whether each card of a turn may go onto either pile.
+    pub switch_piles: bool,
+}
+
+/// The whole game state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// The game's generator: every card taken from the draw pile is drawn with it.
+    pub rng: Rng,
+    /// Each seat's hand (seats past the players hold nothing).
+    pub hands: [Set128; MAX_PLAYERS],
+    /// The draw pile, as a set: its order is drawn card by card.
+    pub draw: Set128,
+    /// The cards of each discard pile this round (public).
+    pub piles: [Set128; PILES],
+    /// The top card of each discard pile.
+    pub tops: [u8; PILES],
+    /// The seat whose turn it is (at the end: the seat that ended the game).
+    pub current: u8,
+    /// The round, from 1.
+    pub round: u32,
+    /// Each seat's points (seats past the players have none).
+    pub scores: [i32; MAX_PLAYERS],
+    /// The pile the current turn plays on (the last one played on with `switch_piles`);
+    /// `None` before the turn's first card.
+    pub turn_pile: Option<u8>,
+    /// The cards played in the current turn.
+    pub turn_cards: Set128,
+    /// The points each seat got in the last round that ended.
+    pub last_points: Option<[i32; MAX_PLAYERS]>,
+    /// Who played her last card in the last round that ended (`None`: the draw pile ran out).
+    pub last_winner: Option<u8>,
+    /// Whether the game is over.
+    pub over: bool,
+}
+
+impl Duo {
+    fn deck_size(&self) -> usize {
+        if self.turbo {
+            TURBO_CARDS
+        } else {
+            BASIC_CARDS
+        }
+    }
+
+    fn round_limit(&self) -> u32 {
+        if self.rounds == 0 {
+            STALEMATE_ROUNDS
+        } else {
+            self.rounds
+        }
+    }
+
+    /// The seat that started the current round: seat 0, then one seat to the left a round.
+    pub fn first_player(&self, s: &State) -> Seat {
+        (s.round.saturating_sub(1) as usize) % self.players
+    }
+
+    /// Takes a uniformly random card out of the draw pile (one draw from the generator).
+    fn take(&self, s: &mut State) -> usize {
+        let i = s.rng.index(s.draw.len());
+        let card = s.draw.nth(i).unwrap_or(0);
+        s.draw.remove(card);
+        card
+    }
+
+    fn deal(&self, s: &mut State) {
+        s.draw = Set128::below(self.deck_size());
+        s.hands = [Set128::EMPTY; MAX_PLAYERS];
+        let first = self.first_player(s);
+        for _ in 0..HAND_SIZE {
+            for i in 0..self.players {
+                let card = self.take(s);
+                s.hands[(first + i) % self.players].insert(card);
+            }
+        }
+        for p in 0..PILES {
+            let card = self.take(s);
+            s.tops[p] = card as u8;
+            s.piles[p] = Set128::single(card);
+        }
+        s.current = first as u8;
+        s.turn_pile = None;
+        s.turn_cards = Set128::EMPTY;
+    }
+
+    fn open_piles(&self, s: &State) -> std::ops::Range<usize> {
+        match s.turn_pile {
+            Some(p) if !self.switch_piles => p as usize..p as usize + 1,
+            _ => 0..PILES,
+        }
+    }
+
+    fn next_seat(&self, s: &mut State) {
+        s.current = ((s.current as usize + 1) % self.players) as u8;
+        s.turn_pile = None;
+        s.turn_cards = Set128::EMPTY;
+    }
+
+    fn play(&self, s: &mut State, pile: usize, kind: usize) {
+        let seat = s.current as usize;
+        let hand = s.hands[seat];
+        let card = if kind < TURBO_KIND {
+            kind
+        } else {
+            (hand - Set128::below(FIRST_TURBO))
+                .first()
+                .unwrap_or(FIRST_TURBO)
+        };
+        s.hands[seat].remove(card);
+        s.piles[pile].insert(card);
+        s.tops[pile] = card as u8;
+        s.turn_pile = Some(pile as u8);
+        s.turn_cards.insert(card);
+        if s.hands[seat].is_empty() {
+            self.end_round(s, Some(seat));
+        }
+    }
+
+    fn end_turn(&self, s: &mut State) {
+        self.next_seat(s);
+    }
+
+    fn draw(&self, s: &mut State) {
+        let card = self.take(s);
+        s.hands[s.current as usize].insert(card);
+        if s.draw.is_empty() {
+            self.end_round(s, None);
+        } else {
+            self.next_seat(s);
+        }
+    }
+
+    fn end_round(&self, s: &mut State, winner: Option<Seat>) {
+        let mut points = [0i32; MAX_PLAYERS];
+        match winner {
+            None => {
+                for (p, h) in points.iter_mut().zip(&s.hands) {
+                    *p = -(h.len() as i32);
+                }
+            }
+            Some(w) => points[w] = s.hands.iter().map(|h| h.len() as i32).sum(),
+        }
+        for (score, p) in s.scores.iter_mut().zip(points) {
+            *score = score.saturating_add(p);
+        }
+        s.last_points = Some(points);
+        s.last_winner = winner.map(|w| w as u8);
+        s.turn_pile = None;
+        s.turn_cards = Set128::EMPTY;
+        let best = s.scores.iter().copied().max().unwrap_or(0) as i64;
+        if best >= self.target || s.round >= self.round_limit() {
+            s.over = true;
+        } else {
+            s.round += 1;
+            self.deal(s);
+        }
+    }
+
+    fn write_cards(w: &mut TensorWriter, set: Set128) {
+        w.mask(set.0 as u64, SYMBOLS);
+        w.mask((set.0 >> SYMBOLS) as u64, FIRST_TURBO - SYMBOLS);
+        let turbos = (set - Set128::below(FIRST_TURBO)).len();
+        w.scalar(turbos as f32 / (TURBO_CARDS - FIRST_TURBO) as f32);
+    }
+}
+
+impl Game for Duo {
+    type State = State;
+
+    const INFO: GameInfo = GameInfo {
+        name: "duo",
+        title: "Duo",
+        aliases: &[],
+        min_players: 2,
+        max_players: MAX_PLAYERS,
+        options: OPTIONS,
+    };
+
+    fn from_options(options: &Options) -> Result<Self> {
+        let mut r = OptionReader::new(Self::INFO.name, options, OPTIONS);
+        let players = r.integer("players", 2, 2, MAX_PLAYERS as i64)? as usize;
+        let target = r.integer("target", default_target(players), 1, MAX_TARGET)?;
+        let rounds = r.integer("rounds", 1, 0, MAX_ROUNDS as i64)? as u32;
+        let turbo = r.boolean("turbo", false)?;
+        let switch_piles = r.boolean("switch_piles", false)?;
+        r.finish()?;
+        Ok(Duo {
+            players,
+            target,
+            rounds,
+            turbo,
+            switch_piles,
+        })
+    }
+
+    fn options(&self) -> Options {
+        let v = json!({
+            "players": self.players,
+            "target": self.target,
+            "rounds": self.rounds,
+            "turbo": self.turbo,
+            "switch_piles": self.switch_piles,
+        });
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    fn num_players(&self) -> usize {
+        self.players
+    }
+
+    fn num_actions(&self) -> usize {
+        NUM_ACTIONS
+    }
+
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![TENSOR_SIZE]
+    }
+
+    fn new_state(&self, rng: Rng) -> State {
+        let mut s = State {
+            rng,
+            hands: [Set128::EMPTY; MAX_PLAYERS],
+            draw: Set128::EMPTY,
+            piles: [Set128::EMPTY; PILES],
+            tops: [0; PILES],
+            current: 0,
+            round: 1,
+            scores: [0; MAX_PLAYERS],
+            turn_pile: None,
+            turn_cards: Set128::EMPTY,
+            last_points: None,
+            last_winner: None,
+            over: false,
+        };
+        self.deal(&mut s);
+        s
+    }
+
+    fn current_player(&self, s: &State) -> Option<Seat> {
+        (!s.over).then_some(s.current as usize)
+    }
+
+    fn legal_actions(&self, s: &State) -> ActionSet {
+        let mut out = ActionSet::new();
+        if s.over {
+            return out;
+        }
+        let hand = s.hands[s.current as usize];
+        for p in self.open_piles(s) {
+            for card in (hand & MATCHES[s.tops[p] as usize]).iter() {
+                out.insert((p * KINDS + kind_of(card)) as Action);
+                if card >= FIRST_TURBO {
+                    break; // one action plays any of the Turbo-Jokers
+                }
+            }
+        }
+        out.insert(if s.turn_pile.is_none() {
+            DRAW
+        } else {
+            END_TURN
+        });
+        out
+    }
+
+    fn apply(&self, s: &mut State, action: Action) {
+        match action {
+            DRAW => self.draw(s),
+            END_TURN => self.end_turn(s),
+            _ => {
+                let a = action as usize;
+                self.play(s, a / KINDS, a % KINDS);
+            }
+        }
+    }
+
+    fn returns(&self, s: &State) -> Vec<f64> {
+        let scores = &s.scores[..self.players];
+        if !s.over {
+            return vec![0.0; self.players];
+        }
+        let best = scores.iter().copied().max().unwrap_or(0);
+        let winners: Vec<bool> = scores.iter().map(|&x| x == best).collect();
+        winner_returns(&winners)
+    }
+
+    fn scores(&self, s: &State) -> Vec<i64> {
+        s.scores[..self.players].iter().map(|&x| x as i64).collect()
+    }
+
+    fn action_name(&self, _s: &State, action: Action) -> String {
+        match action {
+            DRAW => "draw".into(),
+            END_TURN => "end turn".into(),
+            a if a < DRAW => {
+                let a = a as usize;
+                format!("play {} on {}", card_name(a % KINDS), PILE_NAMES[a / KINDS])
+            }
+            _ => "?".into(),
+        }
+    }
+
+    fn observation(&self, s: &State, seat: Seat) -> Value {
+        let n = self.players;
+        json!({
+            "seat": seat,
+            "current_player": self.current_player(s),
+            "round": s.round,
+            "first_player": self.first_player(s),
+            "target": self.target,
+            "scores": &s.scores[..n],
+            "hand": names(s.hands[seat]),
+            "hand_sizes": s.hands[..n].iter().map(|h| h.len()).collect::<Vec<_>>(),
+            "draw_pile": s.draw.len(),
+            "pile_tops": s.tops.map(|t| card_name(t as usize)),
+            "pile_cards": s.piles.map(names),
+            "turn_pile": s.turn_pile.map(|p| PILE_NAMES[p as usize]),
+            "turn_cards": names(s.turn_cards),
+            "last_round": s.last_points.map(|points| json!({
+                "winner": s.last_winner,
+                "points": &points[..n],
+            })),
+            "terminal": s.over,
+        })
+    }
+
+    fn observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
+        let n = self.players;
+        let mut w = TensorWriter::new(out);
+        Self::write_cards(&mut w, s.hands[seat]);
+        for p in 0..PILES {
+            w.one_hot(KINDS, Some(kind_of(s.tops[p] as usize)));
+        }
+        for p in 0..PILES {
+            Self::write_cards(&mut w, s.piles[p]);
+        }
+        w.one_hot(PILES, s.turn_pile.map(|p| p as usize));
+        for k in 0..MAX_PLAYERS {
+            let size = s.hands[(seat + k) % n].len();
+            w.scalar(if k < n {
+                size as f32 / HAND_SIZE as f32
+            } else {
+                0.0
+            });
+        }
+        for k in 0..MAX_PLAYERS {
+            let score = s.scores[(seat + k) % n];
+            w.scalar(if k < n {
+                score as f32 / self.target as f32
+            } else {
+                0.0
+            });
+        }
+        w.scalar(s.draw.len() as f32 / self.deck_size() as f32);
+        let relative = |x: usize| (x + n - seat) % n;
+        w.one_hot(MAX_PLAYERS, self.current_player(s).map(relative));
+        w.one_hot(MAX_PLAYERS, Some(relative(self.first_player(s))));
+    }
+
+    fn determinize(&self, s: &State, seat: Seat, rng: &mut Rng) -> State {
+        let mut d = *s;
+        let mut unseen = d.draw;
+        for (i, h) in d.hands.iter().enumerate().take(self.players) {
+            if i != seat {
+                unseen = unseen | *h;
+            }
+        }
+        for i in (0..self.players).filter(|&i| i != seat) {
+            let size = d.hands[i].len();
+            let mut hand = Set128::EMPTY;
+            for _ in 0..size {
+                let card = unseen.nth(rng.index(unseen.len())).unwrap_or(0);
+                unseen.remove(card);
+                hand.insert(card);
+            }
+            d.hands[i] = hand;
+        }
+        d.draw = unseen;
+        d.rng = rng.fork();
+        d
+    }
+
+    fn check_state(&self, s: &State) -> std::result::Result<(), String> {
+        let n = self.players;
+        if !s.rng.is_valid() {
+            return Err("generator increment must be odd".into());
+        }
+        if s.hands[n..].iter().any(|h| !h.is_empty()) || s.scores[n..].iter().any(|&x| x != 0) {
+            return Err("seats beyond the players must have no cards and no points".into());
+        }
+        let parts = s.hands[..n].iter().chain(&s.piles);
+        let everything = parts.clone().fold(s.draw, |a, &b| a | b);
+        let total = parts.map(|p| p.len()).sum::<usize>() + s.draw.len();
+        let deck = self.deck_size();
+        if everything != Set128::below(deck) || total != deck {
+            return Err(
+                "every card of the deck must be in exactly one hand, pile or the draw pile".into(),
+            );
+        }
+        if (0..PILES).any(|p| !s.piles[p].contains(s.tops[p] as usize)) {
+            return Err("each pile's top card must be in that pile".into());
+        }
+        if s.current as usize >= n {
+            return Err("the current seat is out of range".into());
+        }
+        if !(1..=self.round_limit()).contains(&s.round) {
+            return Err("the round number is out of range".into());
+        }
+        let bound = MAX_ROUND_POINTS * s.round as i64;
+        if s.scores.iter().any(|&x| (x as i64).abs() > bound) {
+            return Err("a score is out of range for the rounds played".into());
+        }
+        if !s.over && (s.draw.is_empty() || s.hands[..n].iter().any(|h| h.is_empty())) {
+            return Err("a running round must have a draw pile and no empty hand".into());
+        }
+        match s.turn_pile {
+            None if !s.turn_cards.is_empty() => {
+                return Err("cards played this turn without a chosen pile".into());
+            }
+            None => {}
+            Some(p) => {
+                let p = p as usize;
+                if p >= PILES || !s.turn_cards.contains(s.tops[p] as usize) || s.over {
+                    return Err("the turn's pile must be a pile whose top was played this turn, in a running game".into());
+                }
+                if !(s.turn_cards - (s.piles[0] | s.piles[1])).is_empty()
+                    || (!self.switch_piles && !(s.turn_cards - s.piles[p]).is_empty())
+                {
+                    return Err("the cards played this turn must lie on the turn's pile".into());
+                }
+            }
+        }
+        if s.last_points.is_none() != (s.round == 1 && !s.over) {
+            return Err(
+                "the last round's points must be given exactly when a round has ended".into(),
+            );
+        }
+        if s.last_points
+            .is_some_and(|p| p[n..].iter().any(|&x| x != 0))
+        {
+            return Err("seats beyond the players must have no points".into());
+        }
+        if s.last_winner
+            .is_some_and(|w| w as usize >= n || s.last_points.is_none())
+        {
+            return Err("the last round's winner is out of range".into());
+        }
+        let best = s.scores[..n].iter().copied().max().unwrap_or(0) as i64;
+        let decided = best >= self.target || (s.over && s.round >= self.round_limit());
+        if s.over != decided {
+            return Err("'over' does not agree with the scores and the rounds".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rulebook's game to the target.
+    fn game(players: usize) -> Duo {
+        let mut o = Options::new();
+        o.insert("players".into(), json!(players));
+        o.insert("rounds".into(), json!(0));
+        Duo::from_options(&o).unwrap()
+    }
+
+    fn card(name: &str) -> usize {
+        (0..TURBO_CARDS).find(|&c| card_name(c) == name).unwrap()
+    }
+
+    #[test]
+    fn names_and_ids_agree() {
+        assert_eq!(card_name(0), "blue 1 circle");
+        assert_eq!(card("red 3 triangle"), 16 + 2 * 4 + 2);
+        assert_eq!(card("green 4 cross"), 63);
+        assert_eq!(card("blue joker"), 64);
+        assert_eq!(card("4 joker"), 71);
+        assert_eq!(card("cross joker"), 75);
+        assert_eq!(card_name(79), "turbo-joker");
+    }
+
+    #[test]
+    fn matching_follows_the_rulebook() {
+        // Symbol on Symbol: exactly two of the three characteristics.
+        assert!(matches(card("red 3 circle"), card("red 3 cross")));
+        assert!(matches(card("red 1 cross"), card("red 3 cross")));
+        assert!(matches(card("blue 3 cross"), card("red 3 cross")));
+        assert!(!matches(card("blue 1 cross"), card("red 3 cross")));
+        assert!(!matches(card("blue 1 circle"), card("red 3 cross")));
+        // Onto a Joker: its one characteristic; a Joker onto a Symbol: the same.
+        assert!(matches(card("red 1 circle"), card("red joker")));
+        assert!(!matches(card("blue 1 circle"), card("red joker")));
+        assert!(matches(card("square joker"), card("green 2 square")));
+        assert!(!matches(card("circle joker"), card("green 2 square")));
+        assert!(!matches(card("2 joker"), card("2 joker")));
+        // Never Joker on Joker; a Turbo-Joker on anything and anything on it.
+        assert!(!matches(card("red joker"), card("blue joker")));
+        assert!(!matches(card("3 joker"), card("red joker")));
+        assert!(matches(79, card("red joker")) && matches(card("red joker"), 76));
+        assert!(matches(76, 77) && matches(76, card("blue 1 circle")));
+        // Every Symbol card matches exactly 9 Symbol cards and 3 Jokers.
+        for m in &MATCHES[..SYMBOLS] {
+            assert_eq!((*m - Set128::below(FIRST_TURBO)).len(), 4);
+            assert_eq!((*m & Set128::below(FIRST_TURBO)).len(), 12);
+        }
+    }
+
+    /// A round in progress: the given hands and pile tops, the other cards in the draw pile
+    /// except that only `draw` of them stay there (the rest lie under the left pile).
+    fn position(g: &Duo, hands: &[&[&str]], tops: [&str; 2], draw: usize) -> State {
+        let mut s = g.new_state(Rng::new(1));
+        s.hands = [Set128::EMPTY; MAX_PLAYERS];
+        for (h, names) in s.hands.iter_mut().zip(hands) {
+            names.iter().for_each(|n| h.insert(card(n)));
+        }
+        s.tops = tops.map(|n| card(n) as u8);
+        s.piles = tops.map(|n| Set128::single(card(n)));
+        let placed = s.hands.iter().fold(s.piles[0] | s.piles[1], |a, &h| a | h);
+        let rest = Set128::below(BASIC_CARDS) - placed;
+        s.draw = Set128::EMPTY;
+        for (i, c) in rest.iter().enumerate() {
+            if i < draw {
+                s.draw.insert(c);
+            } else {
+                s.piles[0].insert(c);
+            }
+        }
+        assert_eq!(g.check_state(&s), Ok(()));
+        s
+    }
+
+    #[test]
+    fn going_out_scores_the_cards_left_in_the_other_hands() {
+        // The rulebook: B still has 2 cards and C 3, so A scores 5 points.
+        let g = game(3);
+        let hands: [&[&str]; 3] = [
+            &["red 3 circle"],
+            &["blue 1 square", "green 2 circle"],
+            &["yellow 4 triangle", "blue 2 cross", "red joker"],
+        ];
+        let mut s = position(&g, &hands, ["red 3 cross", "yellow 2 circle"], 40);
+        assert!(g.legal_actions(&s).contains(card("red 3 circle")));
+        g.apply(&mut s, card("red 3 circle") as Action);
+        assert_eq!(g.scores(&s), vec![5, 0, 0]);
+        assert_eq!((s.round, s.current, s.last_winner), (2, 1, Some(0)));
+        assert!(s.hands[..3].iter().all(|h| h.len() == HAND_SIZE));
+        assert_eq!(g.check_state(&s), Ok(()));
+    }
+
+    #[test]
+    fn drawing_the_last_card_costs_every_player_her_hand() {
+        let g = game(2);
+        let hands: [&[&str]; 2] = [&["red 3 circle", "blue 1 square"], &["yellow 4 triangle"]];
+        let mut s = position(&g, &hands, ["red 1 cross", "yellow 2 circle"], 1);
+        s.scores[1] = 2;
+        g.apply(&mut s, DRAW);
+        assert_eq!(g.scores(&s), vec![-3, 1]);
+        assert_eq!(s.last_points, Some([-3, -1, 0, 0, 0, 0]));
+        assert_eq!((s.round, s.current, s.last_winner), (2, 1, None));
+    }
+
+    #[test]
+    fn a_deal_gives_seven_cards_each_and_two_piles() {
+        for players in 2..=MAX_PLAYERS {
+            let g = game(players);
+            let s = g.new_state(Rng::new(players as u64));
+            assert!(s.hands[..players].iter().all(|h| h.len() == HAND_SIZE));
+            assert_eq!(s.draw.len(), BASIC_CARDS - HAND_SIZE * players - 2);
+            assert_eq!(g.check_state(&s), Ok(()));
+            assert_eq!(g.current_player(&s), Some(0));
+        }
+    }
+}
