@@ -80,7 +80,7 @@ def test_corrupted_and_tampered_files_are_refused(tmp_path: Path) -> None:
         (lambda e: e["history"].__setitem__(-1, (e["history"][-1] + 1) % state.num_actions), "history"),
         (lambda e: e["state"]["hands"].reverse(), "state"),
         (lambda e: e.update(version=2), "version"),
-        (lambda e: e.update(game="duo"), "game"),
+        (lambda e: e.update(game="no-such-game"), "game"),
         (lambda e: e.pop("state"), "state"),
         (lambda e: e.update(format="zip"), "format"),
     ]
