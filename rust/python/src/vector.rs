@@ -25,11 +25,9 @@ impl<'py> Outputs<'py> {
         let mut obs_shape = vec![n];
         obs_shape.extend(game.observation_shape());
         Outputs {
-            // SAFETY: floats of any bits, never read before `DynBatch::reset` or
-            // `DynBatch::step` has written every one (an error before that leaves them
-            // unseen, or as they were); the batch zeroes each row before writing it, so zeros
-            // here would be written twice (the largest output, and a large share of a step).
-            observations: unsafe { PyArrayDyn::new(py, obs_shape, false) },
+            // Zeroed although the batch writes every element: no slice over uninitialised
+            // memory ever exists, for the price of one memset per step.
+            observations: PyArrayDyn::zeros(py, obs_shape, false),
             masks: PyArrayDyn::zeros(py, vec![n, game.num_actions()], false),
             rewards: PyArrayDyn::zeros(py, vec![n, game.num_players()], false),
             terminated: PyArray1::zeros(py, n, false),
