@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regalia.reference.base import GameInfo, Rules
+from regalia.reference.bits import count, iter_bits
 from regalia.reference.options import OptionReader, OptionSpec
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
@@ -46,20 +47,6 @@ OPTIONS = (
     OptionSpec("values", 9, "cards per colour, valued 1 to this (2-12; 5 x values must be at least 2 x hand_size + 5)"),
     OptionSpec("hand_size", 5, "cards dealt to each player (1-27, as far as the card set allows)"),
 )
-
-
-def _bits(mask: int) -> list[int]:
-    """The ids in ``mask``, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _count(mask: int) -> int:
-    return bin(mask).count("1")
 
 
 def _mask(cards: list[int]) -> int:
@@ -150,7 +137,7 @@ class DuellDerDrachen(Rules[State]):
         return f"{COLOURS[self.colour(card) % TERRITORIES]} {self.value(card)}"
 
     def _names(self, cards: int) -> list[str]:
-        return [self.card_name(c) for c in _bits(cards)]
+        return [self.card_name(c) for c in iter_bits(cards)]
 
     def action(self, card: int, t: int, face_down: bool) -> int:
         """The action that plays ``card`` to territory ``t``."""
@@ -170,11 +157,11 @@ class DuellDerDrachen(Rules[State]):
 
     @staticmethod
     def _open_territories(s: State, seat: int) -> int:
-        return sum(1 << t for t in range(TERRITORIES) if _count(s.board[seat][t]) < SLOTS)
+        return sum(1 << t for t in range(TERRITORIES) if count(s.board[seat][t]) < SLOTS)
 
     @staticmethod
     def _face_down_room(s: State, seat: int) -> bool:
-        return _count(s.face_down[seat]) < MAX_FACE_DOWN
+        return count(s.face_down[seat]) < MAX_FACE_DOWN
 
     def has_legal_move(self, s: State, seat: int) -> bool:
         """Whether ``seat`` could play a card now."""
@@ -190,7 +177,7 @@ class DuellDerDrachen(Rules[State]):
         return s.hands[seat] & playable != 0
 
     def _strength(self, cards: int, t: int) -> int:
-        return sum(self.value(c) for c in _bits(cards & self._colour_cards[t]))
+        return sum(self.value(c) for c in iter_bits(cards & self._colour_cards[t]))
 
     def territory_strength(self, s: State, seat: int, t: int) -> int:
         """``seat``'s strength in territory ``t`` (face up; after the final count, every card
@@ -211,7 +198,7 @@ class DuellDerDrachen(Rules[State]):
 
     @staticmethod
     def _board_full(s: State) -> bool:
-        return all(_count(cell) == SLOTS for side in s.board for cell in side)
+        return all(count(cell) == SLOTS for side in s.board for cell in side)
 
     def new_state(self, rng: Rng) -> State:
         cards = list(range(self.num_cards))
@@ -240,7 +227,7 @@ class DuellDerDrachen(Rules[State]):
         open_ = self._open_territories(s, seat)
         down = self._face_down_room(s, seat)
         out = []
-        for card in _bits(s.hands[seat]):
+        for card in iter_bits(s.hands[seat]):
             if open_ >> self.colour(card) & 1:
                 out.append(self.action(card, self.colour(card), False))
             if down:
@@ -249,10 +236,10 @@ class DuellDerDrachen(Rules[State]):
 
     @staticmethod
     def _draw(s: State) -> int | None:
-        n = _count(s.deck)
+        n = count(s.deck)
         if n == 0:
             return None
-        card = _bits(s.deck)[s.rng.index(n)]
+        card = iter_bits(s.deck)[s.rng.index(n)]
         s.deck &= ~(1 << card)
         return card
 
@@ -335,7 +322,7 @@ class DuellDerDrachen(Rules[State]):
             face_down = []
             for i in range(2):
                 cards = s.board[i][t] & s.face_down[i]
-                face_down.append(self._names(cards) if i == seat or s.over else ["hidden"] * _count(cards))
+                face_down.append(self._names(cards) if i == seat or s.over else ["hidden"] * count(cards))
             display = s.display[t]
             territories.append(
                 {
@@ -355,8 +342,8 @@ class DuellDerDrachen(Rules[State]):
             "final_count": s.final_count,
             "hand": self._names(s.hands[seat]),
             "opponent_hand": self._names(s.hands[opp]) if s.over else None,
-            "hand_sizes": [_count(s.hands[0]), _count(s.hands[1])],
-            "deck": _count(s.deck),
+            "hand_sizes": [count(s.hands[0]), count(s.hands[1])],
+            "deck": count(s.deck),
             "known_cards": [self._names(s.known[0]), self._names(s.known[1])],
             "territories": territories,
         }
@@ -389,32 +376,32 @@ class DuellDerDrachen(Rules[State]):
         for m in s.markers:
             w.one_hot(3, 1 if m is None else (0 if m == seat else 2))
         for t in range(TERRITORIES):
-            w.one_hot(SLOTS + 1, _count(s.board[opp][t] & s.face_down[opp]))
+            w.one_hot(SLOTS + 1, count(s.board[opp][t] & s.face_down[opp]))
         most = SLOTS * self.values
         for t in range(TERRITORIES):
             w.scalar(ratio(self.territory_strength(s, seat, t), most))
             w.scalar(ratio(self.territory_strength(s, opp, t), most))
-        w.scalar(ratio(_count(s.deck), n))
-        w.scalar(ratio(_count(s.hands[opp]), n))
-        w.scalar(ratio(_count(s.face_down[seat]), MAX_FACE_DOWN))
-        w.scalar(ratio(_count(s.face_down[opp]), MAX_FACE_DOWN))
+        w.scalar(ratio(count(s.deck), n))
+        w.scalar(ratio(count(s.hands[opp]), n))
+        w.scalar(ratio(count(s.face_down[seat]), MAX_FACE_DOWN))
+        w.scalar(ratio(count(s.face_down[opp]), MAX_FACE_DOWN))
         w.flag(self.current_player(s) == seat)
         w.flag(s.final_count)
         w.flag(s.over)
 
     def _resample(self, d: State, opp: int, free: int, n_unknown: int, rng: Rng) -> None:
-        cards = _bits(free)
+        cards = iter_bits(free)
         rng.shuffle(cards)
         k = min(n_unknown, len(cards))
         pool = d.known[opp] | _mask(cards[:k])
         d.deck = _mask(cards[k:])
-        pooled = _bits(pool)
+        pooled = iter_bits(pool)
         rng.shuffle(pooled)
         old_face_down = d.face_down[opp]
         d.face_down[opp] = 0
         at = 0
         for t in range(TERRITORIES):
-            slots = _count(d.board[opp][t] & old_face_down)
+            slots = count(d.board[opp][t] & old_face_down)
             dealt = _mask(pooled[at : at + slots])
             at += slots
             d.board[opp][t] = (d.board[opp][t] & ~old_face_down) | dealt
@@ -427,7 +414,7 @@ class DuellDerDrachen(Rules[State]):
             opp = 1 - seat
             concealed = s.hands[opp] | s.face_down[opp]
             free = (concealed | s.deck) & ~s.known[opp]
-            n_unknown = _count(concealed & ~s.known[opp])
+            n_unknown = count(concealed & ~s.known[opp])
             must_move = s.player == opp
             for _ in range(MAX_TRIES):
                 trial = self.copy_state(s)
@@ -527,11 +514,11 @@ class DuellDerDrachen(Rules[State]):
             on_board = 0
             for cell in s.board[seat]:
                 on_board |= cell
-            if s.face_down[seat] & ~on_board or _count(s.face_down[seat]) > MAX_FACE_DOWN:
+            if s.face_down[seat] & ~on_board or count(s.face_down[seat]) > MAX_FACE_DOWN:
                 return "face-down cards must be on their owner's side, at most 3"
             for t in range(TERRITORIES):
                 cell = s.board[seat][t]
-                if _count(cell) > SLOTS or cell & ~s.face_down[seat] & ~self._colour_cards[t]:
+                if count(cell) > SLOTS or cell & ~s.face_down[seat] & ~self._colour_cards[t]:
                     return "a territory side holds more than 3 cards or a face-up card of another colour"
             if s.known[seat] & ~(s.hands[seat] | s.face_down[seat]):
                 return "known cards must be in their holder's hand or face down"
@@ -540,7 +527,7 @@ class DuellDerDrachen(Rules[State]):
         return None
 
     def _check_progress(self, s: State) -> str | None:
-        played = [sum(_count(c) for c in s.board[seat]) for seat in range(2)]
+        played = [sum(count(c) for c in s.board[seat]) for seat in range(2)]
         if played[0] != played[1] + s.player:
             return "seat 0 moves first and the seats alternate"
         five = self._five_markers(s)

@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regalia.reference.base import GameInfo, Rules, winner_returns
+from regalia.reference.bits import count, iter_bits
 from regalia.reference.options import OptionReader, OptionSpec
 from regalia.reference.regnum_cards import (
     ANY,
@@ -112,19 +113,6 @@ OPTIONS = (
     ),
     OptionSpec("max_turns", 400, "stalemate guard: the game ends after this many turns in all (1-100000)"),
 )
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _count(mask: int) -> int:
-    return bin(mask).count("1")
 
 
 #: For each non-empty set of colours: the colours in it, and the kinds that can pay one of them.
@@ -323,7 +311,7 @@ class Regnum(Rules[State]):
     def _refill(self, s: State) -> None:
         for i in range(LINEUP):
             if s.lineup[i] is None and s.char_deck:
-                c = _bits(s.char_deck)[s.rng.index(_count(s.char_deck))]
+                c = iter_bits(s.char_deck)[s.rng.index(count(s.char_deck))]
                 s.char_deck &= ~(1 << c)
                 s.lineup[i] = c
                 if s.char_deck == 0:
@@ -374,7 +362,7 @@ class Regnum(Rules[State]):
         if hand[k] == 0:
             return False
         if slot == ANY:
-            if c != _bits(KIND_MASK[k])[0]:
+            if c != iter_bits(KIND_MASK[k])[0]:
                 return False
         elif slot == PAIR_FIRST:
             pass
@@ -424,7 +412,7 @@ class Regnum(Rules[State]):
         elif s.phase == "swap_give":
             out = [SWAP_GIVE + k for k in range(KINDS) if hand[k] > 0]
         elif s.phase in ("exchange", "remove"):
-            out = [TARGET + c for c in _bits(self._targets(s, me))]
+            out = [TARGET + c for c in iter_bits(self._targets(s, me))]
         return out
 
     def apply(self, s: State, action: int) -> None:
@@ -602,7 +590,7 @@ class Regnum(Rules[State]):
     # -- scoring and the end ---------------------------------------------------------
 
     def _tally(self, s: State, seat: int) -> dict[str, int]:
-        chars = [self.cards.characters[c] for c in _bits(s.realms[seat])]
+        chars = [self.cards.characters[c] for c in iter_bits(s.realms[seat])]
         colours = [sum(1 for c in chars if c.colour == i) for i in range(3)]
         return {
             "BLUE": colours[0],
@@ -620,7 +608,7 @@ class Regnum(Rules[State]):
         """Each standard in play with the seats that win it."""
         tallies = [self._tally(s, p) for p in range(self.players)]
         out = []
-        for i in _bits(s.standards):
+        for i in iter_bits(s.standards):
             key = self.cards.standards[i].counts
             values = [t[key] for t in tallies]
             best = max(values)
@@ -640,7 +628,7 @@ class Regnum(Rules[State]):
             has_king = king is not None and s.realms[p] >> king & 1 == 1
             has_queen = queen is not None and s.realms[p] >> queen & 1 == 1
             total = 0
-            for c in _bits(s.realms[p]):
+            for c in iter_bits(s.realms[p]):
                 ch = self.cards.characters[c]
                 total += ch.points
                 icon = ch.score
@@ -668,7 +656,7 @@ class Regnum(Rules[State]):
         if s.phase != "over":
             return [0.0] * n
         points = self.scores(s)
-        key = [(points[p], _count(s.realms[p])) for p in range(n)]
+        key = [(points[p], count(s.realms[p])) for p in range(n)]
         best = max(key)
         return winner_returns([k == best for k in key])
 
@@ -733,16 +721,16 @@ class Regnum(Rules[State]):
             "wild_used": s.wild_used,
             "hand": self._cards_list(s.hands[seat]),
             "castles": [cards.castles[s.castles[p]].name for p in range(n)],
-            "realms": [[cards.characters[c].name for c in _bits(s.realms[p])] for p in range(n)],
+            "realms": [[cards.characters[c].name for c in iter_bits(s.realms[p])] for p in range(n)],
             "hand_sizes": [sum(s.hands[p]) for p in range(n)],
             "known": [[] if p == seat else self._cards_list(s.known[seat][p]) for p in range(n)],
             "lineup": [None if c is None else cards.characters[c].name for c in s.lineup],
             "discard": [KIND_NAMES[k] for k in s.discard],
             "resource_deck": sum(s.deck),
-            "character_deck": _count(s.char_deck),
-            "gone": [cards.characters[c].name for c in _bits(s.gone)],
+            "character_deck": count(s.char_deck),
+            "gone": [cards.characters[c].name for c in iter_bits(s.gone)],
             "deck_cards": self._cards_list(s.deck) if self._sees_deck(s, seat) else None,
-            "standards": [cards.standards[i].name for i in _bits(s.standards)],
+            "standards": [cards.standards[i].name for i in iter_bits(s.standards)],
             "final_turns": s.final_turns,
             "scores": self.scores(s),
             "terminal": s.phase == "over",
@@ -768,7 +756,7 @@ class Regnum(Rules[State]):
             w.scalar(s.discard.count(k))
         w.one_hot(KINDS, s.discard[-1] if s.discard else None)
         w.scalar(sum(s.deck))
-        w.scalar(_count(s.char_deck))
+        w.scalar(count(s.char_deck))
         w.mask(s.standards, MAX_STANDARDS)
         w.one_hot(len(PHASES), PHASES.index(s.phase))
         w.one_hot(MAX_PLAYERS, None if s.phase == "over" else (s.decider - seat) % n)
@@ -938,7 +926,7 @@ class Regnum(Rules[State]):
         seats = s.castles[:n]
         if any(c >= len(cards.castles) for c in seats) or len(set(seats)) != n or any(s.castles[n:]):
             return "each seat must hold a different castle of the card set"
-        if s.standards >> len(cards.standards) or _count(s.standards) != n + 1:
+        if s.standards >> len(cards.standards) or count(s.standards) != n + 1:
             return "players + 1 standards of the card set must be in play"
         places = [s.char_deck, s.gone, *s.realms[:n]] + [1 << c for c in s.lineup if c is not None]
         if s.character is not None and s.phase == "pay":
