@@ -1,5 +1,5 @@
 """VectorEnv steps per second at several batch sizes, on one thread and on two (a random
-legal action per game picked in numpy is part of each step, as in real use); the env writes
+legal action per game drawn by ``sample_actions`` is part of each step); the env writes
 its own arrays (``copy=False``), and once, at the largest size, new arrays every step."""
 
 from __future__ import annotations

@@ -10,8 +10,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import numpy as np
-
 import regalia
 
 #: Every registered game, in the order ``regalia.games()`` lists them.
@@ -88,23 +86,18 @@ def replay(game: Any, seed: int, actions: list[int]) -> None:
 
 
 class VectorWorkload:
-    """Steps a ``VectorEnv`` with a random legal action per game, picked in numpy: the first
-    legal action at or after a random offset (cheap for any batch size). Without ``copy``
-    the env writes the same arrays every step (no allocation)."""
+    """Steps a ``VectorEnv`` with a uniformly random legal action per game, drawn by the env
+    itself (``sample_actions``, in Rust on the same threads). Without ``copy`` the env writes
+    the same arrays every step (no allocation)."""
 
     def __init__(self, name: str, num_envs: int, threads: int, copy: bool = False) -> None:
         self.env = regalia.VectorEnv(name, num_envs, seed=0, threads=threads, copy=copy)
-        self.masks = self.env.reset()[1]
-        self.rng = np.random.default_rng(0)
-        self.rows = np.arange(num_envs)
+        self.env.reset()
 
     def run(self, steps: int) -> int:
         """Plays ``steps`` steps in every game; returns the steps played in all."""
-        a = self.env.num_actions
         for _ in range(steps):
-            offset = int(self.rng.integers(a))
-            actions = (np.argmax(np.roll(self.masks, -offset, axis=1), axis=1) + offset) % a
-            self.masks = self.env.step(actions)[1]
+            self.env.step(self.env.sample_actions())
         return steps * self.env.num_envs
 
 

@@ -173,3 +173,25 @@ def test_without_copies_every_call_fills_the_same_arrays_with_the_same_values() 
         actions = random_actions(a[1], rng)
         a, b = fresh.step(actions), kept.step(actions)
         assert b[0] is first[0] and b[1] is first[1] and b[4] is first[2]
+
+
+def test_sampled_actions_are_legal_and_replay_from_the_seed() -> None:
+    n = 600  # enough games for the batch to use several threads
+    one = regalia.VectorEnv("duo", n, seed=3, threads=1)
+    many = regalia.VectorEnv("duo", n, seed=3, threads=2)
+    masks = one.reset()[1]
+    many.reset()
+    for _ in range(40):
+        actions = one.sample_actions()
+        assert actions.shape == (n,) and actions.dtype == np.int64
+        assert masks[np.arange(n), actions].all()
+        np.testing.assert_array_equal(actions, many.sample_actions())
+        masks = one.step(actions)[1]
+        many.step(actions)
+    again = regalia.VectorEnv("duo", n, seed=3)
+    again.reset()
+    for _ in range(40):
+        again.step(again.sample_actions())
+    for i in (0, 17, n - 1):
+        assert again.state(i) == one.state(i)
+    assert len(set(one.sample_actions().tolist())) > 1

@@ -4,7 +4,9 @@
 //!
 //! Seeds: game `e` (counting from 0) played in slot `i` of a batch of `n` starts from
 //! `derive_seed(seed, e * n + i)`, so the first games are those of `game.new_state(derive_seed(seed, i))`
-//! and no two games of a batch share a seed.
+//! and no two games of a batch share a seed. [`DynBatch::sample_actions`] draws from a
+//! generator of each game's own, seeded by `derive_seed(!game_seed, 0)` when the game starts,
+//! so random play is as reproducible as the games, whatever the threads.
 
 use crate::actions::{Action, ActionSet};
 use crate::error::{Error, Result};
@@ -13,7 +15,8 @@ use crate::rng::{derive_seed, Rng};
 use crate::session::{DynState, Session};
 use std::sync::Arc;
 
-/// Games a thread must have to be worth starting (a thread costs tens of microseconds).
+/// Games a thread must have to be worth waking (handing work to a pool thread costs a few
+/// microseconds).
 pub const MIN_GAMES_PER_THREAD: usize = 256;
 
 /// The caller's output buffers, one row per game: [`DynBatch::reset`] and [`DynBatch::step`]
@@ -32,8 +35,19 @@ pub struct BatchOut<'a> {
     pub players: &'a mut [i64],
 }
 
-impl BatchOut<'_> {
+/// Output rows, one per game, that can be split between threads.
+trait Rows: Send + Sized {
     /// Splits off the rows of the first `k` games.
+    fn split_at(self, k: usize, sizes: Sizes) -> (Self, Self);
+}
+
+impl Rows for &mut [i64] {
+    fn split_at(self, k: usize, _: Sizes) -> (Self, Self) {
+        self.split_at_mut(k)
+    }
+}
+
+impl Rows for BatchOut<'_> {
     fn split_at(self, k: usize, sizes: Sizes) -> (Self, Self) {
         let (o0, o1) = self.observations.split_at_mut(k * sizes.observation);
         let (m0, m1) = self.masks.split_at_mut(k * sizes.actions);
@@ -84,6 +98,9 @@ pub trait DynBatch: Send + Sync {
     /// Plays `actions[i]` in game `i`, restarts the games that ended and writes the outputs.
     /// Any bad action is refused before anything changes, naming the game.
     fn step(&mut self, actions: &[i64], out: BatchOut<'_>) -> Result<()>;
+    /// Writes a uniformly random legal action of each game into `out` (`-1` for a game that
+    /// is over), drawn from each game's own generator: random play without a Python loop.
+    fn sample_actions(&mut self, out: &mut [i64]) -> Result<()>;
     /// The seed each game started from.
     fn seeds(&self) -> Vec<u64>;
     /// A copy of game `i` as a state with its history and seed.
@@ -98,6 +115,22 @@ struct Slot<S> {
     history: Vec<Action>,
     seed: u64,
     episode: u64,
+    /// The generator of [`DynBatch::sample_actions`] for this game.
+    sampler: Rng,
+}
+
+impl<S> Slot<S> {
+    /// A slot playing `state`, which started from `seed` as game `episode` of the slot.
+    fn new<G: Game<State = S>>(game: &G, state: S, seed: u64, episode: u64) -> Self {
+        Slot {
+            legal: game.legal_actions(&state),
+            state,
+            history: Vec::new(),
+            seed,
+            episode,
+            sampler: Rng::new(derive_seed(!seed, 0)),
+        }
+    }
 }
 
 /// `n` games of `G`.
@@ -106,6 +139,8 @@ pub struct Batch<G: Game> {
     game: Arc<G>,
     seed: u64,
     threads: usize,
+    /// The batch's own threads (started once, not on every step), when it has more than one.
+    pool: Option<rayon::ThreadPool>,
     sizes: Sizes,
     slots: Vec<Slot<G::State>>,
 }
@@ -119,22 +154,30 @@ impl<G: Game> Batch<G> {
             actions: game.num_actions(),
             players: game.num_players(),
         };
+        let threads = threads.max(1);
+        let pool = (threads > 1 && n >= 2 * MIN_GAMES_PER_THREAD)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .thread_name(|i| format!("regalia-batch-{i}"))
+                    .build()
+                    .ok()
+            })
+            .flatten();
         let mut batch = Batch {
             game,
             seed,
-            threads: threads.max(1),
+            threads,
+            pool,
             sizes,
             slots: Vec::with_capacity(n),
         };
         for i in 0..n {
-            let state = batch.game.new_state(Rng::new(derive_seed(seed, i as u64)));
-            batch.slots.push(Slot {
-                legal: batch.game.legal_actions(&state),
-                state,
-                history: Vec::new(),
-                seed: derive_seed(seed, i as u64),
-                episode: 0,
-            });
+            let game_seed = derive_seed(seed, i as u64);
+            let state = batch.game.new_state(Rng::new(game_seed));
+            batch
+                .slots
+                .push(Slot::new(&*batch.game, state, game_seed, 0));
         }
         batch
     }
@@ -157,34 +200,29 @@ impl<G: Game> Batch<G> {
     }
 
     /// Runs `work` on every slot with its output rows, split over the threads.
-    fn run(
-        &mut self,
-        out: BatchOut<'_>,
-        work: impl Fn(&G, usize, &mut Slot<G::State>, BatchOut<'_>) + Sync,
-    ) {
+    fn run<O: Rows>(&mut self, out: O, work: impl Fn(&G, usize, &mut Slot<G::State>, O) + Sync) {
         let n = self.slots.len();
         let threads = self.threads.min(n / MIN_GAMES_PER_THREAD).max(1);
         let chunk = n.div_ceil(threads).max(1);
         let (game, sizes, work) = (&*self.game, self.sizes, &work);
-        let run_chunk = move |first: usize, slots: &mut [Slot<G::State>], mut out: BatchOut<'_>| {
+        let run_chunk = move |first: usize, slots: &mut [Slot<G::State>], mut out: O| {
             for (k, slot) in slots.iter_mut().enumerate() {
                 let (row, rest) = out.split_at(1, sizes);
                 work(game, first + k, slot, row);
                 out = rest;
             }
         };
-        if threads == 1 {
+        let Some(pool) = self.pool.as_ref().filter(|_| threads > 1) else {
             run_chunk(0, &mut self.slots, out);
             return;
-        }
-        std::thread::scope(|scope| {
-            let mut slots = &mut self.slots[..];
-            let mut out = out;
-            let mut first = 0;
+        };
+        let slots = &mut self.slots[..];
+        pool.scope(move |scope| {
+            let (mut slots, mut out, mut first) = (slots, out, 0);
             while slots.len() > chunk {
                 let (mine, rest) = slots.split_at_mut(chunk);
                 let (my_out, rest_out) = out.split_at(chunk, sizes);
-                scope.spawn(move || run_chunk(first, mine, my_out));
+                scope.spawn(move |_| run_chunk(first, mine, my_out));
                 (slots, out, first) = (rest, rest_out, first + chunk);
             }
             run_chunk(first, slots, out);
@@ -223,11 +261,17 @@ fn restart<G: Game>(
         seed,
         episode.wrapping_mul(n as u64).wrapping_add(index as u64),
     );
-    slot.state = game.new_state(Rng::new(game_seed));
-    slot.legal = game.legal_actions(&slot.state);
-    slot.history.clear();
-    slot.seed = game_seed;
-    slot.episode = episode;
+    let mut history = std::mem::take(&mut slot.history);
+    history.clear();
+    *slot = Slot {
+        history,
+        ..Slot::new(
+            game,
+            game.new_state(Rng::new(game_seed)),
+            game_seed,
+            episode,
+        )
+    };
 }
 
 impl<G: Game> DynBatch for Batch<G> {
@@ -293,6 +337,24 @@ impl<G: Game> DynBatch for Batch<G> {
                 restart(game, seed, n, i, slot.episode + 1, slot);
             }
             observe(game, slot, &mut row);
+        });
+        Ok(())
+    }
+    fn sample_actions(&mut self, out: &mut [i64]) -> Result<()> {
+        if out.len() != self.slots.len() {
+            return Err(Error::InvalidArgument(format!(
+                "the action buffer must hold one action for each of the {} games",
+                self.slots.len()
+            )));
+        }
+        self.run(out, |_, _, slot, row| {
+            row[0] = match slot.legal.len() {
+                0 => -1,
+                k => slot
+                    .legal
+                    .nth(slot.sampler.index(k))
+                    .map_or(-1, |a| a as i64),
+            };
         });
         Ok(())
     }

@@ -196,3 +196,51 @@ fn reset_with_a_seed_restarts_every_game_from_it() {
         }
     }
 }
+
+#[test]
+fn sampled_actions_are_legal_uniform_and_independent_of_the_threads() {
+    for info in all_games() {
+        let game = make(info.name, &Options::new()).unwrap();
+        let n = 2 * MIN_GAMES_PER_THREAD + 3;
+        let (mut one, mut many) = (game.new_batch(n, 4, 1), game.new_batch(n, 4, 3));
+        let (mut b1, mut b2) = (Buffers::new(&*game, n), Buffers::new(&*game, n));
+        one.reset(None, b1.out()).unwrap();
+        many.reset(None, b2.out()).unwrap();
+        let (mut a1, mut a2) = (vec![0i64; n], vec![0i64; n]);
+        for _ in 0..30 {
+            one.sample_actions(&mut a1).unwrap();
+            many.sample_actions(&mut a2).unwrap();
+            assert_eq!(a1, a2, "{}", info.name);
+            for (i, &a) in a1.iter().enumerate() {
+                assert!(
+                    b1.masks[i * game.num_actions() + a as usize],
+                    "{}",
+                    info.name
+                );
+            }
+            one.step(&a1, b1.out()).unwrap();
+            many.step(&a2, b2.out()).unwrap();
+        }
+        assert!(one.sample_actions(&mut a1[1..]).is_err());
+    }
+    // Drawn again without a step, the legal actions of one game come up equally often.
+    let game = make("duo-regna", &Options::new()).unwrap();
+    let mut batch = game.new_batch(1, 2, 1);
+    let mut buf = Buffers::new(&*game, 1);
+    batch.reset(None, buf.out()).unwrap();
+    let legal = batch.state(0).unwrap().legal_actions();
+    let mut counts = vec![0u32; game.num_actions()];
+    let mut a = [0i64];
+    for _ in 0..9000 {
+        batch.sample_actions(&mut a).unwrap();
+        counts[a[0] as usize] += 1;
+    }
+    for (action, &c) in counts.iter().enumerate() {
+        if legal.contains(action) {
+            let expected = 9000 / legal.len() as u32;
+            assert!(c.abs_diff(expected) < expected / 5, "{counts:?}");
+        } else {
+            assert_eq!(c, 0);
+        }
+    }
+}

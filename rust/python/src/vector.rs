@@ -330,6 +330,26 @@ impl PyVectorEnv {
         )
     }
 
+    /// A uniformly random legal action of every game, as an int64 array (``-1`` for a game
+    /// that is over): random play without a Python loop, drawn in Rust with the GIL released
+    /// from each game's own generator (seeded with the game), so it is reproducible from the
+    /// env's seed whatever the threads.
+    fn sample_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let out = PyArray1::<i64>::zeros(py, self.inner.len(), false);
+        {
+            // SAFETY: the array is new, contiguous and not yet visible to Python.
+            let view = unsafe { out.as_slice_mut() }.map_err(|_| {
+                raise(
+                    "RegaliaError",
+                    "internal error: output not contiguous".into(),
+                )
+            })?;
+            let inner = &mut self.inner;
+            py.detach(|| guard(|| inner.sample_actions(view)))?;
+        }
+        Ok(out)
+    }
+
     /// The seed each game started from (``game.new_state(seed)`` replays it).
     fn seeds<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
         PyArray1::from_vec(py, self.inner.seeds())
