@@ -135,12 +135,22 @@ def report(cpu: dict[str, Any], wall: dict[str, Any]) -> str:
     for g in games:
         spec = openspiel_pair(g)
         ext, ref, osp = get(f"loop/{g}/rust"), get(f"loop/{g}/reference"), get(f"loop/{g}/openspiel")
+        floor = get(f"loop/{g}/floor")
         rows.append(
-            [g, fmt_rate(ext), fmt_rate(ref), fmt_ratio(ext, ref), spec or "–", fmt_rate(osp), fmt_ratio(ext, osp)]
+            [
+                g,
+                fmt_rate(ext),
+                fmt_rate(ref),
+                fmt_ratio(ext, ref),
+                fmt_rate(floor),
+                fmt_ratio(floor, ref),
+                spec or "–",
+                fmt_rate(osp),
+                fmt_ratio(ext, osp),
+            ]
         )
-    parts.append(
-        table(["game", "extension", "reference", "× reference", "OpenSpiel game", "OpenSpiel", "× OpenSpiel"], rows)
-    )
+    header = ["game", "extension", "reference", "× reference", "empty loop", "× reference at most"]
+    parts.append(table([*header, "OpenSpiel game", "OpenSpiel", "× OpenSpiel"], rows))
 
     parts.append("\n### Native random playouts (steps/s)\n")
     rows = []

@@ -10,7 +10,15 @@ from typing import Any
 import pytest
 
 import regalia
-from workloads import GAMES, LOOP_GAMES, NATIVE_GAMES, REFERENCE_NATIVE_GAMES, python_loop
+from workloads import (
+    GAMES,
+    LOOP_GAMES,
+    NATIVE_GAMES,
+    REFERENCE_NATIVE_GAMES,
+    python_loop,
+    python_loop_floor,
+    run_floor,
+)
 
 
 @pytest.mark.parametrize("backend", regalia.BACKENDS)
@@ -21,6 +29,14 @@ def test_python_loop_random_playouts(benchmark: Any, name: str, backend: str) ->
     steps = python_loop(regalia.make(name), seeds)
     benchmark.extra_info.update(key=f"loop/{name}/{backend}", count=steps, unit="steps")
     assert benchmark(python_loop, game, seeds) == steps
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_python_loop_floor(benchmark: Any, name: str) -> None:
+    """The same loop over a state that does nothing: the best any binding could do."""
+    plan, steps = python_loop_floor(regalia.make(name), range(LOOP_GAMES))
+    benchmark.extra_info.update(key=f"loop/{name}/floor", count=steps, unit="steps")
+    assert benchmark(run_floor, plan) == steps
 
 
 @pytest.mark.parametrize("threads", [1, 2])

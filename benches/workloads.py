@@ -56,6 +56,37 @@ def python_loop(game: Any, seeds: range) -> int:
     return steps
 
 
+class NullState:
+    """A state whose calls do nothing and cost next to nothing (C builtins): what the Python
+    loop costs with no game behind it."""
+
+    __slots__ = ("apply", "legal_actions")
+
+    def __init__(self, legal: list[int]) -> None:
+        self.legal_actions = legal.copy
+        self.apply = set().discard
+
+
+def python_loop_floor(game: Any, seeds: range) -> tuple[list[tuple[list[int], int]], int]:
+    """The work of :func:`run_floor` for the games of :func:`python_loop`: each game's first
+    legal actions and its number of steps; and the steps in all."""
+    plan = [(game.new_state(seed).legal_actions(), len(recorded_game(game, seed))) for seed in seeds]
+    return plan, sum(n for _, n in plan)
+
+
+def run_floor(plan: list[tuple[list[int], int]]) -> int:
+    """The loop of :func:`python_loop`, as many steps, over a :class:`NullState`: the fastest
+    any binding could make that loop (``random.choice`` and two calls a step); the steps."""
+    steps = 0
+    for seed, (legal, length) in enumerate(plan):
+        pick = random.Random(seed)
+        state = NullState(legal)
+        for _ in range(length):
+            state.apply(pick.choice(state.legal_actions()))
+            steps += 1
+    return steps
+
+
 def mid_game_state(game: Any, seed: int = 1, steps: int = 12) -> Any:
     """A state a few random steps into a game (not over), for the per-call benchmarks."""
     pick = random.Random(seed)
