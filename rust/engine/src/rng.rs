@@ -25,6 +25,30 @@ pub fn derive_seed(seed: u64, index: u64) -> u64 {
     splitmix64(&mut x)
 }
 
+/// Divisors with a precomputed [`FASTMOD`] entry (every legal-action count, every deck size).
+const FASTMOD_LIMIT: u32 = 1024;
+
+/// `2^64 / n` rounded up (`u64::MAX / n + 1`, which wraps to 0 for `n = 1`) for each small `n`.
+static FASTMOD: [u64; FASTMOD_LIMIT as usize] = {
+    let mut table = [0u64; FASTMOD_LIMIT as usize];
+    let mut n = 1;
+    while n < FASTMOD_LIMIT as usize {
+        table[n] = (u64::MAX / n as u64).wrapping_add(1);
+        n += 1;
+    }
+    table
+};
+
+/// `r % n` (`n >= 1`), exactly, with two multiplications instead of a division when `n` is
+/// small (Lemire, Kaser and Kurz, "Faster remainder by direct computation", 2019).
+#[inline]
+fn remainder(r: u32, n: u32) -> u32 {
+    match FASTMOD.get(n as usize) {
+        Some(&m) if n > 0 => ((m.wrapping_mul(r as u64) as u128 * n as u128) >> 64) as u32,
+        _ => r % n,
+    }
+}
+
 /// PCG32 (XSH-RR): 16 bytes, `Copy`, serialised as `{"state": u64, "inc": u64}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rng {
@@ -58,8 +82,8 @@ impl Rng {
             let r = self.next_u32();
             // The rejected range is `0..(2^32 mod n)`, below `n`: a draw of at least `n` is
             // kept without computing its bound (one division saved on nearly every draw).
-            if r >= n || r >= n.wrapping_neg() % n {
-                return r % n;
+            if r >= n || r >= remainder(n.wrapping_neg(), n) {
+                return remainder(r, n);
             }
         }
     }
@@ -115,6 +139,27 @@ mod tests {
             seen[r.below(5) as usize] += 1;
         }
         assert!(seen.iter().all(|&c| c > 800 && c < 1200), "{seen:?}");
+    }
+
+    #[test]
+    fn the_fast_remainder_is_the_remainder() {
+        let mut r = Rng::new(11);
+        for n in 1..FASTMOD_LIMIT + 3 {
+            let edges = [
+                0,
+                1,
+                n - 1,
+                n,
+                n + 1,
+                u32::MAX,
+                u32::MAX - 1,
+                n.wrapping_neg(),
+            ];
+            for x in edges.into_iter().chain((0..200).map(|_| r.next_u32())) {
+                assert_eq!(remainder(x, n), x % n, "{x} % {n}");
+            }
+        }
+        assert_eq!(remainder(12345, u32::MAX), 12345);
     }
 
     #[test]
