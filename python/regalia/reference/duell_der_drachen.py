@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from regalia.reference.base import GameInfo, Rules
 from regalia.reference.bits import count, iter_bits
+from regalia.reference.json_fields import flag, optional_uint, optional_uint_list, uint, uint_grid, uint_list
 from regalia.reference.options import OptionReader, OptionSpec
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
@@ -460,43 +461,19 @@ class DuellDerDrachen(Rules[State]):
         }
 
     def state_from_json(self, data: Any) -> State:
-        def u(v: Any, hi: int) -> int:
-            if type(v) is not int or not 0 <= v <= hi:
-                raise ValueError(f"expected an integer from 0 to {hi}, got {v!r}")
-            return v
-
-        def ulist(v: Any, n: int, hi: int) -> list[int]:
-            if not isinstance(v, list) or len(v) != n:
-                raise ValueError(f"expected a list of {n} integers")
-            return [u(x, hi) for x in v]
-
-        def optlist(v: Any, n: int) -> list[int | None]:
-            if not isinstance(v, list) or len(v) != n:
-                raise ValueError(f"expected a list of {n} entries")
-            return [None if x is None else u(x, 255) for x in v]
-
-        def flag(v: Any) -> bool:
-            if type(v) is not bool:
-                raise ValueError("expected a bool")
-            return v
-
-        board = data["board"]
-        if not isinstance(board, list) or len(board) != 2:
-            raise ValueError("'board' must hold two sides")
-        winner = data["winner"]
         return State(
             Rng.from_json(data["rng"]),
-            u(data["player"], 255),
-            ulist(data["hands"], 2, MASK64),
-            [ulist(side, TERRITORIES, MASK64) for side in board],
-            ulist(data["face_down"], 2, MASK64),
-            optlist(data["display"], TERRITORIES),
-            u(data["deck"], MASK64),
-            ulist(data["known"], 2, MASK64),
-            optlist(data["markers"], TERRITORIES),
+            uint(data["player"]),
+            uint_list(data["hands"], 2, MASK64),
+            uint_grid(data["board"], 2, TERRITORIES, MASK64),
+            uint_list(data["face_down"], 2, MASK64),
+            optional_uint_list(data["display"], TERRITORIES),
+            uint(data["deck"], MASK64),
+            uint_list(data["known"], 2, MASK64),
+            optional_uint_list(data["markers"], TERRITORIES),
             flag(data["final_count"]),
             flag(data["over"]),
-            None if winner is None else u(winner, 255),
+            optional_uint(data["winner"]),
         )
 
     def _check_cards(self, s: State) -> str | None:

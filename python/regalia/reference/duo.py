@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from regalia.reference.base import GameInfo, Rules, winner_returns
 from regalia.reference.bits import count, iter_bits, nth_bit, set128_from_json, set128_to_json
+from regalia.reference.json_fields import flag, int32, items, optional_uint, uint, uint_list
 from regalia.reference.options import OptionReader, OptionSpec
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
@@ -412,38 +413,21 @@ class Duo(Rules[State]):
         }
 
     def state_from_json(self, data: Any) -> State:
-        def u(v: Any, hi: int) -> int:
-            if type(v) is not int or not 0 <= v <= hi:
-                raise ValueError(f"expected an integer from 0 to {hi}, got {v!r}")
-            return v
-
-        def i32(v: Any) -> int:
-            if type(v) is not int or not -(2**31) <= v < 2**31:
-                raise ValueError(f"expected a 32-bit integer, got {v!r}")
-            return v
-
-        def listed(v: Any, n: int) -> list[Any]:
-            if not isinstance(v, list) or len(v) != n:
-                raise ValueError(f"expected a list of {n} items")
-            return v
-
-        if type(data.get("over")) is not bool:
-            raise ValueError("'over' must be a bool")
         last = data["last_points"]
         return State(
             Rng.from_json(data["rng"]),
-            [set128_from_json(h) for h in listed(data["hands"], MAX_PLAYERS)],
+            [set128_from_json(h) for h in items(data["hands"], MAX_PLAYERS)],
             set128_from_json(data["draw"]),
-            [set128_from_json(p) for p in listed(data["piles"], PILES)],
-            [u(t, 255) for t in listed(data["tops"], PILES)],
-            u(data["current"], 255),
-            u(data["round"], 2**32 - 1),
-            [i32(x) for x in listed(data["scores"], MAX_PLAYERS)],
-            None if data["turn_pile"] is None else u(data["turn_pile"], 255),
+            [set128_from_json(p) for p in items(data["piles"], PILES)],
+            uint_list(data["tops"], PILES),
+            uint(data["current"]),
+            uint(data["round"], 2**32 - 1),
+            [int32(x) for x in items(data["scores"], MAX_PLAYERS)],
+            optional_uint(data["turn_pile"]),
             set128_from_json(data["turn_cards"]),
-            None if last is None else [i32(x) for x in listed(last, MAX_PLAYERS)],
-            None if data["last_winner"] is None else u(data["last_winner"], 255),
-            data["over"],
+            None if last is None else [int32(x) for x in items(last, MAX_PLAYERS)],
+            optional_uint(data["last_winner"]),
+            flag(data["over"]),
         )
 
     def check_state(self, s: State) -> str | None:

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regalia.reference.base import GameInfo, Rules
+from regalia.reference.json_fields import flag, optional_uint, uint, uint_list
 from regalia.reference.options import OptionReader, OptionSpec
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
@@ -311,33 +312,21 @@ class DuoRegna(Rules[State]):
         }
 
     def state_from_json(self, data: Any) -> State:
-        def u(v: Any, hi: int) -> int:
-            if type(v) is not int or not 0 <= v <= hi:
-                raise ValueError(f"expected an integer from 0 to {hi}, got {v!r}")
-            return v
-
-        def ulist(v: Any, n: int, hi: int) -> list[int]:
-            if not isinstance(v, list) or len(v) != n:
-                raise ValueError(f"expected a list of {n} integers")
-            return [u(x, hi) for x in v]
-
-        if type(data.get("over")) is not bool:
-            raise ValueError("'over' must be a bool")
         pending = data["pending"]
         last = data["last_reveal"]
         return State(
             Rng.from_json(data["rng"]),
-            ulist(data["hands"], 2, 0xFFFF),
-            None if pending is None else u(pending, 255),
-            ulist(data["pile"], MAX_PILE, 255),
-            u(data["pile_len"], 255),
-            u(data["next_dragon"], 255),
-            u(data["dragon"], 255),
-            u(data["dragon_side"], 255),
-            ulist(data["captured"], 2, 255),
-            u(data["round"], 0xFFFFFFFF),
-            None if last is None else ulist(last, 2, 255),
-            data["over"],
+            uint_list(data["hands"], 2, 0xFFFF),
+            optional_uint(pending),
+            uint_list(data["pile"], MAX_PILE),
+            uint(data["pile_len"]),
+            uint(data["next_dragon"]),
+            uint(data["dragon"]),
+            uint(data["dragon_side"]),
+            uint_list(data["captured"], 2),
+            uint(data["round"], 0xFFFFFFFF),
+            None if last is None else uint_list(last, 2),
+            flag(data["over"]),
         )
 
     def check_state(self, s: State) -> str | None:

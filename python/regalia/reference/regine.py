@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regalia.reference.base import GameInfo, Rules, winner_returns
+from regalia.reference.json_fields import flag, optional_uint_list, uint, uint_grid, uint_list
 from regalia.reference.options import OptionReader, OptionSpec
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
@@ -941,61 +942,36 @@ class Regine(Rules[State]):
         }
 
     def state_from_json(self, data: Any) -> State:
-        def u(v: Any, hi: int = 255) -> int:
-            if type(v) is not int or not 0 <= v <= hi:
-                raise ValueError(f"expected an integer from 0 to {hi}, got {v!r}")
-            return v
-
-        def ulist(v: Any, n: int, hi: int = 255) -> list[int]:
-            if not isinstance(v, list) or len(v) != n:
-                raise ValueError(f"expected a list of {n} integers")
-            return [u(x, hi) for x in v]
-
-        def grid(v: Any, rows: int, cols: int) -> list[list[int]]:
-            if not isinstance(v, list) or len(v) != rows:
-                raise ValueError(f"expected a list of {rows} lists")
-            return [ulist(r, cols) for r in v]
-
-        def flag(v: Any) -> bool:
-            if type(v) is not bool:
-                raise ValueError("expected a bool")
-            return v
-
-        def opts(v: Any) -> list[int | None]:
-            if not isinstance(v, list) or len(v) != SUITS:
-                raise ValueError(f"expected a list of {SUITS} seats or nulls")
-            return [None if x is None else u(x) for x in v]
-
         return State(
             Rng.from_json(data["rng"]),
-            ulist(data["deck"], DECK),
-            u(data["deck_len"]),
-            ulist(data["discard"], KINDS),
-            grid(data["hands"], MAX_PLAYERS, KINDS),
-            grid(data["table"], MAX_PLAYERS, COMBO),
-            ulist(data["table_len"], MAX_PLAYERS),
-            ulist(data["face_up"], MAX_PLAYERS),
-            ulist(data["marked"], KINDS),
-            ulist(data["scores"], MAX_PLAYERS, 0xFFFF),
-            u(data["round"], 0xFFFF),
-            u(data["dealer"]),
-            u(data["phase"]),
-            u(data["turn"]),
+            uint_list(data["deck"], DECK),
+            uint(data["deck_len"]),
+            uint_list(data["discard"], KINDS),
+            uint_grid(data["hands"], MAX_PLAYERS, KINDS),
+            uint_grid(data["table"], MAX_PLAYERS, COMBO),
+            uint_list(data["table_len"], MAX_PLAYERS),
+            uint_list(data["face_up"], MAX_PLAYERS),
+            uint_list(data["marked"], KINDS),
+            uint_list(data["scores"], MAX_PLAYERS, 0xFFFF),
+            uint(data["round"], 0xFFFF),
+            uint(data["dealer"]),
+            uint(data["phase"]),
+            uint(data["turn"]),
             flag(data["no_changes"]),
             flag(data["changed"]),
             flag(data["exchanged"]),
             flag(data["played"]),
-            u(data["passes"]),
-            u(data["effect"]),
-            u(data["effect_seat"]),
-            u(data["effect_slot"]),
-            u(data["suit"]),
-            u(data["suit_turns"]),
-            ulist(data["bets"], SUITS),
-            opts(data["doubled"]),
-            opts(data["won"]),
-            ulist(data["gain"], SUITS),
-            grid(data["last_cards"], MAX_PLAYERS, COMBO),
+            uint(data["passes"]),
+            uint(data["effect"]),
+            uint(data["effect_seat"]),
+            uint(data["effect_slot"]),
+            uint(data["suit"]),
+            uint(data["suit_turns"]),
+            uint_list(data["bets"], SUITS),
+            optional_uint_list(data["doubled"], SUITS),
+            optional_uint_list(data["won"], SUITS),
+            uint_list(data["gain"], SUITS),
+            uint_grid(data["last_cards"], MAX_PLAYERS, COMBO),
         )
 
     def check_state(self, s: State) -> str | None:

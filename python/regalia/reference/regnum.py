@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from regalia.reference.base import GameInfo, Rules, winner_returns
 from regalia.reference.bits import count, iter_bits
+from regalia.reference.json_fields import flag, items, optional_uint, optional_uint_list, uint, uint_grid, uint_list
 from regalia.reference.options import OptionReader, OptionSpec
 from regalia.reference.regnum_cards import (
     ANY,
@@ -859,62 +860,36 @@ class Regnum(Rules[State]):
         }
 
     def state_from_json(self, data: Any) -> State:
-        def u(v: Any, hi: int) -> int:
-            if type(v) is not int or not 0 <= v <= hi:
-                raise ValueError(f"expected an integer from 0 to {hi}, got {v!r}")
-            return v
-
-        def opt(v: Any, hi: int) -> int | None:
-            return None if v is None else u(v, hi)
-
-        def ulist(v: Any, n: int, hi: int) -> list[int]:
-            if not isinstance(v, list) or len(v) != n:
-                raise ValueError(f"expected a list of {n} integers")
-            return [u(x, hi) for x in v]
-
-        def grid(v: Any, n: int) -> list[list[int]]:
-            if not isinstance(v, list) or len(v) != n:
-                raise ValueError(f"expected a list of {n} lists")
-            return [ulist(x, KINDS, 255) for x in v]
-
         if not isinstance(data, dict):
             raise ValueError("the state must be an object")
-        if type(data["wild_used"]) is not bool:
-            raise ValueError("'wild_used' must be a bool")
         if data["phase"] not in PHASES:
             raise ValueError(f"'phase' must be one of {PHASES}")
         discard = data["discard"]
         if not isinstance(discard, list) or len(discard) > MAX_RESOURCES:
             raise ValueError(f"'discard' must be a list of at most {MAX_RESOURCES} cards")
-        known = data["known"]
-        if not isinstance(known, list) or len(known) != MAX_PLAYERS:
-            raise ValueError("'known' must be a list of 4 lists")
-        lineup = data["lineup"]
-        if not isinstance(lineup, list) or len(lineup) != LINEUP:
-            raise ValueError("'lineup' must be a list of 4 entries")
         mask64 = (1 << 64) - 1
         return State(
             rng=Rng.from_json(data["rng"]),
-            castles=ulist(data["castles"], MAX_PLAYERS, 255),
-            standards=u(data["standards"], 0xFFFF),
-            lineup=[opt(c, 255) for c in lineup],
-            char_deck=u(data["char_deck"], mask64),
-            gone=u(data["gone"], mask64),
-            realms=ulist(data["realms"], MAX_PLAYERS, mask64),
-            hands=grid(data["hands"], MAX_PLAYERS),
-            deck=ulist(data["deck"], KINDS, 255),
-            discard=[u(k, 255) for k in discard],
-            known=[grid(row, MAX_PLAYERS) for row in known],
+            castles=uint_list(data["castles"], MAX_PLAYERS),
+            standards=uint(data["standards"], 0xFFFF),
+            lineup=optional_uint_list(data["lineup"], LINEUP),
+            char_deck=uint(data["char_deck"], mask64),
+            gone=uint(data["gone"], mask64),
+            realms=uint_list(data["realms"], MAX_PLAYERS, mask64),
+            hands=uint_grid(data["hands"], MAX_PLAYERS, KINDS),
+            deck=uint_list(data["deck"], KINDS),
+            discard=[uint(k) for k in discard],
+            known=[uint_grid(row, MAX_PLAYERS, KINDS) for row in items(data["known"], MAX_PLAYERS)],
             phase=data["phase"],
-            active=u(data["active"], 255),
-            decider=u(data["decider"], 255),
-            turn=u(data["turn"], 0xFFFFFFFF),
-            bought=u(data["bought"], 255),
-            wild_used=data["wild_used"],
-            character=opt(data["character"], 255),
-            pay_step=u(data["pay_step"], 255),
-            pair_colour=opt(data["pair_colour"], 255),
-            final_turns=opt(data["final_turns"], 255),
+            active=uint(data["active"]),
+            decider=uint(data["decider"]),
+            turn=uint(data["turn"], 0xFFFFFFFF),
+            bought=uint(data["bought"]),
+            wild_used=flag(data["wild_used"]),
+            character=optional_uint(data["character"]),
+            pay_step=uint(data["pay_step"]),
+            pair_colour=optional_uint(data["pair_colour"]),
+            final_turns=optional_uint(data["final_turns"]),
         )
 
     def check_state(self, s: State) -> str | None:
