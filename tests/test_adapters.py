@@ -95,6 +95,20 @@ def test_gymnasium_episode_mask_and_illegal_actions() -> None:
         gym_adapter.RegaliaEnv("duo-regna", opponents="nobody")
 
 
+def test_gymnasium_searching_opponents_replay_from_the_reset_seed() -> None:
+    gym_adapter = pytest.importorskip("regalia.gymnasium")
+
+    def episode() -> list[int]:
+        env = gym_adapter.RegaliaEnv("duo-regna", seat=0, opponents="ismcts:iterations=30")
+        _, info = env.reset(seed=4)
+        done = False
+        while not done:
+            _, _, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
+        return list(env.state.history())
+
+    assert episode() == episode()
+
+
 @CONFIGS
 def test_openspiel_random_simulations_pass(config: tuple[str, int]) -> None:
     os_adapter = pytest.importorskip("regalia.openspiel")

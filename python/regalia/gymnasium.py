@@ -30,6 +30,7 @@ from gymnasium import spaces
 
 import regalia
 from regalia.agents import Agent, make_agent, view_of
+from regalia.agents.base import world_seed
 from regalia.cli.renderers import render as render_board
 from regalia.errors import IllegalActionError, InvalidOptionError
 
@@ -97,6 +98,7 @@ class RegaliaEnv(gym.Env[npt.NDArray[Any], np.int64]):
         self.state: Any = None
         self._done = True
         self._opponents: dict[int, Agent] = {}
+        self._seed = 0
 
     def _observe(self, illegal: bool = False) -> tuple[Obs, dict[str, Any]]:
         info: dict[str, Any] = {"action_mask": action_mask(self.state) if self._my_turn() else self._no_moves()}
@@ -114,14 +116,16 @@ class RegaliaEnv(gym.Env[npt.NDArray[Any], np.int64]):
         """The other seats act until it is this seat's turn or the game is over."""
         while not self.state.is_terminal and not self._my_turn():
             seat = self.state.current_player
-            view = view_of(self.state, seat, self.game.name, self.game.options)
+            ply = len(self.state.history())
+            view = view_of(self.state, seat, self.game.name, self.game.options, world_seed(self._seed, ply, seat))
             self.state.apply(self._opponents[seat].act(view))
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
         """A new game (its seed and the opponents' drawn from the env's generator)."""
         super().reset(seed=seed)
         draw = self.np_random.integers
-        self.state = self.game.new_state(int(draw(0, 2**63)))
+        self._seed = int(draw(0, 2**63))
+        self.state = self.game.new_state(self._seed)
         others = [s for s in range(self.game.num_players) if s != self.seat]
         self._opponents = {s: make_agent(name, int(draw(0, 2**63))) for s, name in zip(others, self.opponent_names)}
         self._opponents_play()
