@@ -123,6 +123,9 @@ impl<G: Game> DynGame for G {
 pub struct Session<G: Game> {
     game: Arc<G>,
     state: G::State,
+    /// The legal actions of `state`, computed once per change (read by every call of a
+    /// Python loop: `legal_actions`, then `apply`'s check).
+    legal: ActionSet,
     history: Vec<Action>,
     seed: Option<u64>,
 }
@@ -142,12 +145,7 @@ impl<G: Game> Session<G> {
     /// A new game from `seed`.
     pub fn new(game: Arc<G>, seed: u64) -> Self {
         let state = game.new_state(Rng::new(seed));
-        Session {
-            game,
-            state,
-            history: Vec::new(),
-            seed: Some(seed),
-        }
+        Session::from_parts(game, state, Vec::new(), Some(seed))
     }
 
     /// A session from its parts (a state reached by playing `history` from `seed`).
@@ -158,6 +156,7 @@ impl<G: Game> Session<G> {
         seed: Option<u64>,
     ) -> Self {
         Session {
+            legal: game.legal_actions(&state),
             game,
             state,
             history,
@@ -266,12 +265,7 @@ impl<G: Game> Session<G> {
                 ));
             }
         }
-        Ok(Session {
-            game,
-            state,
-            history,
-            seed,
-        })
+        Ok(Session::from_parts(game, state, history, seed))
     }
 }
 
@@ -295,13 +289,12 @@ impl<G: Game> DynState for Session<G> {
         self.game.current_player(&self.state).is_none()
     }
     fn legal_actions(&self) -> ActionSet {
-        self.game.legal_actions(&self.state)
+        self.legal
     }
     fn apply(&mut self, action: i64) -> Result<()> {
         let a = self.action_id(action)?;
-        let legal = self.game.legal_actions(&self.state);
-        if !legal.contains(a as usize) {
-            if legal.is_empty() {
+        if !self.legal.contains(a as usize) {
+            if self.legal.is_empty() {
                 return Err(Error::IllegalAction(format!(
                     "action {a}: the game is over"
                 )));
@@ -312,6 +305,7 @@ impl<G: Game> DynState for Session<G> {
             )));
         }
         self.game.apply(&mut self.state, a);
+        self.legal = self.game.legal_actions(&self.state);
         self.history.push(a);
         Ok(())
     }
@@ -337,7 +331,7 @@ impl<G: Game> DynState for Session<G> {
             return Err(Error::IllegalAction("empty action name".into()));
         }
         let n = self.game.num_actions() as Action;
-        let legal = self.game.legal_actions(&self.state);
+        let legal = self.legal;
         // Names are unique, so an exact match among the legal actions (looked at first, as
         // the cheap common case) is the exact match among all of them.
         let exact = |a: &Action| normalize(&self.game.action_name(&self.state, *a)) == want;
@@ -384,12 +378,12 @@ impl<G: Game> DynState for Session<G> {
         let seat = self.seat(seat)?;
         let mut rng = Rng::new(seed);
         let state = self.game.determinize(&self.state, seat, &mut rng);
-        Ok(Box::new(Session {
-            game: self.game.clone(),
+        Ok(Box::new(Session::from_parts(
+            self.game.clone(),
             state,
-            history: Vec::new(),
-            seed: None,
-        }))
+            Vec::new(),
+            None,
+        )))
     }
     fn ismcts(&self, config: &IsmctsConfig) -> Option<IsmctsResult> {
         ismcts(&*self.game, &self.state, config)
