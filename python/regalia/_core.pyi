@@ -68,6 +68,7 @@ class State:
         exploration: float = 1.0,
         seed: int | None = None,
         time_limit: float | None = None,
+        rollout: str = "heuristic",
     ) -> int: ...
     def ismcts_search(
         self,
@@ -75,6 +76,7 @@ class State:
         exploration: float = 1.0,
         seed: int | None = None,
         time_limit: float | None = None,
+        rollout: str = "heuristic",
     ) -> dict[str, Any]: ...
     def to_json(self) -> str: ...
     def __eq__(self, value: object, /) -> bool: ...

@@ -14,8 +14,10 @@ class IsmctsAgent:
 
     Each move searches ``iterations`` sampled worlds (fewer if ``time_limit`` seconds run out
     first; without a time limit the agent is deterministic for its seed) with UCT exploration
-    constant ``exploration``. Works on either backend: a reference world is searched by the
-    Rust engine through its saved form.
+    constant ``exploration``. Rollouts finish each sampled game with the game's cheap
+    heuristic mixed with random moves (``rollout="heuristic"``) or uniformly at random
+    (``"random"``). Works on either backend: a reference world is searched by the Rust engine
+    through its saved form.
     """
 
     name = "ismcts"
@@ -26,12 +28,16 @@ class IsmctsAgent:
         iterations: int = 1000,
         exploration: float = 1.0,
         time_limit: float | None = None,
+        rollout: str = "heuristic",
     ) -> None:
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise InvalidArgumentError(f"iterations must be an int >= 1, got {iterations!r}")
         self.iterations = iterations
         self.exploration = float(exploration)
         self.time_limit = time_limit
+        if rollout not in ("heuristic", "random"):
+            raise InvalidArgumentError(f"rollout must be 'heuristic' or 'random', got {rollout!r}")
+        self.rollout = rollout
         self._rng = random.Random(seed)
 
     def act(self, view: View) -> int:
@@ -46,5 +52,6 @@ class IsmctsAgent:
             exploration=self.exploration,
             seed=self._rng.getrandbits(64),
             time_limit=self.time_limit,
+            rollout=self.rollout,
         )
         return action

@@ -75,6 +75,41 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn determinize(&self, s: &Self::State, seat: Seat, rng: &mut Rng) -> Self::State;
     /// Checks every invariant of a state read from JSON, so that no later call can fail.
     fn check_state(&self, s: &Self::State) -> std::result::Result<(), String>;
+
+    /// The move a search's rollout plays in `s`, one of `legal` (not empty): search policy,
+    /// not rules. The default is uniformly random; a game may override it with a cheap
+    /// heuristic that allocates nothing and draws all its randomness from `rng`.
+    fn rollout_action(&self, _s: &Self::State, legal: &ActionSet, rng: &mut Rng) -> Action {
+        uniform_action(legal, rng)
+    }
+
+    /// Where a search's rollout that began in `from` may stop early: in `s` (a running game)
+    /// the estimated returns to stop with, e.g. from the points once a round has ended, so
+    /// that luck in later rounds does not drown what the searched moves did. The default plays
+    /// every rollout to the end (`None`).
+    fn rollout_cutoff(&self, _from: &Self::State, _s: &Self::State) -> Option<Vec<f64>> {
+        None
+    }
+}
+
+/// Estimated returns from the points of a running game: each seat's lead over the best
+/// other seat, squashed into `-1..1` by `tanh(lead / scale)` (zero-sum for two seats).
+pub fn lead_returns(points: &[i64], scale: f64) -> Vec<f64> {
+    (0..points.len())
+        .map(|i| {
+            let best_other = (0..points.len())
+                .filter(|&j| j != i)
+                .map(|j| points[j])
+                .max()
+                .unwrap_or(points[i]);
+            ((points[i] - best_other) as f64 / scale).tanh()
+        })
+        .collect()
+}
+
+/// A uniformly random action of `legal` (0 if it is empty).
+pub fn uniform_action(legal: &ActionSet, rng: &mut Rng) -> Action {
+    legal.nth(rng.index(legal.len())).unwrap_or_default()
 }
 
 /// The documented zero-sum returns for any number of seats: with `k` winners among `n`

@@ -28,5 +28,5 @@ pub use options::{OptionSpec, Options};
 pub use playout::PlayoutStats;
 pub use registry::{games as all_games, load_state, make};
 pub use rng::Rng;
-pub use search::{IsmctsConfig, IsmctsResult};
+pub use search::{IsmctsConfig, IsmctsResult, Rollout};
 pub use session::{DynGame, DynState};

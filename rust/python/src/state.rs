@@ -5,7 +5,9 @@ use crate::errors::{guard, raise};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use regalia_engine::{Action, DynGame, DynState, Error, IsmctsConfig, IsmctsResult, MAX_ACTIONS};
+use regalia_engine::{
+    Action, DynGame, DynState, Error, IsmctsConfig, IsmctsResult, Rollout, MAX_ACTIONS,
+};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -34,6 +36,7 @@ impl PyState {
         exploration: f64,
         seed: Option<&Bound<'_, PyAny>>,
         time_limit: Option<f64>,
+        rollout: &str,
     ) -> PyResult<IsmctsResult> {
         let bad = |m: &str| raise("InvalidArgumentError", m.to_string());
         let iterations = match iterations {
@@ -56,11 +59,17 @@ impl PyState {
                 ))
             }
         };
+        let rollout = match rollout {
+            "heuristic" => Rollout::Heuristic,
+            "random" => Rollout::Random,
+            _ => return Err(bad("rollout must be 'heuristic' or 'random'")),
+        };
         let config = IsmctsConfig {
             iterations,
             exploration,
             seed: seed.map_or(Ok(0), seed_arg)?,
             time_limit,
+            rollout,
         };
         let inner = &self.inner;
         py.detach(|| {
@@ -251,8 +260,10 @@ impl PyState {
     /// ISMCTS for the seat to move, from only what that seat may know: every iteration
     /// searches a world determinized for that seat, so calling it on the true state uses no
     /// hidden card. Returns the chosen action. Deterministic for a seed unless ``time_limit``
-    /// (seconds) stops it early. The GIL is released while it searches.
-    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None))]
+    /// (seconds) stops it early. Rollouts play the game's cheap heuristic mixed with random
+    /// moves (``rollout="heuristic"``) or uniformly random moves (``"random"``). The GIL is
+    /// released while it searches.
+    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None, rollout="heuristic"))]
     fn ismcts(
         &self,
         py: Python<'_>,
@@ -260,14 +271,15 @@ impl PyState {
         exploration: f64,
         seed: Option<&Bound<'_, PyAny>>,
         time_limit: Option<f64>,
+        rollout: &str,
     ) -> PyResult<Action> {
         Ok(self
-            .search(py, iterations, exploration, seed, time_limit)?
+            .search(py, iterations, exploration, seed, time_limit, rollout)?
             .action)
     }
     /// The same search as ``ismcts``, with what it found: a dict of ``action``, ``iterations``
     /// and, per legal action, ``visits`` and ``values`` (mean return for the seat to move).
-    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None))]
+    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None, rollout="heuristic"))]
     fn ismcts_search<'py>(
         &self,
         py: Python<'py>,
@@ -275,8 +287,9 @@ impl PyState {
         exploration: f64,
         seed: Option<&Bound<'py, PyAny>>,
         time_limit: Option<f64>,
+        rollout: &str,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let r = self.search(py, iterations, exploration, seed, time_limit)?;
+        let r = self.search(py, iterations, exploration, seed, time_limit, rollout)?;
         let (visits, values) = (PyDict::new(py), PyDict::new(py));
         for s in &r.root {
             visits.set_item(s.action, s.visits)?;

@@ -29,7 +29,7 @@
 use crate::actions::{Action, ActionSet};
 use crate::bits::Set128;
 use crate::error::Result;
-use crate::game::{winner_returns, Game, GameInfo, Seat};
+use crate::game::{uniform_action, winner_returns, Game, GameInfo, Seat};
 use crate::options::{OptionReader, OptionSpec, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
@@ -654,6 +654,16 @@ impl Game for Duo {
             return Err("'over' does not agree with the scores and the rounds".into());
         }
         Ok(())
+    }
+
+    /// Rollouts keep playing while a card fits, as the rule-based player does: a random card
+    /// that fits; "draw" or "end turn" only when none does.
+    fn rollout_action(&self, _s: &State, legal: &ActionSet, rng: &mut Rng) -> Action {
+        let stop = legal.len() - 1; // exactly one of "draw" and "end turn" is always legal
+        if stop == 0 {
+            return uniform_action(legal, rng);
+        }
+        legal.nth(rng.index(stop)).unwrap_or_default()
     }
 }
 

@@ -31,7 +31,7 @@
 
 use crate::actions::{Action, ActionSet};
 use crate::error::Result;
-use crate::game::{winner_returns, Game, GameInfo, Seat};
+use crate::game::{lead_returns, uniform_action, winner_returns, Game, GameInfo, Seat};
 use crate::options::{OptionReader, OptionSpec, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
@@ -300,6 +300,17 @@ pub fn suit_key(suit: usize, combo: &[u8; COMBO]) -> Option<[u8; 7]> {
             let q = count_kind(combo, QUEEN);
             Some([tier, total, q, r[0], r[1], r[2], r[3]])
         }
+    }
+}
+
+/// How strong a four-card combination is for betting on `suit`: 2 strong enough to double
+/// down (three Queens or Jesters, two pairs, exactly 31), 1 to stay after a Double Down (two
+/// Queens or Jesters, three of a kind, 37 or more), else 0.
+fn bet_strength(suit: usize, combo: &[u8; COMBO]) -> u8 {
+    match (suit, suit_key(suit, combo)) {
+        (_, None) => 0,
+        (0..=2, Some(k)) => u8::from(k[0] >= 2) + u8::from(k[0] >= 3),
+        (_, Some(k)) => 2 * u8::from(k[0] == 2) + u8::from(k[0] != 2 && k[1] >= 37),
     }
 }
 
@@ -1265,6 +1276,41 @@ impl Game for Regine {
 
     fn check_state(&self, s: &State) -> std::result::Result<(), String> {
         check(self, s)
+    }
+
+    /// Rollouts play like the rule-based player where it matters most, with a random move one
+    /// time in four: end the turn in the building phase (so that a rollout settles the hands
+    /// it was dealt), claim every Suit, double down with a very strong combination and stay
+    /// after a Double Down with a fair one.
+    fn rollout_action(&self, s: &State, legal: &ActionSet, rng: &mut Rng) -> Action {
+        if rng.below(4) == 0 {
+            return uniform_action(legal, rng);
+        }
+        let strength = || bet_strength(s.suit as usize, &s.table[s.turn as usize]);
+        let choice = match s.phase {
+            WAGER if s.doubled[s.suit as usize].is_some() => {
+                if strength() >= 1 {
+                    WE_SHALL_SEE
+                } else {
+                    ALL_YOURS
+                }
+            }
+            WAGER if strength() >= 2 && legal.contains(DOUBLE_DOWN as usize) => DOUBLE_DOWN,
+            WAGER if legal.contains(BET_MINE as usize) => BET_MINE,
+            WAGER => BET_PASS,
+            _ => END_TURN,
+        };
+        if legal.contains(choice as usize) {
+            choice
+        } else {
+            uniform_action(legal, rng)
+        }
+    }
+
+    /// Rollouts stop once a round has been scored: the seats' point leads (over a quarter of
+    /// the target) estimate the returns.
+    fn rollout_cutoff(&self, from: &State, s: &State) -> Option<Vec<f64>> {
+        (s.round > from.round).then(|| lead_returns(&self.scores(s), self.target as f64 / 4.0))
     }
 }
 

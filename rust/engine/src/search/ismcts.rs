@@ -19,7 +19,7 @@
 //! information and the seed.
 
 use crate::actions::{Action, ActionSet};
-use crate::game::{Game, Seat};
+use crate::game::{uniform_action, Game, Seat};
 use crate::rng::{splitmix64, Rng};
 use std::collections::hash_map::{Entry, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -36,6 +36,19 @@ pub struct IsmctsConfig {
     pub seed: u64,
     /// Stop early once this much time has passed (the result then depends on the machine).
     pub time_limit: Option<Duration>,
+    /// How rollouts finish a game.
+    pub rollout: Rollout,
+}
+
+/// How a rollout chooses its moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Rollout {
+    /// The game's cheap heuristic ([`Game::rollout_action`], usually mixed with random
+    /// moves), stopped early where the game says ([`Game::rollout_cutoff`]).
+    #[default]
+    Heuristic,
+    /// Uniformly random legal moves to the end of the game.
+    Random,
 }
 
 impl Default for IsmctsConfig {
@@ -45,6 +58,7 @@ impl Default for IsmctsConfig {
             exploration: 1.0,
             seed: 0,
             time_limit: None,
+            rollout: Rollout::default(),
         }
     }
 }
@@ -82,6 +96,7 @@ pub fn ismcts<G: Game>(game: &G, root: &G::State, config: &IsmctsConfig) -> Opti
         tensor: vec![0.0; game.observation_shape().iter().product()],
         path: Vec::new(),
         exploration: config.exploration,
+        rollout: config.rollout,
     };
     let start = Instant::now();
     let mut iterations = 0;
@@ -270,6 +285,7 @@ struct Search<'g, G: Game> {
     /// The choices of the current iteration: node, action, seat that chose.
     path: Vec<(usize, Action, Seat)>,
     exploration: f64,
+    rollout: Rollout,
 }
 
 impl<G: Game> Search<'_, G> {
@@ -302,14 +318,24 @@ impl<G: Game> Search<'_, G> {
         }
     }
 
-    /// Finishes the game with uniformly random moves; the final returns.
+    /// Finishes the game by the rollout policy; the final returns (with the heuristic, the
+    /// game's estimate where it cuts the rollout off).
     fn rollout(&mut self, mut world: G::State) -> Vec<f64> {
+        let from = world.clone();
         loop {
             let legal = self.game.legal_actions(&world);
             if legal.is_empty() {
                 return self.game.returns(&world);
             }
-            let a = legal.nth(self.rng.index(legal.len())).unwrap_or_default();
+            let a = match self.rollout {
+                Rollout::Heuristic => {
+                    if let Some(returns) = self.game.rollout_cutoff(&from, &world) {
+                        return returns;
+                    }
+                    self.game.rollout_action(&world, &legal, &mut self.rng)
+                }
+                Rollout::Random => uniform_action(&legal, &mut self.rng),
+            };
             self.game.apply(&mut world, a);
         }
     }

@@ -2,4 +2,4 @@
 
 pub mod ismcts;
 
-pub use ismcts::{ismcts, IsmctsConfig, IsmctsResult};
+pub use ismcts::{ismcts, IsmctsConfig, IsmctsResult, Rollout};
