@@ -17,11 +17,15 @@ from workloads import GAMES, mid_game_state
 ITERATIONS = 2000
 
 
+@pytest.mark.parametrize("rollout", ["heuristic", "random"])
 @pytest.mark.parametrize("name", GAMES)
-def test_regalia_ismcts(benchmark: Any, name: str) -> None:
+def test_regalia_ismcts(benchmark: Any, name: str, rollout: str) -> None:
+    """Both rollout kinds: the game's heuristic (the default; in Regine it also stops at the
+    round's end) and uniformly random moves to the end."""
     state = mid_game_state(regalia.make(name), seed=1, steps=4)
-    benchmark.extra_info.update(key=f"ismcts/{name}/rust", count=ITERATIONS, unit="iterations")
-    found = benchmark(state.ismcts_search, iterations=ITERATIONS, seed=1)
+    key = f"ismcts/{name}/rust" + ("" if rollout == "heuristic" else "/random-rollouts")
+    benchmark.extra_info.update(key=key, count=ITERATIONS, unit="iterations")
+    found = benchmark(state.ismcts_search, iterations=ITERATIONS, seed=1, rollout=rollout)
     assert found["iterations"] == ITERATIONS
 
 

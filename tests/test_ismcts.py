@@ -38,6 +38,32 @@ def test_it_chooses_a_legal_action_in_every_game(config: tuple[str, int]) -> Non
         assert state.ismcts(iterations=60, seed=seed) == found["action"]
 
 
+def test_either_rollout_searches_every_game(config: tuple[str, int]) -> None:
+    """The game's rollout heuristic (the default) and uniformly random rollouts: both legal,
+    both deterministic for a seed."""
+    state = midgame(config, 4)
+    if state.is_terminal:
+        pytest.skip("the random game ended early")
+    for rollout in ("heuristic", "random"):
+        found = state.ismcts_search(iterations=80, seed=2, rollout=rollout)
+        assert found["action"] in state.legal_actions()
+        assert state.ismcts_search(iterations=80, seed=2, rollout=rollout) == found
+    assert state.ismcts_search(iterations=80, seed=2) == state.ismcts_search(iterations=80, seed=2, rollout="heuristic")
+
+
+def test_the_agent_passes_its_rollout_on_and_refuses_a_bad_one() -> None:
+    from regalia.agents import make_agent
+
+    assert make_agent("ismcts:rollout=random", 1).rollout == "random"  # type: ignore[attr-defined]
+    assert make_agent("ismcts", 1).rollout == "heuristic"  # type: ignore[attr-defined]
+    with pytest.raises(InvalidArgumentError, match="rollout"):
+        make_agent("ismcts:rollout=greedy", 1)
+    game = regalia.make("duo", players=2)
+    a = regalia.play(game, ["ismcts:iterations=30:rollout=random", "random"], seed=3)
+    b = regalia.play(game, ["ismcts:iterations=30:rollout=random", "random"], seed=3)
+    assert a == b
+
+
 def test_the_same_seed_gives_the_same_search(config: tuple[str, int]) -> None:
     state = midgame(config, 11)
     if state.is_terminal:
@@ -101,6 +127,8 @@ def test_the_search_releases_the_gil() -> None:
         {"seed": 2**64},
         {"time_limit": 0.0},
         {"time_limit": float("inf")},
+        {"rollout": "greedy"},
+        {"rollout": 3},
     ],
 )
 def test_bad_arguments_are_refused(kwargs: dict[str, Any]) -> None:

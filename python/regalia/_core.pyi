@@ -68,7 +68,7 @@ class State:
         exploration: float = 1.0,
         seed: int | None = None,
         time_limit: float | None = None,
-        rollout: str = "heuristic",
+        rollout: str | None = None,
     ) -> int: ...
     def ismcts_search(
         self,
@@ -76,7 +76,7 @@ class State:
         exploration: float = 1.0,
         seed: int | None = None,
         time_limit: float | None = None,
-        rollout: str = "heuristic",
+        rollout: str | None = None,
     ) -> dict[str, Any]: ...
     def to_json(self) -> str: ...
     def __eq__(self, value: object, /) -> bool: ...

@@ -12,8 +12,11 @@
 //! the rules treat both seats alike, so one number holds for either seat. Draws count as
 //! non-wins.
 //!
-//! Run: `cargo run --release -p regalia-engine --example duo_regna_best_response [options JSON]`
-//! (the default game takes about a minute on one core).
+//! The same recursion with the opponent's card drawn from the rule-based player's choice
+//! (`rules`) gives the best response to that player.
+//!
+//! Run: `cargo run --release -p regalia-engine --example duo_regna_best_response [random|rules]
+//! [options JSON]` (the default game takes about a minute on one core).
 
 use regalia_engine::games::duo_regna::{round_winner, DuoRegna, State, CARDS};
 use regalia_engine::{Game, Options};
@@ -60,6 +63,50 @@ enum Capture {
     Next(Vec<(f64, usize)>),
 }
 
+/// How the opponent chooses her card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// Uniformly at random among her unplayed cards (the `random` agent).
+    Random,
+    /// As the `rules` agent (python/regalia/agents/rules/duo_regna.py): the card with the best
+    /// round balance (won minus lost) against my unplayed cards, then the one winning
+    /// against fewest of them, uniformly among equals.
+    Rules,
+}
+
+impl Opponent {
+    /// The chance of each card of hers (`theirs`) against my unplayed cards (`mine`).
+    pub fn chances(self, theirs: u16, mine: u16) -> [f64; CARDS] {
+        let held = |c: usize, hand: u16| hand & (1 << c) != 0;
+        let mut chance = [0.0; CARDS];
+        let mut best = (i32::MIN, i32::MIN);
+        for b in (0..CARDS).filter(|&b| held(b, theirs)) {
+            let key = match self {
+                Opponent::Random => (0, 0),
+                Opponent::Rules => {
+                    let (mut balance, mut wins) = (0, 0);
+                    for a in (0..CARDS).filter(|&a| held(a, mine)) {
+                        match outcome(a, b) {
+                            Outcome::Them => (balance, wins) = (balance + 1, wins + 1),
+                            Outcome::Me => balance -= 1,
+                            Outcome::Nobody => {}
+                        }
+                    }
+                    (balance, -wins)
+                }
+            };
+            if key > best {
+                (best, chance) = (key, [0.0; CARDS]);
+            }
+            if key == best {
+                chance[b] = 1.0;
+            }
+        }
+        let ties: f64 = chance.iter().sum();
+        chance.map(|c| c / ties)
+    }
+}
+
 /// Hands of `k` cards are numbered `0..binomial(9, k)` in increasing mask order.
 struct Hands {
     rank: [usize; 1 << CARDS],
@@ -93,6 +140,7 @@ impl Hands {
 /// The exact best response to a uniformly random opponent, round by round.
 pub struct BestResponse {
     game: DuoRegna,
+    opponent: Opponent,
     hands: Hands,
     levels: Vec<Level>,
     /// Where a capture by me (0) or the opponent (1) leads from each level.
@@ -104,7 +152,7 @@ pub struct BestResponse {
 
 impl BestResponse {
     /// Solves `game` (only the dragon deck, the dragons to win and the rounds matter).
-    pub fn solve(game: &DuoRegna) -> Self {
+    pub fn solve(game: &DuoRegna, opponent: Opponent) -> Self {
         let hands = Hands::new();
         let (n1, n2, win) = (
             game.single_dragons,
@@ -141,6 +189,7 @@ impl BestResponse {
         let rounds = game.max_rounds as usize;
         let mut solver = BestResponse {
             game: game.clone(),
+            opponent,
             hands,
             levels,
             captures: Vec::new(),
@@ -268,16 +317,17 @@ impl BestResponse {
                 let block = &mut out[(level * 3 + side) * n..][..n];
                 for &mine in &now {
                     for &theirs in &now {
+                        let chance = self.opponent.chances(theirs, mine);
                         let mut best = f64::NEG_INFINITY;
                         for a in (0..CARDS).filter(|a| mine & (1 << a) != 0) {
                             let mut total = 0.0;
-                            for b in (0..CARDS).filter(|b| theirs & (1 << b) != 0) {
+                            for b in (0..CARDS).filter(|&b| chance[b] > 0.0) {
                                 let j = next_index(mine & !(1 << a), theirs & !(1 << b));
-                                total += after[outcome(a, b) as usize][j];
+                                total += chance[b] * after[outcome(a, b) as usize][j];
                             }
                             best = best.max(total);
                         }
-                        block[self.hands.pair(mine, theirs)] = best / k as f64;
+                        block[self.hands.pair(mine, theirs)] = best;
                     }
                 }
             }
@@ -294,16 +344,16 @@ impl BestResponse {
         mine: u16,
         theirs: u16,
     ) -> (usize, f64) {
-        let k = theirs.count_ones() as f64;
+        let chance = self.opponent.chances(theirs, mine);
         let mut best = (CARDS, -1.0);
         for a in (0..CARDS).filter(|a| mine & (1 << a) != 0) {
             let mut total = 0.0;
-            for b in (0..CARDS).filter(|b| theirs & (1 << b) != 0) {
+            for b in (0..CARDS).filter(|&b| chance[b] > 0.0) {
                 let h = (mine & !(1 << a), theirs & !(1 << b));
-                total += self.after(r, level, side, outcome(a, b), h);
+                total += chance[b] * self.after(r, level, side, outcome(a, b), h);
             }
-            if total / k > best.1 {
-                best = (a, total / k);
+            if total > best.1 {
+                best = (a, total);
             }
         }
         best
@@ -359,13 +409,18 @@ impl BestResponse {
 }
 
 fn main() {
-    let text = std::env::args().nth(1).unwrap_or_else(|| "{}".into());
+    let opponent = match std::env::args().nth(1).as_deref() {
+        None | Some("random") => Opponent::Random,
+        Some("rules") => Opponent::Rules,
+        Some(other) => panic!("the opponent is 'random' or 'rules', not {other:?}"),
+    };
+    let text = std::env::args().nth(2).unwrap_or_else(|| "{}".into());
     let options: Options = serde_json::from_str(&text).expect("options as a JSON object");
     let game = DuoRegna::from_options(&options).expect("valid Duo Regna options");
     let start = std::time::Instant::now();
-    let solved = BestResponse::solve(&game);
+    let solved = BestResponse::solve(&game, opponent);
     println!(
-        "Duo Regna {}: the best response to a uniformly random opponent wins {:.6} of games \
+        "Duo Regna {}: the best response to {opponent:?} wins {:.9} of games \
          ({} levels, {:.1} s)",
         serde_json::Value::Object(game.options()),
         solved.start_value(),
@@ -384,9 +439,9 @@ mod tests {
     }
 
     /// Seat 0's win probability by brute force over the engine's own rules: seat 0 maximises,
-    /// seat 1 plays each unplayed card equally often, and every dragon revealed is drawn from
-    /// the cards left (the pile's order in the state is not known to seat 0).
-    fn expectimax(g: &DuoRegna, s: &State) -> f64 {
+    /// seat 1 plays as `opponent`, and every dragon revealed is drawn from the cards left (the
+    /// pile's order in the state is not known to seat 0).
+    fn expectimax(g: &DuoRegna, opponent: Opponent, s: &State) -> f64 {
         if g.current_player(s).is_none() {
             return f64::from(u8::from(g.returns(s)[0] > 0.0));
         }
@@ -394,32 +449,33 @@ mod tests {
         for a in g.legal_actions(s).iter() {
             let mut after_a = *s;
             g.apply(&mut after_a, a);
-            let replies = g.legal_actions(&after_a);
+            let chance = opponent.chances(after_a.hands[1], s.hands[0]);
             let mut total = 0.0;
-            for b in replies.iter() {
+            for b in g.legal_actions(&after_a).iter() {
                 let mut after_b = after_a;
                 g.apply(&mut after_b, b);
-                total += if after_b.next_dragon > s.next_dragon && !after_b.over {
-                    drawn(g, s.next_dragon as usize, &after_b)
-                } else {
-                    expectimax(g, &after_b)
-                };
+                total += chance[b as usize]
+                    * if after_b.next_dragon > s.next_dragon && !after_b.over {
+                        drawn(g, opponent, s.next_dragon as usize, &after_b)
+                    } else {
+                        expectimax(g, opponent, &after_b)
+                    };
             }
-            best = best.max(total / replies.len() as f64);
+            best = best.max(total);
         }
         best
     }
 
     /// The mean of `expectimax` over each card that the dragon just revealed at `at` could
     /// have been, by how many of the cards then left show each value.
-    fn drawn(g: &DuoRegna, at: usize, s: &State) -> f64 {
+    fn drawn(g: &DuoRegna, opponent: Opponent, at: usize, s: &State) -> f64 {
         let left = at..s.pile_len as usize;
         let mut total = 0.0;
         for i in left.clone() {
             let mut t = *s;
             t.pile.swap(at, i);
             t.dragon = t.pile[at];
-            total += expectimax(g, &t);
+            total += expectimax(g, opponent, &t);
         }
         total / left.len() as f64
     }
@@ -429,54 +485,63 @@ mod tests {
         // Four rounds, two dragons to win, a pile of two singles and two doubles: captures,
         // new dragons of either value, wins and the stalemate guard all happen.
         let g = game(r#"{"dragon_deck": [2, 2], "dragons_to_win": 2, "max_rounds": 4}"#);
-        let mut expected = 0.0;
-        for (order, chance) in [
-            ([1, 1, 2, 2], 1.0 / 6.0),
-            ([1, 2, 1, 2], 1.0 / 3.0),
-            ([2, 1, 1, 2], 1.0 / 3.0),
-            ([2, 2, 1, 1], 1.0 / 6.0),
-        ] {
-            let mut s = g.new_state(Rng::new(1));
-            s.pile[..4].copy_from_slice(&order);
-            s.dragon = order[0];
-            assert_eq!(g.check_state(&s), Ok(()));
-            expected += chance * expectimax(&g, &s);
+        for opponent in [Opponent::Random, Opponent::Rules] {
+            let mut expected = 0.0;
+            for (order, chance) in [
+                ([1, 1, 2, 2], 1.0 / 6.0),
+                ([1, 2, 1, 2], 1.0 / 3.0),
+                ([2, 1, 1, 2], 1.0 / 3.0),
+                ([2, 2, 1, 1], 1.0 / 6.0),
+            ] {
+                let mut s = g.new_state(Rng::new(1));
+                s.pile[..4].copy_from_slice(&order);
+                s.dragon = order[0];
+                assert_eq!(g.check_state(&s), Ok(()));
+                expected += chance * expectimax(&g, opponent, &s);
+            }
+            let solved = BestResponse::solve(&g, opponent).start_value();
+            assert!(
+                (solved - expected).abs() < 1e-12,
+                "{opponent:?}: {solved} vs {expected}"
+            );
+            assert!(expected > 0.0 && expected < 1.0);
         }
-        let solved = BestResponse::solve(&g);
-        assert!(
-            (solved.start_value() - expected).abs() < 1e-12,
-            "{} vs {expected}",
-            solved.start_value()
-        );
-        assert!(expected > 0.0 && expected < 1.0);
     }
 
     #[test]
     fn its_policy_wins_as_often_as_it_says_over_full_hands() {
         // Twelve rounds (the hands are taken back after nine). The policy, played by either
-        // seat through the engine against uniformly random cards, wins at the computed rate.
+        // seat through the engine against the opponent's cards, wins at the computed rate.
         let g = game(r#"{"dragon_deck": [3, 2], "dragons_to_win": 3, "max_rounds": 12}"#);
-        let solved = BestResponse::solve(&g);
-        let p = solved.start_value();
-        let (games, mut wins) = (20_000, 0);
-        let mut rng = Rng::new(7);
-        for i in 0..games {
-            let me = i % 2;
-            let mut s = g.new_state(Rng::new(1000 + i as u64));
-            while let Some(seat) = g.current_player(&s) {
-                let legal = g.legal_actions(&s);
-                let a = if seat == me {
-                    solved.best_move(&s, me) as u16
-                } else {
-                    legal.nth(rng.index(legal.len())).expect("a legal card")
-                };
-                assert!(legal.contains(a as usize));
-                g.apply(&mut s, a);
+        for opponent in [Opponent::Random, Opponent::Rules] {
+            let solved = BestResponse::solve(&g, opponent);
+            let p = solved.start_value();
+            let (games, mut wins) = (20_000, 0);
+            let mut rng = Rng::new(7);
+            for i in 0..games {
+                let me = i % 2;
+                let mut s = g.new_state(Rng::new(1000 + i as u64));
+                while let Some(seat) = g.current_player(&s) {
+                    let a = if seat == me {
+                        solved.best_move(&s, me)
+                    } else {
+                        let mine = s.hands[me] | s.pending.map_or(0, |c| 1 << c);
+                        let chance = opponent.chances(s.hands[seat], mine);
+                        let cards: Vec<usize> = (0..CARDS).filter(|&c| chance[c] > 0.0).collect();
+                        cards[rng.index(cards.len())]
+                    };
+                    assert!(g.legal_actions(&s).contains(a));
+                    g.apply(&mut s, a as u16);
+                }
+                wins += usize::from(g.returns(&s)[me] > 0.0);
             }
-            wins += usize::from(g.returns(&s)[me] > 0.0);
+            let rate = wins as f64 / games as f64;
+            let sd = (p * (1.0 - p) / games as f64).sqrt();
+            // (The rules player's choice can be foreseen: a best response to it never loses.)
+            assert!(
+                (rate - p).abs() <= 4.0 * sd + 1e-12,
+                "{opponent:?}: won {rate}, computed {p}"
+            );
         }
-        let rate = wins as f64 / games as f64;
-        let sd = (p * (1.0 - p) / games as f64).sqrt();
-        assert!((rate - p).abs() < 4.0 * sd, "won {rate}, computed {p}");
     }
 }

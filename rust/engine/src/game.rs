@@ -135,7 +135,7 @@ pub fn winner_returns(winners: &[bool]) -> Vec<f64> {
 
 #[cfg(test)]
 mod tests {
-    use super::winner_returns;
+    use super::{lead_returns, winner_returns};
 
     #[test]
     fn winner_returns_are_zero_sum() {
@@ -145,6 +145,18 @@ mod tests {
         assert_eq!(
             winner_returns(&[true, true, false, false]),
             vec![0.5, 0.5, -0.5, -0.5]
+        );
+    }
+
+    #[test]
+    fn lead_returns_squash_each_lead_over_the_best_other_seat() {
+        let two = lead_returns(&[12, 4], 8.0);
+        assert_eq!(two, vec![1.0f64.tanh(), (-1.0f64).tanh()]);
+        assert_eq!(lead_returns(&[3, 3], 5.0), vec![0.0, 0.0]);
+        let three = lead_returns(&[10, 6, 2], 4.0);
+        assert_eq!(
+            three,
+            vec![1.0f64.tanh(), (-1.0f64).tanh(), (-2.0f64).tanh()]
         );
     }
 }

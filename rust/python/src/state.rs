@@ -36,7 +36,7 @@ impl PyState {
         exploration: f64,
         seed: Option<&Bound<'_, PyAny>>,
         time_limit: Option<f64>,
-        rollout: &str,
+        rollout: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<IsmctsResult> {
         let bad = |m: &str| raise("InvalidArgumentError", m.to_string());
         let iterations = match iterations {
@@ -59,9 +59,10 @@ impl PyState {
                 ))
             }
         };
-        let rollout = match rollout {
-            "heuristic" => Rollout::Heuristic,
-            "random" => Rollout::Random,
+        let rollout = match rollout.and_then(|r| r.extract::<String>().ok()).as_deref() {
+            None if rollout.is_none() => Rollout::default(),
+            Some("heuristic") => Rollout::Heuristic,
+            Some("random") => Rollout::Random,
             _ => return Err(bad("rollout must be 'heuristic' or 'random'")),
         };
         let config = IsmctsConfig {
@@ -260,10 +261,10 @@ impl PyState {
     /// ISMCTS for the seat to move, from only what that seat may know: every iteration
     /// searches a world determinized for that seat, so calling it on the true state uses no
     /// hidden card. Returns the chosen action. Deterministic for a seed unless ``time_limit``
-    /// (seconds) stops it early. Rollouts play the game's cheap heuristic mixed with random
-    /// moves (``rollout="heuristic"``) or uniformly random moves (``"random"``). The GIL is
-    /// released while it searches.
-    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None, rollout="heuristic"))]
+    /// (seconds) stops it early. ``rollout``: ``"heuristic"`` (the default: the game's cheap
+    /// rollout policy, mixed with random moves, stopped early where the game says) or
+    /// ``"random"`` (uniformly random moves to the end). The GIL is released while it searches.
+    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None, rollout=None))]
     fn ismcts(
         &self,
         py: Python<'_>,
@@ -271,7 +272,7 @@ impl PyState {
         exploration: f64,
         seed: Option<&Bound<'_, PyAny>>,
         time_limit: Option<f64>,
-        rollout: &str,
+        rollout: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Action> {
         Ok(self
             .search(py, iterations, exploration, seed, time_limit, rollout)?
@@ -279,7 +280,7 @@ impl PyState {
     }
     /// The same search as ``ismcts``, with what it found: a dict of ``action``, ``iterations``
     /// and, per legal action, ``visits`` and ``values`` (mean return for the seat to move).
-    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None, rollout="heuristic"))]
+    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None, rollout=None))]
     fn ismcts_search<'py>(
         &self,
         py: Python<'py>,
@@ -287,7 +288,7 @@ impl PyState {
         exploration: f64,
         seed: Option<&Bound<'py, PyAny>>,
         time_limit: Option<f64>,
-        rollout: &str,
+        rollout: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let r = self.search(py, iterations, exploration, seed, time_limit, rollout)?;
         let (visits, values) = (PyDict::new(py), PyDict::new(py));

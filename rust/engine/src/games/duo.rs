@@ -745,6 +745,25 @@ mod tests {
     }
 
     #[test]
+    fn rollouts_play_a_fitting_card_and_draw_only_when_none_fits() {
+        let g = game(2);
+        let hands: [&[&str]; 2] = [&["red 3 circle", "green 1 square"], &["blue 1 cross"]];
+        let mut s = position(&g, &hands, ["red 3 cross", "yellow 2 circle"], 40);
+        let mut rng = Rng::new(4);
+        for _ in 0..20 {
+            let a = g.rollout_action(&s, &g.legal_actions(&s), &mut rng);
+            assert_eq!(a, card("red 3 circle") as Action, "the only card that fits");
+        }
+        g.apply(&mut s, card("red 3 circle") as Action);
+        assert_eq!(
+            g.rollout_action(&s, &g.legal_actions(&s), &mut rng),
+            END_TURN
+        );
+        g.apply(&mut s, END_TURN);
+        assert_eq!(g.rollout_action(&s, &g.legal_actions(&s), &mut rng), DRAW);
+    }
+
+    #[test]
     fn going_out_scores_the_cards_left_in_the_other_hands() {
         // The rulebook: B still has 2 cards and C 3, so A scores 5 points.
         let g = game(3);

@@ -1555,6 +1555,62 @@ mod tests {
     }
 
     #[test]
+    fn bet_strength_follows_the_rule_based_player() {
+        let strength = |suit, names| bet_strength(suit, &kinds(names));
+        assert_eq!(strength(0, ["queen", "queen", "queen", "jester"]), 2);
+        assert_eq!(strength(0, ["queen", "queen", "herald", "jester"]), 1);
+        assert_eq!(strength(1, ["queen", "queen", "herald", "jester"]), 0);
+        assert_eq!(strength(2, ["queen", "queen", "jester", "jester"]), 2);
+        assert_eq!(strength(2, ["herald", "herald", "herald", "jester"]), 1);
+        assert_eq!(strength(2, ["herald", "herald", "queen", "jester"]), 0);
+        assert_eq!(
+            strength(3, ["queen", "knight", "princess", "jester"]),
+            2,
+            "31"
+        );
+        assert_eq!(
+            strength(3, ["queen", "knight", "princess", "herald"]),
+            1,
+            "37"
+        );
+        assert_eq!(
+            strength(3, ["queen", "knight", "herald", "courtesan"]),
+            0,
+            "33"
+        );
+    }
+
+    #[test]
+    fn rollouts_claim_suits_and_stop_when_the_round_is_scored() {
+        let g = game(2);
+        let mut s = g.new_state(Rng::new(3));
+        let mut rng = Rng::new(5);
+        let start = s;
+        let (mut claims, mut bets) = (0, 0);
+        while s.round == start.round {
+            assert_eq!(g.rollout_cutoff(&start, &s), None);
+            let legal = g.legal_actions(&s);
+            let a = g.rollout_action(&s, &legal, &mut rng);
+            assert!(legal.contains(a as usize));
+            if legal.contains(BET_MINE as usize) {
+                bets += 1;
+                claims += usize::from(a == BET_MINE);
+            }
+            g.apply(&mut s, a);
+        }
+        assert!(
+            bets > 0 && claims * 2 > bets,
+            "{claims} claims in {bets} bets"
+        );
+        let lead = i64::from(s.scores[0]) - i64::from(s.scores[1]);
+        let expected = (lead as f64 / (31.0 / 4.0)).tanh();
+        assert_eq!(
+            g.rollout_cutoff(&start, &s),
+            Some(vec![expected, -expected])
+        );
+    }
+
+    #[test]
     fn game_is_31_then_the_highest_from_32_and_nothing_below() {
         let g31 = key(3, ["queen", "knight", "princess", "jester"]).unwrap();
         let g40 = key(3, ["queen"; 4]).unwrap();

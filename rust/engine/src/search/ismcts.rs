@@ -2,9 +2,12 @@
 //!
 //! Every iteration samples a world the searching seat cannot tell from the root
 //! ([`Game::determinize`] for that seat, so a search started from the true state uses no
-//! hidden information), walks down the tree choosing by UCT, finishes the game with uniformly
-//! random moves and credits each choice on the way with the final return of the seat that
-//! made it (max-n: with more than two seats each seat maximises its own return).
+//! hidden information), walks down the tree choosing by UCT, finishes the game with a rollout
+//! and credits each choice on the way with the final return of the seat that made it (max-n:
+//! with more than two seats each seat maximises its own return). Rollouts ([`Rollout`]) play
+//! the game's own cheap policy ([`Game::rollout_action`]; uniformly random unless the game
+//! overrides it) and may stop early with the game's estimate ([`Game::rollout_cutoff`], e.g.
+//! from the points at the end of a round), or play uniformly random moves to the end.
 //!
 //! Nodes are information sets, not states: below the root a node is found by a hash of the
 //! mover's seat, its depth below the root and the mover's observation tensor, the way
@@ -369,6 +372,16 @@ mod tests {
         assert_eq!(a.iterations, 300);
         assert_eq!(a.root.iter().map(|r| r.visits as u64).sum::<u64>(), 300);
         assert!(g.legal_actions(&s).contains(a.action as usize));
+    }
+
+    #[test]
+    fn a_game_without_a_rollout_policy_rolls_out_at_random() {
+        // Duo Regna keeps the default policy: both rollout kinds are the same search.
+        let g = duo_regna();
+        let s = g.new_state(Rng::new(6));
+        let mut random = config(300, 2);
+        random.rollout = Rollout::Random;
+        assert_eq!(ismcts(&g, &s, &config(300, 2)), ismcts(&g, &s, &random));
     }
 
     #[test]
