@@ -28,12 +28,12 @@ const MINE: usize = 0;
 const CENTRE: usize = 1;
 const THEIRS: usize = 2;
 
-/// What a round's reveal does to the track, from my side.
+/// What a round's reveal does to the track, from my side (the value indexes tables).
 #[derive(Clone, Copy)]
 enum Outcome {
-    Nobody,
-    Me,
-    Them,
+    Nobody = 0,
+    Me = 1,
+    Them = 2,
 }
 
 /// The best-responding player's card `a` against the opponent's `b`.
@@ -137,7 +137,7 @@ impl Hands {
     }
 }
 
-/// The exact best response to a uniformly random opponent, round by round.
+/// The exact best response to an opponent, round by round.
 pub struct BestResponse {
     game: DuoRegna,
     opponent: Opponent,
