@@ -13,10 +13,12 @@ use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::rng::{derive_seed, Rng};
 use crate::session::{DynState, Session};
-use std::sync::Arc;
+use crate::workers::Workers;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
-/// Games a thread must have to be worth waking (handing work to a pool thread costs a few
-/// microseconds).
+/// Games a thread must have to be worth its share (handing work over costs about a
+/// microsecond).
 pub const MIN_GAMES_PER_THREAD: usize = 256;
 
 /// The caller's output buffers, one row per game: [`DynBatch::reset`] and [`DynBatch::step`]
@@ -39,6 +41,12 @@ pub struct BatchOut<'a> {
 trait Rows: Send + Sized {
     /// Splits off the rows of the first `k` games.
     fn split_at(self, k: usize, sizes: Sizes) -> (Self, Self);
+}
+
+impl Rows for &[i64] {
+    fn split_at(self, k: usize, _: Sizes) -> (Self, Self) {
+        <[i64]>::split_at(self, k)
+    }
 }
 
 impl Rows for &mut [i64] {
@@ -139,8 +147,9 @@ pub struct Batch<G: Game> {
     game: Arc<G>,
     seed: u64,
     threads: usize,
-    /// The batch's own threads (started once, not on every step), when it has more than one.
-    pool: Option<rayon::ThreadPool>,
+    /// The batch's own helper threads (started once, not on every step) when it uses more
+    /// than one thread: the calling thread works on a share as well.
+    workers: Option<Workers>,
     sizes: Sizes,
     slots: Vec<Slot<G::State>>,
 }
@@ -155,20 +164,14 @@ impl<G: Game> Batch<G> {
             players: game.num_players(),
         };
         let threads = threads.max(1);
-        let pool = (threads > 1 && n >= 2 * MIN_GAMES_PER_THREAD)
-            .then(|| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .thread_name(|i| format!("regalia-batch-{i}"))
-                    .build()
-                    .ok()
-            })
+        let workers = (threads > 1 && n >= 2 * MIN_GAMES_PER_THREAD)
+            .then(|| Workers::new(threads.min(n / MIN_GAMES_PER_THREAD)))
             .flatten();
         let mut batch = Batch {
             game,
             seed,
             threads,
-            pool,
+            workers,
             sizes,
             slots: Vec::with_capacity(n),
         };
@@ -212,20 +215,25 @@ impl<G: Game> Batch<G> {
                 out = rest;
             }
         };
-        let Some(pool) = self.pool.as_ref().filter(|_| threads > 1) else {
+        let Some(workers) = self.workers.as_mut().filter(|_| threads > 1) else {
             run_chunk(0, &mut self.slots, out);
             return;
         };
-        let slots = &mut self.slots[..];
-        pool.scope(move |scope| {
-            let (mut slots, mut out, mut first) = (slots, out, 0);
-            while slots.len() > chunk {
-                let (mine, rest) = slots.split_at_mut(chunk);
-                let (my_out, rest_out) = out.split_at(chunk, sizes);
-                scope.spawn(move |_| run_chunk(first, mine, my_out));
-                (slots, out, first) = (rest, rest_out, first + chunk);
+        // One share per thread, each taken once by its thread.
+        let mut shares = Vec::with_capacity(threads);
+        let (mut slots, mut out, mut first) = (&mut self.slots[..], out, 0);
+        while slots.len() > chunk {
+            let (mine, rest) = slots.split_at_mut(chunk);
+            let (my_out, rest_out) = out.split_at(chunk, sizes);
+            shares.push(Mutex::new(Some((first, mine, my_out))));
+            (slots, out, first) = (rest, rest_out, first + chunk);
+        }
+        shares.push(Mutex::new(Some((first, slots, out))));
+        workers.run(&|i| {
+            let share = shares.get(i).and_then(|s| s.lock().ok()?.take());
+            if let Some((first, slots, out)) = share {
+                run_chunk(first, slots, out);
             }
-            run_chunk(first, slots, out);
         });
     }
 }
@@ -307,20 +315,29 @@ impl<G: Game> DynBatch for Batch<G> {
                 actions.len()
             )));
         }
-        for (i, (&a, slot)) in actions.iter().zip(&self.slots).enumerate() {
-            if !usize::try_from(a).is_ok_and(|a| slot.legal.contains(a)) {
-                let why = if slot.legal.is_empty() {
-                    "the game is over".to_string()
-                } else if (0..self.sizes.actions as i64).contains(&a) {
-                    format!(
-                        "{} is not legal now",
-                        self.game.action_name(&slot.state, a as Action)
-                    )
-                } else {
-                    format!("out of range 0..{}", self.sizes.actions)
-                };
-                return Err(Error::IllegalAction(format!("game {i}: action {a}: {why}")));
+        // Every action is checked before any is played, in parallel like the step itself.
+        let first_illegal = AtomicUsize::new(usize::MAX);
+        self.run(actions, |_, i, slot, a| {
+            let legal = a
+                .first()
+                .is_some_and(|&a| usize::try_from(a).is_ok_and(|a| slot.legal.contains(a)));
+            if !legal {
+                first_illegal.fetch_min(i, Ordering::Relaxed);
             }
+        });
+        let i = first_illegal.into_inner();
+        if let (Some(slot), Some(&a)) = (self.slots.get(i), actions.get(i)) {
+            let why = if slot.legal.is_empty() {
+                "the game is over".to_string()
+            } else if (0..self.sizes.actions as i64).contains(&a) {
+                format!(
+                    "{} is not legal now",
+                    self.game.action_name(&slot.state, a as Action)
+                )
+            } else {
+                format!("out of range 0..{}", self.sizes.actions)
+            };
+            return Err(Error::IllegalAction(format!("game {i}: action {a}: {why}")));
         }
         let seed = self.seed;
         self.run(out, |game, i, slot, mut row| {

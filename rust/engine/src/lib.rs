@@ -19,6 +19,7 @@ pub mod rng;
 pub mod search;
 pub mod session;
 pub mod tensor;
+pub mod workers;
 
 pub use actions::{Action, ActionSet, MAX_ACTIONS};
 pub use batch::{BatchOut, DynBatch};
