@@ -467,6 +467,20 @@ impl Game for DuoRegna {
         }
         Ok(())
     }
+
+    /// Rollouts stop once a round has been revealed (a long random tail only adds noise to
+    /// a game of many rounds): the captured dragons, plus half the current dragon's worth
+    /// towards the seat on whose side it lies, over half the dragons that win, squashed by
+    /// `tanh`, estimate the returns.
+    fn rollout_cutoff(&self, from: &State, s: &State) -> Option<Vec<f64>> {
+        (s.pending.is_none() && s.round > from.round).then(|| {
+            let towards_seat_0 = 1.0 - s.dragon_side as f64;
+            let lead = s.captured[0] as f64 - s.captured[1] as f64
+                + 0.5 * s.dragon as f64 * towards_seat_0;
+            let v = (2.0 * lead / self.dragons_to_win as f64).tanh();
+            vec![v, -v]
+        })
+    }
 }
 
 /// Size of the observation tensor.
@@ -631,5 +645,34 @@ mod tests {
             vec![0.0, 0.0],
             "dragon in the centre: a draw"
         );
+    }
+
+    #[test]
+    fn rollouts_stop_after_a_round_with_the_dragons_as_estimate() {
+        let g = game();
+        let start = g.new_state(Rng::new(2));
+        let mut s = start.clone();
+        g.apply(&mut s, card("5") as Action);
+        assert_eq!(
+            g.rollout_cutoff(&start, &s),
+            None,
+            "a card is still pending"
+        );
+        g.apply(&mut s, card("3") as Action);
+        // Seat 0 won the round: the dragon moved from the centre to her side.
+        assert_eq!(s.dragon_side, 0);
+        let lead = 0.5 * s.dragon as f64;
+        let v = (2.0 * lead / 4.0).tanh();
+        assert_eq!(g.rollout_cutoff(&start, &s), Some(vec![v, -v]));
+        assert_eq!(
+            g.rollout_cutoff(&s, &s),
+            None,
+            "no round since the rollout began"
+        );
+        let mut t = s.clone();
+        t.captured = [0, 3];
+        t.dragon_side = 1;
+        let v = (2.0 * -3.0 / 4.0f64).tanh();
+        assert_eq!(g.rollout_cutoff(&start, &t), Some(vec![v, -v]));
     }
 }
