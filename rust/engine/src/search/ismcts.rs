@@ -376,8 +376,9 @@ mod tests {
 
     #[test]
     fn a_game_without_a_rollout_policy_rolls_out_at_random() {
-        // Duo Regna keeps the default policy: both rollout kinds are the same search.
-        let g = duo_regna();
+        // Duell der Drachen keeps the default policy: both rollout kinds are the same search.
+        let g = crate::games::duell_der_drachen::DuellDerDrachen::from_options(&Options::new())
+            .expect("default options");
         let s = g.new_state(Rng::new(6));
         let mut random = config(300, 2);
         random.rollout = Rollout::Random;
