@@ -651,7 +651,7 @@ mod tests {
     fn rollouts_stop_after_a_round_with_the_dragons_as_estimate() {
         let g = game();
         let start = g.new_state(Rng::new(2));
-        let mut s = start.clone();
+        let mut s = start;
         g.apply(&mut s, card("5") as Action);
         assert_eq!(
             g.rollout_cutoff(&start, &s),
@@ -669,7 +669,7 @@ mod tests {
             None,
             "no round since the rollout began"
         );
-        let mut t = s.clone();
+        let mut t = s;
         t.captured = [0, 3];
         t.dragon_side = 1;
         let v = (2.0 * -3.0 / 4.0f64).tanh();
