@@ -20,6 +20,14 @@ pub fn raise(class: &str, message: String) -> PyErr {
     })
 }
 
+/// The error for an array made by the binding that is not contiguous (a bug, never expected).
+pub fn not_contiguous<E>(_: E) -> PyErr {
+    raise(
+        "RegaliaError",
+        "internal error: an output array is not contiguous".into(),
+    )
+}
+
 /// The Python exception for an engine error.
 pub fn to_py(e: Error) -> PyErr {
     let class = match &e {

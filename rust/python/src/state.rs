@@ -1,7 +1,7 @@
 //! `regalia._core.State`: one position of a game, with its history.
 
 use crate::convert::{int_arg, json_to_py, seed_arg};
-use crate::errors::{guard, raise};
+use crate::errors::{guard, not_contiguous, raise};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -230,12 +230,7 @@ impl PyState {
             _ => {
                 let array = PyArrayDyn::<f32>::zeros(py, self.game.observation_shape(), false);
                 // SAFETY: the array was just created and nothing else can see it yet.
-                let buf = unsafe { array.as_slice_mut() }.map_err(|_| {
-                    raise(
-                        "RegaliaError",
-                        "internal error: new array not contiguous".into(),
-                    )
-                })?;
+                let buf = unsafe { array.as_slice_mut() }.map_err(not_contiguous)?;
                 guard(|| self.inner.observation_tensor(seat, buf))?;
                 return Ok(array);
             }

@@ -2,7 +2,7 @@
 //! work done with the GIL released and split over threads (see `regalia_engine::batch`).
 
 use crate::convert::{int_arg, seed_arg};
-use crate::errors::{guard, raise};
+use crate::errors::{guard, not_contiguous, raise};
 use crate::game::{parse_options, PyGame};
 use crate::state::PyState;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
@@ -75,18 +75,12 @@ impl<'py> Outputs<'py> {
     /// kept ones (``copy=False``) are the caller's to leave alone during the call, as with
     /// any numpy operation that releases the GIL.
     unsafe fn views(&self) -> PyResult<BatchOut<'_>> {
-        let bad = |_| {
-            raise(
-                "RegaliaError",
-                "internal error: output not contiguous".into(),
-            )
-        };
         Ok(BatchOut {
-            observations: self.observations.as_slice_mut().map_err(bad)?,
-            masks: self.masks.as_slice_mut().map_err(bad)?,
-            rewards: self.rewards.as_slice_mut().map_err(bad)?,
-            terminated: self.terminated.as_slice_mut().map_err(bad)?,
-            players: self.players.as_slice_mut().map_err(bad)?,
+            observations: self.observations.as_slice_mut().map_err(not_contiguous)?,
+            masks: self.masks.as_slice_mut().map_err(not_contiguous)?,
+            rewards: self.rewards.as_slice_mut().map_err(not_contiguous)?,
+            terminated: self.terminated.as_slice_mut().map_err(not_contiguous)?,
+            players: self.players.as_slice_mut().map_err(not_contiguous)?,
         })
     }
 }
@@ -338,12 +332,7 @@ impl PyVectorEnv {
         let out = PyArray1::<i64>::zeros(py, self.inner.len(), false);
         {
             // SAFETY: the array is new, contiguous and not yet visible to Python.
-            let view = unsafe { out.as_slice_mut() }.map_err(|_| {
-                raise(
-                    "RegaliaError",
-                    "internal error: output not contiguous".into(),
-                )
-            })?;
+            let view = unsafe { out.as_slice_mut() }.map_err(not_contiguous)?;
             let inner = &mut self.inner;
             py.detach(|| guard(|| inner.sample_actions(view)))?;
         }
