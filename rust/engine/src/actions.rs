@@ -29,6 +29,21 @@ impl ActionSet {
         }
     }
 
+    /// Adds `offset + i` for every set bit `i` of `bits`: a run of actions in one step (ids
+    /// at or above [`MAX_ACTIONS`] are ignored).
+    #[inline]
+    pub fn insert_bits(&mut self, offset: usize, bits: u64) {
+        let (word, shift) = (offset / 64, offset % 64);
+        if let Some(w) = self.words.get_mut(word) {
+            *w |= bits << shift;
+        }
+        if shift > 0 {
+            if let Some(w) = self.words.get_mut(word + 1) {
+                *w |= bits >> (64 - shift);
+            }
+        }
+    }
+
     /// Whether `a` is in the set.
     #[inline]
     pub fn contains(&self, a: usize) -> bool {
@@ -107,6 +122,21 @@ impl FromIterator<Action> for ActionSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_of_bits_lands_at_its_offset_across_words() {
+        for offset in [0, 3, 60, 64, 127, 500, 511, 512, 600] {
+            let mut set = ActionSet::new();
+            set.insert_bits(offset, 0b1011);
+            let want: Vec<usize> = [0, 1, 3]
+                .iter()
+                .map(|i| offset + i)
+                .filter(|&a| a < MAX_ACTIONS)
+                .collect();
+            let got: Vec<usize> = set.iter().map(|a| a as usize).collect();
+            assert_eq!(got, want, "offset {offset}");
+        }
+    }
 
     #[test]
     fn iterates_sorted_and_counts() {

@@ -286,7 +286,7 @@ impl<G: Game> DynState for Session<G> {
         self.game.current_player(&self.state)
     }
     fn is_terminal(&self) -> bool {
-        self.game.current_player(&self.state).is_none()
+        self.legal.is_empty()
     }
     fn legal_actions(&self) -> ActionSet {
         self.legal

@@ -211,10 +211,14 @@ impl DuellDerDrachen {
         if Self::face_down_room(s, seat) {
             return true;
         }
-        let playable = (0..TERRITORIES)
+        s.hands[seat] & self.cards_of_territories(open) != 0
+    }
+
+    /// The cards of the colours of the territories in the mask `open`.
+    fn cards_of_territories(&self, open: u32) -> u64 {
+        (0..TERRITORIES)
             .filter(|&t| open & (1 << t) != 0)
-            .fold(0, |m, t| m | self.colour_cards(t));
-        s.hands[seat] & playable != 0
+            .fold(0, |m, t| m | self.colour_cards(t))
     }
 
     /// The total value of the cards of colour `t` among `cards`.
@@ -517,15 +521,13 @@ impl Game for DuellDerDrachen {
             return set;
         };
         let open = Self::open_territories(s, seat);
-        let down = Self::face_down_room(s, seat);
-        for card in iter_bits(s.hands[seat]) {
-            if open & (1 << self.colour(card)) != 0 {
-                set.insert(self.action(card, self.colour(card), false));
-            }
-            if down {
-                for t in (0..TERRITORIES).filter(|&t| open & (1 << t) != 0) {
-                    set.insert(self.action(card, t, true));
-                }
+        let hand = s.hands[seat];
+        // Face up: a card whose colour's territory is open (face-up ids are the card ids).
+        set.insert_bits(0, hand & self.cards_of_territories(open));
+        // Face down: each card on any open territory, the card's run of ids at once.
+        if Self::face_down_room(s, seat) {
+            for card in iter_bits(hand) {
+                set.insert_bits(self.action(card, 0, true) as usize, open as u64);
             }
         }
         set
