@@ -124,6 +124,10 @@ class VectorWorkload:
     def __init__(self, name: str, num_envs: int, threads: int, copy: bool = False) -> None:
         self.env = regalia.VectorEnv(name, num_envs, seed=0, threads=threads, copy=copy)
         self.env.reset()
+        # As many steps as a game lasts on average: the games are then spread over every
+        # phase and restart all the time (a fresh batch is all in its cheap opening moves).
+        playouts = self.env.game.random_playouts(64, seed=0)
+        self.run(round(playouts["steps"] / playouts["games"]))
 
     def run(self, steps: int) -> int:
         """Plays ``steps`` steps in every game; returns the steps played in all."""
