@@ -128,15 +128,26 @@ struct Slot<S> {
 }
 
 impl<S> Slot<S> {
-    /// A slot playing `state`, which started from `seed` as game `episode` of the slot.
-    fn new<G: Game<State = S>>(game: &G, state: S, seed: u64, episode: u64) -> Self {
+    /// Game `episode` of slot `index` in a batch of `n` seeded by `seed`, at its start.
+    fn start<G: Game<State = S>>(
+        game: &G,
+        seed: u64,
+        n: usize,
+        index: usize,
+        episode: u64,
+    ) -> Self {
+        let game_seed = derive_seed(
+            seed,
+            episode.wrapping_mul(n as u64).wrapping_add(index as u64),
+        );
+        let state = game.new_state(Rng::new(game_seed));
         Slot {
             legal: game.legal_actions(&state),
             state,
             history: Vec::new(),
-            seed,
+            seed: game_seed,
             episode,
-            sampler: Rng::new(derive_seed(!seed, 0)),
+            sampler: Rng::new(derive_seed(!game_seed, 0)),
         }
     }
 }
@@ -176,11 +187,8 @@ impl<G: Game> Batch<G> {
             slots: Vec::with_capacity(n),
         };
         for i in 0..n {
-            let game_seed = derive_seed(seed, i as u64);
-            let state = batch.game.new_state(Rng::new(game_seed));
-            batch
-                .slots
-                .push(Slot::new(&*batch.game, state, game_seed, 0));
+            let slot = Slot::start(&*batch.game, seed, n, i, 0);
+            batch.slots.push(slot);
         }
         batch
     }
@@ -204,9 +212,6 @@ impl<G: Game> Batch<G> {
 
     /// Runs `work` on every slot with its output rows, split over the threads.
     fn run<O: Rows>(&mut self, out: O, work: impl Fn(&G, usize, &mut Slot<G::State>, O) + Sync) {
-        let n = self.slots.len();
-        let threads = self.threads.min(n / MIN_GAMES_PER_THREAD).max(1);
-        let chunk = n.div_ceil(threads).max(1);
         let (game, sizes, work) = (&*self.game, self.sizes, &work);
         let run_chunk = move |first: usize, slots: &mut [Slot<G::State>], mut out: O| {
             for (k, slot) in slots.iter_mut().enumerate() {
@@ -215,12 +220,13 @@ impl<G: Game> Batch<G> {
                 out = rest;
             }
         };
-        let Some(workers) = self.workers.as_mut().filter(|_| threads > 1) else {
+        let Some(workers) = self.workers.as_mut() else {
             run_chunk(0, &mut self.slots, out);
             return;
         };
-        // One share per thread, each taken once by its thread.
-        let mut shares = Vec::with_capacity(threads);
+        // One share per thread (the workers were sized for this batch), each taken once.
+        let chunk = self.slots.len().div_ceil(workers.threads());
+        let mut shares = Vec::with_capacity(workers.threads());
         let (mut slots, mut out, mut first) = (&mut self.slots[..], out, 0);
         while slots.len() > chunk {
             let (mine, rest) = slots.split_at_mut(chunk);
@@ -265,20 +271,12 @@ fn restart<G: Game>(
     episode: u64,
     slot: &mut Slot<G::State>,
 ) {
-    let game_seed = derive_seed(
-        seed,
-        episode.wrapping_mul(n as u64).wrapping_add(index as u64),
-    );
+    // The history's buffer is kept: no allocation for the games that follow.
     let mut history = std::mem::take(&mut slot.history);
     history.clear();
     *slot = Slot {
         history,
-        ..Slot::new(
-            game,
-            game.new_state(Rng::new(game_seed)),
-            game_seed,
-            episode,
-        )
+        ..Slot::start(game, seed, n, index, episode)
     };
 }
 
