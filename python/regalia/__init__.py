@@ -22,6 +22,7 @@ from regalia.errors import (
     InvalidStateError,
     RegaliaError,
 )
+from regalia.gauntlet import GauntletResult, gauntlet
 from regalia.match import MatchRecord, play
 from regalia.saves import load_game, save_game
 from regalia.tournaments import TournamentResult, tournament
@@ -45,10 +46,12 @@ __all__ = [
     "InvalidOptionError",
     "InvalidStateError",
     "MatchRecord",
+    "GauntletResult",
     "RegaliaError",
     "VectorEnv",
     "TournamentResult",
     "games",
+    "gauntlet",
     "load_game",
     "load_state",
     "make",

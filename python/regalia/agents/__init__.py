@@ -1,7 +1,10 @@
 """Agents: anything with ``act(view) -> action``, or a plain function of the view.
 
 A view shows only what one seat may see. Built-in agents by name (``AGENTS``): ``random``,
-``rules`` (a rule-based player per game) and ``ismcts`` (information-set MCTS in Rust).
+``rules`` (a rule-based player per game), ``ismcts`` (information-set MCTS in Rust), ``best``
+(the strongest of them per game, at an interactive budget) and the
+fixed strategies ``first-legal``, ``last-legal`` and ``fixed-order`` (yardsticks that ignore
+the game).
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from regalia.agents.base import Agent, AgentLike, FunctionAgent, View, as_agent, view_of
+from regalia.agents.best import BEST, BestAgent
+from regalia.agents.fixed import FirstLegal, FixedOrder, LastLegal
 from regalia.agents.ismcts import IsmctsAgent
 from regalia.agents.random_agent import RandomAgent
 from regalia.agents.rules import POLICIES, RulesAgent
@@ -18,11 +23,16 @@ from regalia.errors import InvalidOptionError
 
 __all__ = [
     "AGENTS",
+    "BEST",
     "POLICIES",
     "Agent",
     "AgentLike",
+    "BestAgent",
+    "FirstLegal",
+    "FixedOrder",
     "FunctionAgent",
     "IsmctsAgent",
+    "LastLegal",
     "RandomAgent",
     "RulesAgent",
     "View",
@@ -36,6 +46,10 @@ AGENTS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
     "rules": RulesAgent,
     "ismcts": IsmctsAgent,
+    "best": BestAgent,
+    "first-legal": FirstLegal,
+    "last-legal": LastLegal,
+    "fixed-order": FixedOrder,
 }
 
 

@@ -11,7 +11,7 @@ import typer
 
 import regalia
 from regalia.cli import exits
-from regalia.cli.commands import games, play, replay, rules, simulate, tournament, watch
+from regalia.cli.commands import games, gauntlet, play, replay, rules, simulate, tournament, watch
 from regalia.cli.console import screen, set_plain
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -53,6 +53,7 @@ COMMANDS: list[tuple[str, Callable[..., Any], list[str]]] = [
     ("watch", watch.watch, watch.EXAMPLES),
     ("simulate", simulate.simulate, simulate.EXAMPLES),
     ("tournament", tournament.tournament, tournament.EXAMPLES),
+    ("gauntlet", gauntlet.gauntlet, gauntlet.EXAMPLES),
     ("replay", replay.replay, replay.EXAMPLES),
 ]
 for name, function, examples in COMMANDS:

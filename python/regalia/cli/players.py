@@ -14,11 +14,11 @@ from regalia.reference.rng import derive_seed
 #: The seat name of a person at this terminal.
 HUMAN = "human"
 #: Built-in agents from strongest to weakest: the first one registered gives hints.
-STRENGTH_ORDER = ("ismcts", "rules", "rule", "heuristic", "random")
+STRENGTH_ORDER = ("best", "ismcts", "rules", "rule", "heuristic", "random")
 
 
 def strongest_agent() -> str:
-    """The strongest built-in agent available (``ismcts``, else rule-based, else random)."""
+    """The strongest built-in agent available (``best``, else ``ismcts``, else rule-based, else random)."""
     return next((name for name in STRENGTH_ORDER if name in AGENTS), next(iter(AGENTS)))
 
 

@@ -1,0 +1,70 @@
+"""``best``: the strongest built-in player of each game, at a budget fit for interactive play
+(well under a second a decision on one core)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from regalia.agents.base import Agent, View, call_hook
+from regalia.errors import InvalidOptionError
+
+#: Per game: the built-in agent that plays best, and its default options (the ones given to
+#: ``best`` override them). Measured with the gauntlet, see docs/agents.md.
+BEST: dict[str, tuple[str, dict[str, Any]]] = {
+    "duo-regna": ("ismcts", {"iterations": 20000}),
+    "duo": ("ismcts", {"iterations": 20000}),
+    "duell-der-drachen": ("ismcts", {"iterations": 20000}),
+    "regine": ("ismcts", {"iterations": 20000}),
+    "regnum": ("ismcts", {"iterations": 4000}),
+}
+
+#: An exact player, used for a game when it is registered (see ``best_for``).
+SOLVERS = {"duo-regna": "solver"}
+
+
+def best_for(game: str) -> tuple[str, dict[str, Any]]:
+    """The agent ``best`` plays in ``game`` and its default options."""
+    from regalia.agents import AGENTS
+
+    solver = SOLVERS.get(game)
+    if solver is not None and solver in AGENTS:
+        return solver, {}
+    try:
+        return BEST[game]
+    except KeyError:
+        raise InvalidOptionError(f"no best player for {game!r}; games with one: {', '.join(BEST)}") from None
+
+
+class BestAgent:
+    """Plays as the strongest built-in agent of whatever game it is given (see ``BEST``);
+    ``options`` are passed on to it (``best:iterations=5000``) over its defaults."""
+
+    name = "best"
+
+    def __init__(self, seed: int | None = None, **options: Any) -> None:
+        self.seed = seed
+        self.options = options
+        self._game: str | None = None
+        self._agent: Agent | None = None
+
+    def agent_for(self, game: str) -> Agent:
+        """The agent this plays in ``game`` (made once per game id)."""
+        if self._agent is None or self._game != game:
+            from regalia.agents import make_agent
+
+            name, defaults = best_for(game)
+            self._agent = make_agent(name, self.seed, **{**defaults, **self.options})
+            self._game = game
+        return self._agent
+
+    def game_start(self, view: View) -> None:
+        """Passed on to the agent of this game."""
+        call_hook(self.agent_for(view.game), "game_start", view)
+
+    def act(self, view: View) -> int:
+        """The strongest agent's choice."""
+        return self.agent_for(view.game).act(view)
+
+    def game_end(self, view: View, returns: list[float]) -> None:
+        """Passed on to the agent of this game."""
+        call_hook(self.agent_for(view.game), "game_end", view, returns)

@@ -1,0 +1,51 @@
+"""Fixed strategies: players that ignore the game and always pick by a fixed order of action
+ids. No serious player may lose to them; the gauntlet (``regalia.gauntlet``) checks it."""
+
+from __future__ import annotations
+
+from regalia.agents.base import View
+from regalia.errors import InvalidArgumentError
+from regalia.reference.rng import derive_seed
+
+
+class FirstLegal:
+    """Always the legal action with the lowest id."""
+
+    name = "first-legal"
+
+    def __init__(self, seed: int | None = None) -> None:
+        del seed  # deterministic: it has no use for a seed
+
+    def act(self, view: View) -> int:
+        """The first legal action."""
+        return view.legal_actions[0]
+
+
+class LastLegal:
+    """Always the legal action with the highest id."""
+
+    name = "last-legal"
+
+    def __init__(self, seed: int | None = None) -> None:
+        del seed
+
+    def act(self, view: View) -> int:
+        """The last legal action."""
+        return view.legal_actions[-1]
+
+
+class FixedOrder:
+    """The first legal action in one fixed shuffled order of all action ids; ``order`` seeds
+    the shuffle (the agent's own ``seed`` does not change it, so the same order is played in
+    every game)."""
+
+    def __init__(self, seed: int | None = None, order: int = 1) -> None:
+        del seed
+        if isinstance(order, bool) or not isinstance(order, int) or order < 0:
+            raise InvalidArgumentError(f"order must be an int >= 0, got {order!r}")
+        self.order = order
+        self.name = f"fixed-order:order={order}"
+
+    def act(self, view: View) -> int:
+        """The legal action that comes first in this order."""
+        return min(view.legal_actions, key=lambda a: derive_seed(self.order, a))
