@@ -6,6 +6,7 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 use regalia_engine::rng::Rng;
 use regalia_engine::{all_games, make, BatchOut, DynState, Options};
 use std::hint::black_box;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// A state a few random steps into game `name` (not over).
@@ -59,11 +60,14 @@ fn playouts(c: &mut Criterion) {
     const GAMES: u64 = 200;
     for info in all_games() {
         let game = make(info.name, &Options::new()).unwrap();
-        let steps = game.random_playouts(GAMES, 1, 1).steps;
+        let never = AtomicBool::new(false);
+        let steps = game
+            .random_playouts(GAMES, 1, 1, &never)
+            .map_or(0, |s| s.steps);
         let mut g = c.benchmark_group(format!("playouts/{}", info.name));
         g.throughput(Throughput::Elements(steps));
         g.bench_function("random_200_games", |b| {
-            b.iter(|| game.random_playouts(GAMES, 1, 1))
+            b.iter(|| game.random_playouts(GAMES, 1, 1, &never))
         });
         g.finish();
     }

@@ -2,6 +2,9 @@
 
 use crate::game::Game;
 use crate::rng::{derive_seed, Rng};
+use crate::workers::Workers;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 /// Totals over a batch of finished games.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -31,9 +34,9 @@ impl PlayoutStats {
         self.games += 1;
         self.steps += steps;
         let best = returns.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let winners: Vec<usize> = (0..returns.len()).filter(|&i| returns[i] == best).collect();
-        match winners.as_slice() {
-            [w] => self.wins[*w] += 1,
+        let mut winners = (0..returns.len()).filter(|&i| returns[i] == best);
+        match (winners.next(), winners.next()) {
+            (Some(w), None) => self.wins[w] += 1,
             _ => self.draws += 1,
         }
         for (a, r) in self.returns_sum.iter_mut().zip(returns) {
@@ -42,17 +45,19 @@ impl PlayoutStats {
     }
 }
 
-/// Plays game `index` of a batch seeded by `seed` with uniformly random moves; returns the
-/// final returns and the number of steps. Game `i` starts from `derive_seed(seed, i)` and
-/// picks its moves with a generator seeded by `derive_seed(!seed, i)`.
-pub fn random_playout<G: Game>(game: &G, seed: u64, index: u64) -> (Vec<f64>, u64) {
+/// Plays game `index` of a batch seeded by `seed` with uniformly random moves; writes its
+/// final returns into `returns` (one per seat) and returns the number of steps. Game `i`
+/// starts from `derive_seed(seed, i)` and picks its moves with a generator seeded by
+/// `derive_seed(!seed, i)`.
+pub fn random_playout<G: Game>(game: &G, seed: u64, index: u64, returns: &mut [f64]) -> u64 {
     let mut state = game.new_state(Rng::new(derive_seed(seed, index)));
     let mut picker = Rng::new(derive_seed(!seed, index));
     let mut steps = 0;
     loop {
         let legal = game.legal_actions(&state);
         if legal.is_empty() {
-            return (game.returns(&state), steps);
+            returns.copy_from_slice(&game.returns(&state));
+            return steps;
         }
         let a = legal.nth(picker.index(legal.len())).unwrap_or_default();
         game.apply(&mut state, a);
@@ -60,31 +65,97 @@ pub fn random_playout<G: Game>(game: &G, seed: u64, index: u64) -> (Vec<f64>, u6
     }
 }
 
-/// Plays `games` random games split over `threads` threads (at least one). The results are
-/// recorded in game order whatever the threads, so that the float sums are the same.
-pub fn random_playouts<G: Game>(game: &G, games: u64, seed: u64, threads: usize) -> PlayoutStats {
-    let threads = threads.clamp(1, 64) as u64;
+/// Games each thread plays between two folds: memory stays the same for any number of games,
+/// and a stop request is seen within one block.
+const BLOCK: u64 = 1024;
+
+/// One thread's share of a block: the returns of its games, seat by seat, and their steps.
+#[derive(Default)]
+struct Share {
+    returns: Vec<f64>,
+    steps: Vec<u64>,
+}
+
+/// Plays `games` random games on `threads` threads (at least one; one pool for the whole run)
+/// and totals them. Results are folded block by block in game order whatever the threads, so
+/// the float sums are the same for any thread count, and memory does not grow with `games`.
+/// Returns `None` as soon as `stop` is seen set between two blocks. A panic in any thread
+/// reaches the caller once every thread has finished.
+pub fn random_playouts<G: Game>(
+    game: &G,
+    games: u64,
+    seed: u64,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Option<PlayoutStats> {
     let players = game.num_players();
-    let chunk = games.div_ceil(threads).max(1);
+    let mut workers = Workers::new(threads.clamp(1, 64)).unwrap_or_else(Workers::single);
+    let threads = workers.threads() as u64;
+    let shares: Vec<Mutex<Share>> = (0..threads).map(|_| Mutex::default()).collect();
     let mut total = PlayoutStats::empty(players);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let (start, end) = ((t * chunk).min(games), ((t + 1) * chunk).min(games));
-                scope.spawn(move || {
-                    (start..end)
-                        .map(|i| random_playout(game, seed, i))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for h in handles {
-            if let Ok(results) = h.join() {
-                for (returns, steps) in results {
-                    total.record(&returns, steps);
-                }
+    let mut start = 0;
+    while start < games {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let end = games.min(start + BLOCK * threads);
+        let per_thread = (end - start).div_ceil(threads);
+        workers.run(&|t| {
+            let from = (start + t as u64 * per_thread).min(end);
+            let to = (from + per_thread).min(end);
+            let mut share = shares[t].lock().unwrap_or_else(|e| e.into_inner());
+            let Share { returns, steps } = &mut *share;
+            returns.resize((to - from) as usize * players, 0.0);
+            steps.clear();
+            for (i, r) in (from..to).zip(returns.chunks_exact_mut(players.max(1))) {
+                steps.push(random_playout(game, seed, i, r));
+            }
+        });
+        for share in &shares {
+            let share = share.lock().unwrap_or_else(|e| e.into_inner());
+            for (r, &s) in share.returns.chunks_exact(players.max(1)).zip(&share.steps) {
+                total.record(r, s);
             }
         }
-    });
-    total
+        start = end;
+    }
+    Some(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::duo_regna::DuoRegna;
+    use crate::options::Options;
+
+    fn duo_regna() -> DuoRegna {
+        DuoRegna::from_options(&Options::new()).expect("default options")
+    }
+
+    #[test]
+    fn blocks_and_threads_do_not_change_the_totals() {
+        let game = duo_regna();
+        let never = AtomicBool::new(false);
+        let games = 2 * BLOCK + 37; // several blocks, the last one partial
+        let one = random_playouts(&game, games, 5, 1, &never).expect("not stopped");
+        let two = random_playouts(&game, games, 5, 2, &never).expect("not stopped");
+        assert_eq!(one, two);
+        assert_eq!(one.games, games);
+        let mut by_hand = PlayoutStats::empty(2);
+        let mut r = [0.0; 2];
+        for i in 0..games {
+            let steps = random_playout(&game, 5, i, &mut r);
+            by_hand.record(&r, steps);
+        }
+        assert_eq!(one, by_hand);
+    }
+
+    #[test]
+    fn a_stop_request_ends_the_run_without_totals() {
+        let stop = AtomicBool::new(true);
+        assert_eq!(random_playouts(&duo_regna(), 10, 1, 2, &stop), None);
+        let never = AtomicBool::new(false);
+        let none = random_playouts(&duo_regna(), 0, 1, 2, &never).expect("not stopped");
+        assert_eq!(none.games, 0);
+    }
 }

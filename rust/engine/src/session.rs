@@ -11,6 +11,7 @@ use crate::playout::{random_playouts, PlayoutStats};
 use crate::rng::Rng;
 use crate::search::{ismcts, IsmctsConfig, IsmctsResult};
 use serde_json::{json, Value};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// The `format` tag of a saved state.
@@ -35,8 +36,15 @@ pub trait DynGame: Send + Sync {
     /// Reads a saved state, checking format, game, options, invariants and (when the
     /// state carries its seed) that replaying its history reproduces it.
     fn state_from_json(&self, text: &str) -> Result<Box<dyn DynState>>;
-    /// Plays `games` uniformly random games natively on `threads` threads.
-    fn random_playouts(&self, games: u64, seed: u64, threads: usize) -> PlayoutStats;
+    /// Plays `games` uniformly random games natively on `threads` threads; `None` if `stop`
+    /// was set before the end.
+    fn random_playouts(
+        &self,
+        games: u64,
+        seed: u64,
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> Option<PlayoutStats>;
     /// `n` games stepped together on up to `threads` threads (see [`crate::batch`]).
     fn new_batch(&self, n: usize, seed: u64, threads: usize) -> Box<dyn DynBatch>;
 }
@@ -110,8 +118,14 @@ impl<G: Game> DynGame for G {
     fn state_from_json(&self, text: &str) -> Result<Box<dyn DynState>> {
         Ok(Box::new(Session::from_json(Arc::new(self.clone()), text)?))
     }
-    fn random_playouts(&self, games: u64, seed: u64, threads: usize) -> PlayoutStats {
-        random_playouts(self, games, seed, threads)
+    fn random_playouts(
+        &self,
+        games: u64,
+        seed: u64,
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> Option<PlayoutStats> {
+        random_playouts(self, games, seed, threads, stop)
     }
     fn new_batch(&self, n: usize, seed: u64, threads: usize) -> Box<dyn DynBatch> {
         Box::new(Batch::new(Arc::new(self.clone()), n, seed, threads))

@@ -58,11 +58,7 @@ impl std::fmt::Debug for Workers {
 impl Workers {
     /// Starts `threads - 1` helpers (none for one thread); `None` if a thread cannot start.
     pub fn new(threads: usize) -> Option<Self> {
-        let shared = Arc::new(Shared::default());
-        let mut workers = Workers {
-            shared,
-            helpers: Vec::new(),
-        };
+        let mut workers = Workers::single();
         for index in 1..threads.max(1) {
             let shared = workers.shared.clone();
             let helper = std::thread::Builder::new()
@@ -72,6 +68,14 @@ impl Workers {
             workers.helpers.push(helper);
         }
         Some(workers)
+    }
+
+    /// No helpers: every job runs on the calling thread (the fallback when threads cannot start).
+    pub fn single() -> Self {
+        Workers {
+            shared: Arc::new(Shared::default()),
+            helpers: Vec::new(),
+        }
     }
 
     /// Threads a job runs on (the caller's and the helpers).

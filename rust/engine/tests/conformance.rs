@@ -7,6 +7,7 @@
 use regalia_engine::rng::{derive_seed, Rng};
 use regalia_engine::{all_games, fuzz, make, DynGame, DynState, Options};
 use serde_json::Value;
+use std::sync::atomic::AtomicBool;
 
 const GAMES_PER_CONFIG: u64 = 24;
 /// Games checked in full at every step; later games check their invariants at every step
@@ -211,8 +212,9 @@ fn unknown_games_and_options_are_refused() {
 fn native_playouts_are_deterministic_and_count_every_game() {
     for info in all_games() {
         let game = make(info.name, &Options::new()).unwrap();
-        let a = game.random_playouts(40, 7, 1);
-        let b = game.random_playouts(40, 7, 2);
+        let never = AtomicBool::new(false);
+        let a = game.random_playouts(40, 7, 1, &never).expect("not stopped");
+        let b = game.random_playouts(40, 7, 2, &never).expect("not stopped");
         assert_eq!(a, b, "{}: threads change the results", info.name);
         assert_eq!(a.games, 40);
         assert_eq!(a.wins.iter().sum::<u64>() + a.draws, 40);

@@ -1,56 +1,50 @@
 //! Converting arguments from Python and JSON values to Python objects.
 
-use crate::errors::raise;
+use crate::errors::{InvalidArgumentError, Raise};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList};
 use serde_json::Value;
 
-/// An integer argument (anything with `__index__`, but not a bool), or `class` raised.
-pub fn int_arg(obj: &Bound<'_, PyAny>, what: &str, class: &str) -> PyResult<i64> {
+/// An integer argument (anything with `__index__`, but not a bool), or `raise`d.
+pub fn int_arg(obj: &Bound<'_, PyAny>, what: &str, raise: Raise) -> PyResult<i64> {
     if obj.is_instance_of::<PyBool>() {
-        return Err(raise(class, format!("{what} must be an int, not a bool")));
+        return Err(raise(format!("{what} must be an int, not a bool")));
     }
     obj.extract::<i64>().map_err(|_| {
         let shown = obj
             .repr()
             .map(|r| r.to_string())
             .unwrap_or_else(|_| "?".into());
-        raise(class, format!("{what} must be an int, got {shown}"))
+        raise(format!("{what} must be an int, got {shown}"))
     })
 }
 
 /// A count: an integer from `min` to `i64::MAX`, or `InvalidArgumentError`.
 pub fn count_arg(obj: &Bound<'_, PyAny>, what: &str, min: i64) -> PyResult<u64> {
-    let n = int_arg(obj, what, "InvalidArgumentError")?;
+    let n = int_arg(obj, what, InvalidArgumentError::new_err)?;
     if n < min {
-        return Err(raise(
-            "InvalidArgumentError",
-            format!("{what} must be at least {min}, got {n}"),
-        ));
+        return Err(InvalidArgumentError::new_err(format!(
+            "{what} must be at least {min}, got {n}"
+        )));
     }
     Ok(n as u64)
 }
 
-/// A text argument (saved JSON), or `class` raised for anything that is not a str.
-pub fn text_arg(obj: &Bound<'_, PyAny>, what: &str, class: &str) -> PyResult<String> {
+/// A text argument (saved JSON), or `raise`d for anything that is not a str.
+pub fn text_arg(obj: &Bound<'_, PyAny>, what: &str, raise: Raise) -> PyResult<String> {
     obj.extract::<String>()
-        .map_err(|_| raise(class, format!("{what} must be a str")))
+        .map_err(|_| raise(format!("{what} must be a str")))
 }
 
 /// A seed: an integer in `[0, 2**64)`.
 pub fn seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
     if obj.is_instance_of::<PyBool>() {
-        return Err(raise(
-            "InvalidArgumentError",
-            "seed must be an int, not a bool".into(),
+        return Err(InvalidArgumentError::new_err(
+            "seed must be an int, not a bool",
         ));
     }
-    obj.extract::<u64>().map_err(|_| {
-        raise(
-            "InvalidArgumentError",
-            "seed must be an integer in [0, 2**64)".into(),
-        )
-    })
+    obj.extract::<u64>()
+        .map_err(|_| InvalidArgumentError::new_err("seed must be an integer in [0, 2**64)"))
 }
 
 /// A JSON value as plain Python objects (dict, list, str, int, float, bool, None).

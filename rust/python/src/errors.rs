@@ -1,58 +1,52 @@
 //! Engine errors and panics as the Python exceptions of `regalia.errors`.
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyType;
 use regalia_engine::Error;
+use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-/// Raises the `regalia.errors` class called `class` with `message`.
-pub fn raise(class: &str, message: String) -> PyErr {
-    Python::attach(|py| {
-        let cls = py
-            .import("regalia.errors")
-            .and_then(|m| m.getattr(class))
-            .and_then(|c| c.cast_into::<PyType>().map_err(PyErr::from));
-        match cls {
-            Ok(cls) => PyErr::from_type(cls, message),
-            Err(_) => PyValueError::new_err(message),
-        }
-    })
-}
+// The exceptions of `regalia.errors`, imported once: each has `new_err(message)`.
+pyo3::import_exception!(regalia.errors, RegaliaError);
+pyo3::import_exception!(regalia.errors, IllegalActionError);
+pyo3::import_exception!(regalia.errors, InvalidOptionError);
+pyo3::import_exception!(regalia.errors, InvalidStateError);
+pyo3::import_exception!(regalia.errors, InvalidArgumentError);
+
+/// How to raise one of those classes with a message (e.g. `InvalidStateError::new_err`).
+pub type Raise = fn(String) -> PyErr;
 
 /// The error for an array made by the binding that is not contiguous (a bug, never expected).
 pub fn not_contiguous<E>(_: E) -> PyErr {
-    raise(
-        "RegaliaError",
-        "internal error: an output array is not contiguous".into(),
-    )
+    RegaliaError::new_err("internal error: an output array is not contiguous")
 }
 
 /// The Python exception for an engine error.
 pub fn to_py(e: Error) -> PyErr {
-    let class = match &e {
-        Error::IllegalAction(_) => "IllegalActionError",
-        Error::InvalidOption(_) => "InvalidOptionError",
-        Error::InvalidState(_) => "InvalidStateError",
-        Error::InvalidArgument(_) => "InvalidArgumentError",
-    };
-    raise(class, e.to_string())
+    let message = e.to_string();
+    match e {
+        Error::IllegalAction(_) => IllegalActionError::new_err(message),
+        Error::InvalidOption(_) => InvalidOptionError::new_err(message),
+        Error::InvalidState(_) => InvalidStateError::new_err(message),
+        Error::InvalidArgument(_) => InvalidArgumentError::new_err(message),
+    }
 }
 
 /// Runs engine code so that a panic (a bug) becomes a `RegaliaError`, never a crash.
 pub fn guard<T>(f: impl FnOnce() -> Result<T, Error>) -> PyResult<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r.map_err(to_py),
-        Err(p) => {
-            let what = p
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| p.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            Err(raise(
-                "RegaliaError",
-                format!("internal error in the engine (please report it): {what}"),
-            ))
-        }
+        Err(p) => Err(panic_error(p)),
     }
+}
+
+/// The `RegaliaError` for a caught panic, with its message.
+pub fn panic_error(payload: Box<dyn Any + Send>) -> PyErr {
+    let what = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    RegaliaError::new_err(format!(
+        "internal error in the engine (please report it): {what}"
+    ))
 }

@@ -1,7 +1,8 @@
 //! `regalia._core.Game`: a configured game.
 
 use crate::convert::{count_arg, json_to_py, seed_arg, text_arg};
-use crate::errors::guard;
+use crate::errors::{guard, InvalidStateError};
+use crate::interrupt::interruptible;
 use crate::state::PyState;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -71,7 +72,7 @@ impl PyGame {
     }
     /// Reads a state saved by ``State.to_json``; raises ``InvalidStateError`` if it is bad.
     fn state_from_json(&self, text: &Bound<'_, PyAny>) -> PyResult<PyState> {
-        let text = text_arg(text, "a saved state", "InvalidStateError")?;
+        let text = text_arg(text, "a saved state", InvalidStateError::new_err)?;
         guard(|| {
             Ok(PyState::new(
                 self.inner.clone(),
@@ -79,7 +80,8 @@ impl PyGame {
             ))
         })
     }
-    /// Plays ``games`` uniformly random games natively (GIL released) and returns totals.
+    /// Plays ``games`` uniformly random games natively (GIL released) and returns totals;
+    /// Ctrl-C stops them.
     #[pyo3(signature = (games, seed=None, threads=None))]
     fn random_playouts<'py>(
         &self,
@@ -98,7 +100,10 @@ impl PyGame {
             _ => 0,
         };
         let game = self.inner.clone();
-        let stats = py.detach(move || guard(|| Ok(game.random_playouts(games, seed, threads))))?;
+        let stats = interruptible(py, |stop| {
+            game.random_playouts(games, seed, threads, stop)
+                .ok_or_else(|| regalia_engine::Error::InvalidArgument("interrupted".into()))
+        })?;
         let d = PyDict::new(py);
         d.set_item("games", stats.games)?;
         d.set_item("steps", stats.steps)?;

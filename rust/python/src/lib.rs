@@ -4,10 +4,11 @@
 mod convert;
 mod errors;
 mod game;
+mod interrupt;
 mod state;
 mod vector;
 
-use errors::guard;
+use errors::{guard, InvalidStateError};
 use game::{parse_options, PyGame};
 use pyo3::prelude::*;
 use state::PyState;
@@ -56,7 +57,7 @@ fn rules_page(name: &str) -> Option<&'static str> {
 /// Reads any game's saved state; the game and options come from the file.
 #[pyfunction]
 fn load_state(text: &Bound<'_, PyAny>) -> PyResult<PyState> {
-    let text = convert::text_arg(text, "a saved state", "InvalidStateError")?;
+    let text = convert::text_arg(text, "a saved state", InvalidStateError::new_err)?;
     state::load_any(&text)
 }
 

@@ -1,7 +1,9 @@
 //! `regalia._core.State`: one position of a game, with its history.
 
 use crate::convert::{int_arg, json_to_py, seed_arg};
-use crate::errors::{guard, not_contiguous, raise};
+use crate::errors::{
+    guard, not_contiguous, IllegalActionError, InvalidArgumentError, RegaliaError,
+};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -25,7 +27,7 @@ impl PyState {
     }
 
     fn seat(&self, seat: &Bound<'_, PyAny>) -> PyResult<i64> {
-        int_arg(seat, "seat", "InvalidArgumentError")
+        int_arg(seat, "seat", InvalidArgumentError::new_err)
     }
 
     /// Checks the search arguments, then searches with the GIL released.
@@ -38,9 +40,9 @@ impl PyState {
         time_limit: Option<f64>,
         rollout: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<IsmctsResult> {
-        let bad = |m: &str| raise("InvalidArgumentError", m.to_string());
+        let bad = |m: &str| InvalidArgumentError::new_err(m.to_string());
         let iterations = match iterations {
-            Some(n) => int_arg(n, "iterations", "InvalidArgumentError")?,
+            Some(n) => int_arg(n, "iterations", InvalidArgumentError::new_err)?,
             None => IsmctsConfig::default().iterations as i64,
         };
         let iterations = u64::try_from(iterations)
@@ -145,10 +147,9 @@ impl PyState {
             return Ok(PyArray1::from_slice(py, &mask[..n.min(MAX_ACTIONS)]));
         };
         let bad = || {
-            raise(
-                "InvalidArgumentError",
-                format!("out must be a writable, C-contiguous bool array of {n} flags"),
-            )
+            InvalidArgumentError::new_err(format!(
+                "out must be a writable, C-contiguous bool array of {n} flags"
+            ))
         };
         let array = out.cast::<PyArray1<bool>>().map_err(|_| bad())?;
         {
@@ -163,7 +164,7 @@ impl PyState {
     }
     /// Plays ``action``; an illegal one raises ``IllegalActionError`` and changes nothing.
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let a = int_arg(action, "action", "IllegalActionError")?;
+        let a = int_arg(action, "action", IllegalActionError::new_err)?;
         guard(|| self.inner.apply(a))
     }
     /// An independent copy.
@@ -190,14 +191,14 @@ impl PyState {
     }
     /// The readable name of ``action``.
     fn action_name(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
-        let a = int_arg(action, "action", "IllegalActionError")?;
+        let a = int_arg(action, "action", IllegalActionError::new_err)?;
         guard(|| self.inner.action_name(a))
     }
     /// The action called ``text`` (exact name, or a unique prefix of a legal one).
     fn parse_action(&self, text: &Bound<'_, PyAny>) -> PyResult<Action> {
         let text: String = text
             .extract()
-            .map_err(|_| raise("IllegalActionError", "an action name must be a str".into()))?;
+            .map_err(|_| IllegalActionError::new_err("an action name must be a str"))?;
         guard(|| self.inner.parse_action(&text))
     }
     /// Exactly what ``seat`` may see, as plain Python data.
@@ -221,12 +222,9 @@ impl PyState {
     ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
         let seat = self.seat(seat)?;
         let array = match out {
-            Some(a) if !a.is_none() => a.cast_into::<PyArrayDyn<f32>>().map_err(|_| {
-                raise(
-                    "InvalidArgumentError",
-                    "out must be a numpy float32 array".into(),
-                )
-            })?,
+            Some(a) if !a.is_none() => a
+                .cast_into::<PyArrayDyn<f32>>()
+                .map_err(|_| InvalidArgumentError::new_err("out must be a numpy float32 array"))?,
             _ => {
                 let array = PyArrayDyn::<f32>::zeros(py, self.game.observation_shape(), false);
                 // SAFETY: the array was just created and nothing else can see it yet.
@@ -238,10 +236,10 @@ impl PyState {
         {
             let mut rw = array
                 .try_readwrite()
-                .map_err(|_| raise("InvalidArgumentError", "out is not writable".into()))?;
+                .map_err(|_| InvalidArgumentError::new_err("out is not writable"))?;
             let buf = rw
                 .as_slice_mut()
-                .map_err(|_| raise("InvalidArgumentError", "out must be C-contiguous".into()))?;
+                .map_err(|_| InvalidArgumentError::new_err("out must be C-contiguous"))?;
             guard(|| self.inner.observation_tensor(seat, buf))?;
         }
         Ok(array)
@@ -327,10 +325,7 @@ impl PyState {
     }
     /// Unused: states are immutable except through ``apply``.
     fn __getnewargs__(&self) -> PyResult<()> {
-        Err(raise(
-            "RegaliaError",
-            "use to_json() to save a state".into(),
-        ))
+        Err(RegaliaError::new_err("use to_json() to save a state"))
     }
 }
 

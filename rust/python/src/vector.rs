@@ -2,7 +2,9 @@
 //! work done with the GIL released and split over threads (see `regalia_engine::batch`).
 
 use crate::convert::{int_arg, seed_arg};
-use crate::errors::{guard, not_contiguous, raise};
+use crate::errors::{
+    guard, not_contiguous, IllegalActionError, InvalidArgumentError, InvalidOptionError,
+};
 use crate::game::{parse_options, PyGame};
 use crate::state::PyState;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
@@ -108,17 +110,15 @@ fn game_arg(
     let has_options = options.is_some_and(|o| !o.is_empty());
     if let Ok(g) = game.cast::<PyGame>() {
         if has_options {
-            return Err(raise(
-                "InvalidArgumentError",
-                "options go with a game name, not with a Game (it has its options)".into(),
+            return Err(InvalidArgumentError::new_err(
+                "options go with a game name, not with a Game (it has its options)",
             ));
         }
         return Ok(g.get().inner.clone());
     }
     let Ok(name) = game.cast::<PyString>() else {
-        return Err(raise(
-            "InvalidArgumentError",
-            "VectorEnv needs a game name or a Game of the rust backend".into(),
+        return Err(InvalidArgumentError::new_err(
+            "VectorEnv needs a game name or a Game of the rust backend",
         ));
     };
     let options_json: String = match options {
@@ -128,10 +128,7 @@ fn game_arg(
             .call_method1("dumps", (o,))
             .and_then(|t| t.extract())
             .map_err(|e| {
-                raise(
-                    "InvalidOptionError",
-                    format!("options must be plain JSON values: {e}"),
-                )
+                InvalidOptionError::new_err(format!("options must be plain JSON values: {e}"))
             })?,
         None => "{}".into(),
     };
@@ -142,20 +139,12 @@ fn game_arg(
 /// The actions of a step as a 1-D int64 array (any integer array-like is converted).
 fn actions_arg<'py>(actions: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray1<'py, i64>> {
     if let Ok(a) = actions.cast::<PyArray1<i64>>() {
-        return a.try_readonly().map_err(|_| {
-            raise(
-                "InvalidArgumentError",
-                "actions are being written elsewhere".into(),
-            )
-        });
+        return a
+            .try_readonly()
+            .map_err(|_| InvalidArgumentError::new_err("actions are being written elsewhere"));
     }
     let np = actions.py().import("numpy")?;
-    let bad = || {
-        raise(
-            "IllegalActionError",
-            "actions must be a 1-D array of integers".into(),
-        )
-    };
+    let bad = || IllegalActionError::new_err("actions must be a 1-D array of integers");
     let array = np.call_method1("asarray", (actions,)).map_err(|_| bad())?;
     let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
     if kind != "i" && kind != "u" {
@@ -192,22 +181,21 @@ impl PyVectorEnv {
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let game = game_arg(game, options)?;
-        let n = int_arg(num_envs, "num_envs", "InvalidArgumentError")?;
+        let n = int_arg(num_envs, "num_envs", InvalidArgumentError::new_err)?;
         if !(1..=1 << 24).contains(&n) {
-            return Err(raise(
-                "InvalidArgumentError",
-                format!("num_envs must be from 1 to {}, got {n}", 1 << 24),
-            ));
+            return Err(InvalidArgumentError::new_err(format!(
+                "num_envs must be from 1 to {}, got {n}",
+                1 << 24
+            )));
         }
         let seed = seed.filter(|s| !s.is_none()).map_or(Ok(0), seed_arg)?;
         let threads = match threads.filter(|t| !t.is_none()) {
             Some(t) => {
-                let t = int_arg(t, "threads", "InvalidArgumentError")?;
+                let t = int_arg(t, "threads", InvalidArgumentError::new_err)?;
                 if !(1..=256).contains(&t) {
-                    return Err(raise(
-                        "InvalidArgumentError",
-                        format!("threads must be from 1 to 256, got {t}"),
-                    ));
+                    return Err(InvalidArgumentError::new_err(format!(
+                        "threads must be from 1 to 256, got {t}"
+                    )));
                 }
                 t as usize
             }
@@ -297,14 +285,11 @@ impl PyVectorEnv {
     ) -> PyResult<Bound<'py, PyTuple>> {
         let actions = actions_arg(actions)?;
         if actions.ndim() != 1 {
-            return Err(raise(
-                "IllegalActionError",
-                "actions must be a 1-D array".into(),
-            ));
+            return Err(IllegalActionError::new_err("actions must be a 1-D array"));
         }
         let actions = actions
             .as_slice()
-            .map_err(|_| raise("InvalidArgumentError", "actions must be contiguous".into()))?;
+            .map_err(|_| InvalidArgumentError::new_err("actions must be contiguous"))?;
         let out = self.outputs(py);
         {
             // SAFETY: see `Outputs::views`.
@@ -346,7 +331,7 @@ impl PyVectorEnv {
 
     /// A copy of game ``index`` as a ``State`` (with its history and seed).
     fn state(&self, index: &Bound<'_, PyAny>) -> PyResult<PyState> {
-        let i = int_arg(index, "index", "InvalidArgumentError")?;
+        let i = int_arg(index, "index", InvalidArgumentError::new_err)?;
         let i = usize::try_from(i).unwrap_or(usize::MAX);
         let s = guard(|| self.inner.state(i))?;
         Ok(PyState::new(self.game.clone(), s))
