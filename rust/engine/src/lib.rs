@@ -9,6 +9,7 @@ pub mod actions;
 pub mod batch;
 pub mod bits;
 pub mod error;
+#[cfg(feature = "fuzzing")]
 pub mod fuzz;
 pub mod game;
 pub mod games;
