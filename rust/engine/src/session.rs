@@ -178,11 +178,6 @@ impl<G: Game> Session<G> {
         }
     }
 
-    /// The rules state.
-    pub fn state(&self) -> &G::State {
-        &self.state
-    }
-
     fn seat(&self, seat: i64) -> Result<Seat> {
         let n = self.game.num_players();
         usize::try_from(seat)
