@@ -16,6 +16,7 @@ from regalia import reference as _reference
 from regalia._core import VectorEnv
 from regalia.errors import (
     AgentError,
+    ExecutorError,
     IllegalActionError,
     InvalidArgumentError,
     InvalidOptionError,
@@ -25,6 +26,7 @@ from regalia.errors import (
 from regalia.gauntlet import GauntletResult, gauntlet
 from regalia.match import MatchRecord, play
 from regalia.saves import load_game, save_game
+from regalia.simulations import Simulation, simulate
 from regalia.tournaments import TournamentResult, tournament
 
 __version__: str = _core.__version__
@@ -41,6 +43,7 @@ __all__ = [
     "AnyGame",
     "AnyState",
     "BACKENDS",
+    "ExecutorError",
     "IllegalActionError",
     "InvalidArgumentError",
     "InvalidOptionError",
@@ -48,6 +51,7 @@ __all__ = [
     "MatchRecord",
     "GauntletResult",
     "RegaliaError",
+    "Simulation",
     "VectorEnv",
     "TournamentResult",
     "games",
@@ -57,6 +61,7 @@ __all__ = [
     "make",
     "save_game",
     "play",
+    "simulate",
     "tournament",
 ]
 

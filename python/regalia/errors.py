@@ -14,6 +14,7 @@ __all__ = [
     "InvalidStateError",
     "InvalidArgumentError",
     "AgentError",
+    "ExecutorError",
 ]
 
 
@@ -49,3 +50,8 @@ class AgentError(RegaliaError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (str(self), self.record, self.seat, self.action))
+
+
+class ExecutorError(RegaliaError):
+    """Where games were to be played could not be used: Ray is not installed, cannot start,
+    or no cluster answers at the address given."""

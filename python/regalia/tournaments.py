@@ -8,16 +8,15 @@ import io
 import json
 import math
 import sys
-from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
-from multiprocessing import get_all_start_methods, get_context
 from statistics import NormalDist
 from typing import Any
 
 from regalia.agents import AgentLike, as_agent, make_agent
 from regalia.errors import InvalidArgumentError
+from regalia.executors import ExecutorLike, progress_bar, resolve
 from regalia.match import MatchRecord, OnError, play
 from regalia.reference.rng import derive_seed
 
@@ -226,13 +225,14 @@ def _instance(spec: AgentSpec, seed: int) -> Any:
 
 @dataclass(frozen=True)
 class _Job:
-    """What a worker needs to play game ``index``."""
+    """What a worker needs to play games ``start`` to ``stop - 1``."""
 
     game: Any
     specs: list[AgentSpec]
     labels: list[str]
     seed: int
-    index: int
+    start: int
+    stop: int
     on_error: OnError
 
 
@@ -241,21 +241,19 @@ def seating_of(index: int, players: int) -> list[int]:
     return [(s + index) % players for s in range(players)]
 
 
-def _play(job: _Job) -> MatchRecord:
+def _play_one(job: _Job, index: int) -> MatchRecord:
     n = job.game.num_players
-    seats = seating_of(job.index, n)
-    deal = derive_seed(job.seed, job.index // n)
-    agents = [_instance(job.specs[i], derive_seed(job.seed ^ 0xA6E7_5EED, job.index * n + i)) for i in seats]
+    seats = seating_of(index, n)
+    deal = derive_seed(job.seed, index // n)
+    agents = [_instance(job.specs[i], derive_seed(job.seed ^ 0xA6E7_5EED, index * n + i)) for i in seats]
     record = play(job.game, agents, seed=deal, on_error=job.on_error)
     record.agents = [job.labels[i] for i in seats]
     return record
 
 
-def _pool(workers: int) -> ProcessPoolExecutor:
-    """Worker processes: forked where the system can (so agents defined in a script or a
-    notebook work), spawned elsewhere."""
-    method = "fork" if "fork" in get_all_start_methods() else "spawn"
-    return ProcessPoolExecutor(max_workers=workers, mp_context=get_context(method))
+def _play(job: _Job) -> list[MatchRecord]:
+    """Plays a chunk of games (in a worker); each game's seeds come from its index alone."""
+    return [_play_one(job, i) for i in range(job.start, job.stop)]
 
 
 def tournament(
@@ -267,6 +265,7 @@ def tournament(
     progress: bool | None = None,
     on_error: OnError = "raise",
     confidence: float = 0.95,
+    executor: ExecutorLike = None,
 ) -> TournamentResult:
     """Plays ``games`` matches between ``agents`` (one per seat) and returns the results.
 
@@ -275,8 +274,9 @@ def tournament(
     ``agents`` is a list (labels from the names, numbered if repeated) or a dict label to
     agent; an agent is a built-in agent's name (``"ismcts:iterations=200"``), an agent object
     (deep-copied afresh for every game) or a plain function. ``workers > 1`` plays games in
-    that many processes (agents must then pickle); the results do not depend on it. A
-    progress bar is shown when ``progress`` is true (default: when stderr is a terminal).
+    that many processes (agents must then pickle); ``executor="ray"`` (or a Ray address, or
+    an executor from ``regalia.executors``) plays them on Ray. The results depend on neither.
+    A progress bar is shown when ``progress`` is true (default: when stderr is a terminal).
     """
     import regalia
 
@@ -289,26 +289,16 @@ def tournament(
         raise InvalidArgumentError(f"games must be an int >= 1, got {games!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise InvalidArgumentError(f"workers must be an int >= 1, got {workers!r}")
-    jobs = [_Job(game, specs, labels, seed, i, on_error) for i in range(games)]
+    runner = resolve(executor, workers)
     show = sys.stderr.isatty() if progress is None else progress
     records: list[MatchRecord] = []
     with ExitStack() as stack:
-        results: Iterable[MatchRecord] = map(_play, jobs)
-        if workers > 1:
-            # Every game is submitted (and the workers started) before the progress bar's thread.
-            pool = stack.enter_context(_pool(workers))
-            results = pool.map(_play, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
-        if show:
-            from rich.console import Console
-            from rich.progress import Progress
-
-            bar = stack.enter_context(Progress(console=Console(stderr=True), transient=False))
-            task = bar.add_task(f"{game.name}: {' vs '.join(labels)}", total=games)
-            for record in results:
-                records.append(record)
-                bar.advance(task)
-        else:
-            records = list(results)
+        stack.enter_context(runner)
+        ranges = runner.chunk_ranges(games)
+        jobs = [_Job(game, specs, labels, seed, a, b, on_error) for a, b in ranges]
+        done = progress_bar(stack, show, f"{game.name}: {' vs '.join(labels)}", ranges, transient=False)
+        for chunk in runner.map(_play, jobs, done):
+            records.extend(chunk)
     return TournamentResult(
         game=game.name,
         options=game.options,

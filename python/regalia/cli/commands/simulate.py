@@ -1,92 +1,64 @@
-"""``regalia simulate GAME -n N``: many games between bots, with progress and a summary."""
+"""``regalia simulate GAME -n N``: many games between bots, with progress and a summary, and
+optionally every step written as a trajectory dataset (``regalia.simulate``)."""
 
 from __future__ import annotations
 
-import time
-from dataclasses import asdict, dataclass
-from typing import Annotated, Any
+from pathlib import Path
+from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 import regalia
 from regalia.cli import exits
 from regalia.cli.console import emit_json, screen
-from regalia.cli.params import GameArg, JsonOpt, NoColorOpt, OptionOpt, SeatsOpt
+from regalia.cli.executors import RayAddressOpt, RayOpt, WorkersOpt, executor_of
+from regalia.cli.params import GameArg, JsonOpt, NoColorOpt, OptionOpt
 from regalia.cli.players import HUMAN, make_game, parse_options, parse_seats
 from regalia.errors import RegaliaError
+from regalia.simulations import Simulation
 
 EXAMPLES = [
     "regalia simulate duo-regna -n 1000                 # random against random",
     "regalia simulate duo-regna -n 200 --seats rules,random --seed 7",
     "regalia simulate duo -n 100 --seats random*4 --json > summary.json",
+    "regalia simulate duo-regna -n 100000 --out games.parquet        # every step as a row",
+    "regalia simulate duo-regna -n 2000 --agents rules,rules --out games.parquet --ray",
 ]
 
-
-@dataclass
-class SeatSummary:
-    """One seat's results over the run."""
-
-    seat: int
-    agent: str
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    total_return: float = 0.0
-    total_score: int = 0
-
-
-@dataclass
-class Summary:
-    """The whole run: games, moves, time, and each seat's results."""
-
-    game: str
-    options: dict[str, Any]
-    seed: int
-    games: int
-    seats: list[SeatSummary]
-    moves: int = 0
-    seconds: float = 0.0
-
-    def add(self, returns: list[float], scores: list[int], moves: int) -> None:
-        """Counts one finished game (a win is the only highest return)."""
-        self.moves += moves
-        best = max(returns)
-        for row, ret, score in zip(self.seats, returns, scores):
-            row.total_return += ret
-            row.total_score += score
-            if ret < best:
-                row.losses += 1
-            elif returns.count(best) == 1:
-                row.wins += 1
-            else:
-                row.draws += 1
-
-    def as_json(self) -> dict[str, Any]:
-        """Plain data, with the means worked out."""
-        n = max(self.games, 1)
-        seats = [
-            {**asdict(r), "win_rate": r.wins / n, "mean_return": r.total_return / n, "mean_score": r.total_score / n}
-            for r in self.seats
-        ]
-        return {
-            "game": self.game,
-            "options": self.options,
-            "seed": self.seed,
-            "games": self.games,
-            "mean_moves": self.moves / n,
-            "seconds": round(self.seconds, 3),
-            "seats": seats,
-        }
+SeatsOrAgents = Annotated[
+    str | None,
+    typer.Option(
+        "--seats",
+        "--agents",
+        "-s",
+        help="one agent per seat, comma-separated: a built-in agent; NAME*N repeats (random*4)",
+        show_default=False,
+    ),
+]
+OutOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        help="also write every step as a row of this file: Parquet, or Arrow IPC for a name ending in .arrow "
+        '(needs pip install "regalia\\[parquet]")',
+        dir_okay=False,
+        show_default=False,
+    ),
+]
 
 
 def simulate(
     game: GameArg,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="how many games")] = 100,
-    seats: SeatsOpt = None,
+    seats: SeatsOrAgents = None,
     seed: Annotated[int, typer.Option(min=0, help="game i is played with seed SEED+i")] = 0,
     option: OptionOpt = None,
+    out: OutOpt = None,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="replace the --out file if it exists")] = False,
+    workers: WorkersOpt = 1,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
     as_json: JsonOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
@@ -94,47 +66,45 @@ def simulate(
 
     Game i is regalia.play(GAME, SEATS, seed=SEED+i): see any one of them again with
     regalia play GAME --seats ... --seed SEED+i --record FILE, then regalia replay FILE.
+    With --out, every step is also written to a Parquet file (game, seed, step, seat,
+    action and its name, legal mask, observation, final returns); there, random-only games
+    are played natively, much faster, and each row carries its game's own seed.
     """
     names = parse_seats(seats) if seats else None
     if names and HUMAN in names:
         exits.fail("simulate is for bots only; to play, use: regalia play", exits.USAGE)
     g = make_game(game, parse_options(option), len(names) if names else None)
     names = names or ["random"] * g.num_players
-    summary = Summary(g.name, g.options, seed, games, [SeatSummary(i, n) for i, n in enumerate(names)])
-    start = time.perf_counter()
-    with _progress() as bar:
-        task = bar.add_task(f"{g.name}: {' vs '.join(names)}", total=games)
-        for i in range(games):
-            try:
-                record = regalia.play(g, names, seed=seed + i)
-            except RegaliaError as e:
-                exits.fail(f"game {i} (seed {seed + i}): {e}")
-            summary.add(record.returns, record.scores, len(record.actions))
-            bar.advance(task)
-    summary.seconds = time.perf_counter() - start
+    try:
+        summary = regalia.simulate(
+            g,
+            names,
+            games=games,
+            seed=seed,
+            out=out,
+            overwrite=overwrite,
+            executor=executor_of(ray, ray_address, workers),
+            progress=screen().err.is_terminal,
+        )
+    except RegaliaError as e:
+        exits.fail(str(e))
     if as_json:
         emit_json(summary.as_json())
         return
     screen().out.print(_table(summary, g.title))
+    if summary.out is not None:
+        screen().say(f"wrote {summary.rows} steps of {summary.games} games to {summary.out}")
 
 
-def _progress() -> Progress:
-    """A progress bar on stderr (it draws only on a terminal)."""
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=screen().err,
-        transient=True,
-        disable=not screen().err.is_terminal,
-    )
-
-
-def _table(summary: Summary, title: str) -> Table:
+def _table(summary: Simulation, title: str) -> Table:
     data = summary.as_json()
+    seeds = (
+        f"native random games from seed {summary.seed}"
+        if summary.native
+        else f"seeds {summary.seed} to {summary.seed + summary.games - 1}"
+    )
     table = screen().table(
-        title=f"{title}: {summary.games} games, seeds {summary.seed} to {summary.seed + summary.games - 1}",
+        title=f"{title}: {summary.games} games, {seeds}",
         caption=f"{data['mean_moves']:.1f} moves a game, {summary.games / max(summary.seconds, 1e-9):.0f} games/s",
         title_justify="left",
     )

@@ -11,6 +11,7 @@ from rich.table import Table
 import regalia
 from regalia.cli import exits
 from regalia.cli.console import emit_json, screen
+from regalia.cli.executors import RayAddressOpt, RayOpt, WorkersOpt, executor_of
 from regalia.cli.params import GameArg, JsonOpt, NoColorOpt, OptionOpt
 from regalia.cli.players import HUMAN, make_game, parse_options, parse_seats
 from regalia.errors import RegaliaError
@@ -19,6 +20,7 @@ EXAMPLES = [
     "regalia tournament duo-regna --agents rules,random -n 200",
     "regalia tournament duo-regna --agents ismcts,rules -n 50 --workers 2",
     "regalia tournament duo --agents rules,random*3 -n 100 --json > standings.json",
+    "regalia tournament duo-regna --agents ismcts,rules -n 10000 --ray-address HEAD:6379   # on a Ray cluster",
 ]
 
 
@@ -31,7 +33,9 @@ def tournament(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="how many games")] = 100,
     seed: Annotated[int, typer.Option(min=0, help="the tournament's seed")] = 0,
     option: OptionOpt = None,
-    workers: Annotated[int, typer.Option(min=1, help="processes playing games at once")] = 1,
+    workers: WorkersOpt = 1,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
     as_json: JsonOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
@@ -39,6 +43,7 @@ def tournament(
 
     Prints each agent's games, wins, draws, losses, win rate with its 95% confidence
     interval, mean return and Elo. --json prints the standings and every game's record.
+    The results are the same whatever --workers, and on Ray (--ray, --ray-address).
     """
     names = parse_seats(agents)
     if HUMAN in names:
@@ -46,7 +51,12 @@ def tournament(
     g = make_game(game, parse_options(option), len(names))
     try:
         result = regalia.tournament(
-            g, names, games=games, seed=seed, workers=workers, progress=screen().err.is_terminal
+            g,
+            names,
+            games=games,
+            seed=seed,
+            executor=executor_of(ray, ray_address, workers),
+            progress=screen().err.is_terminal,
         )
     except RegaliaError as e:
         exits.fail(str(e))

@@ -1,0 +1,37 @@
+"""Where a long command plays its games: ``--workers N`` local processes, or on Ray with
+``--ray`` (a local Ray) or ``--ray-address ADDRESS`` (that cluster)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from regalia.executors import Executor, LocalExecutor, RayExecutor
+
+RayOpt = Annotated[
+    bool,
+    typer.Option(
+        "--ray",
+        help='play on a local Ray started for the run (needs pip install "regalia\\[ray]")',
+    ),
+]
+RayAddressOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--ray-address",
+        metavar="ADDRESS",
+        help="play on the Ray cluster at ADDRESS: HOST:PORT of its head, ray://HOST:PORT, or auto (implies --ray)",
+        show_default=False,
+    ),
+]
+WorkersOpt = Annotated[
+    int, typer.Option(min=1, help="processes playing games at once (with --ray: CPUs of the local Ray)")
+]
+
+
+def executor_of(ray: bool, address: str | None, workers: int) -> Executor:
+    """The executor that ``--ray``, ``--ray-address`` and ``--workers`` ask for."""
+    if not ray and address is None:
+        return LocalExecutor(workers)
+    return RayExecutor(address, workers=workers if workers > 1 else None)
