@@ -14,6 +14,7 @@ import pytest
 
 import regalia
 from regalia.agents import View
+from regalia.errors import AgentError
 from regalia.executors import RayExecutor
 from tests.cli_helpers import run, run_script
 
@@ -132,3 +133,12 @@ def test_a_ray_that_cannot_start_fails_clearly(tmp_path: Path, monkeypatch: pyte
     sim = run("simulate", "duo-regna", "-n", "4", "--out", str(out), "--ray")
     assert sim.exit_code == 1 and "Ray could not start" in sim.stderr
     assert os.listdir(tmp_path) == []
+
+
+def test_an_agents_error_on_ray_is_the_same_error(local_ray: None) -> None:
+    def broken(view: View) -> int:
+        raise RuntimeError("no idea")
+
+    with pytest.raises(AgentError, match="raised RuntimeError: no idea") as caught:
+        regalia.tournament("duo-regna", [broken, "random"], games=4, executor="ray", progress=False)
+    assert caught.value.seat == 0 and caught.value.record is not None

@@ -143,11 +143,12 @@ def _in_order(
 ) -> Iterator[R]:
     """The results of ``count`` chunks in order, with at most ``workers *
     CHUNKS_IN_FLIGHT_PER_WORKER`` submitted and not yet handed back (so memory stays
-    bounded when one chunk is slow); whatever is still running when the iteration stops is
-    cancelled."""
+    bounded when one chunk is slow); a chunk's error is raised in its turn; whatever is
+    still running when the iteration stops is cancelled."""
     window = max(1, workers * CHUNKS_IN_FLIGHT_PER_WORKER)
     pending: dict[Any, int] = {}
-    results: dict[int, R] = {}
+    # A chunk's result, or the error it raised: raised in its turn, as a local run would.
+    results: dict[int, tuple[R | None, Exception | None]] = {}
     submitted = handed = 0
     try:
         while handed < count:
@@ -157,11 +158,17 @@ def _in_order(
             while handed not in results:
                 for handle in finished(pending):
                     i = pending.pop(handle)
-                    results[i] = fetch(handle)
+                    try:
+                        results[i] = (fetch(handle), None)
+                    except Exception as e:
+                        results[i] = (None, e)
                     if done:
                         done(i)
             while handed in results:
-                yield results.pop(handed)
+                result, error = results.pop(handed)
+                if error is not None:
+                    raise error
+                yield result  # type: ignore[misc]
                 handed += 1
     finally:
         if pending:
