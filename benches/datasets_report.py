@@ -1,0 +1,81 @@
+"""Measures trajectory datasets: games per second of ``regalia.simulate(out=...)`` for random
+and ``rules`` agents, here, on local processes and on a local Ray, and the bytes per step of
+each game's Parquet and Arrow files. Prints the tables of docs/performance.md.
+
+    python benches/datasets_report.py                  # about five minutes on 2 cores
+    python benches/datasets_report.py --random 4000 --rules 200 --no-ray
+
+Wall-clock times of whole runs (starting a local Ray is not counted: it is started once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import tempfile
+import time
+from typing import Any
+
+import regalia
+from regalia.executors import Executor, LocalExecutor, RayExecutor
+
+
+def run(game: str, agents: list[str] | None, games: int, executor: Executor, suffix: str = ".parquet") -> Any:
+    """One run into a fresh file: (games per second, steps per second, bytes per step)."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = os.path.join(folder, "games" + suffix)
+        start = time.perf_counter()
+        result = regalia.simulate(game, agents, games=games, seed=1, out=out, executor=executor, progress=False)
+        seconds = time.perf_counter() - start
+        return games / seconds, result.rows / seconds, os.path.getsize(out) / result.rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--random", type=int, default=20000, help="random games per run (duo-regna)")
+    parser.add_argument("--rules", type=int, default=1000, help="rules-agent games per run (duo-regna)")
+    parser.add_argument("--sizes", type=int, default=1000, help="random games per game for the sizes table")
+    parser.add_argument("--no-ray", action="store_true", help="skip the Ray rows")
+    args = parser.parse_args()
+
+    print(f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} logical cores, ", end="")
+    print(f"load average {os.getloadavg()[0]:.1f}; Python {platform.python_version()}, regalia {regalia.__version__}\n")
+
+    print("| agents | games | where | games/s | steps/s |")
+    print("|---|---|---|---|---|")
+    setups: list[tuple[str, Any]] = [("this process", LocalExecutor(1)), ("2 local processes", LocalExecutor(2))]
+    ray_executor = None
+    if not args.no_ray:
+        import ray
+
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+        ray_executor = RayExecutor()
+        setups.append(("local Ray, 2 workers", ray_executor))
+    for agents, games in ((None, args.random), (["rules", "rules"], args.rules)):
+        label = "random (native)" if agents is None else "rules vs rules"
+        for where, executor in setups:
+            rate, steps, _ = run("duo-regna", agents, games, executor)
+            print(f"| {label} | {games:,} | {where} | {rate:,.0f} | {steps / 1e3:,.0f} k |")
+    if ray_executor is not None:
+        import ray
+
+        ray.shutdown()
+
+    print("\n| game | observation floats | steps/game | Parquet bytes/step | Arrow bytes/step | Parquet steps/s | Arrow steps/s |")
+    print("|---|---|---|---|---|---|---|")
+    for info in regalia.games():
+        game = regalia.make(info["name"])
+        size = 1
+        for d in game.observation_shape:
+            size *= d
+        _, p_steps, p_bytes = run(info["name"], None, args.sizes, LocalExecutor(1))
+        rate, a_steps, a_bytes = run(info["name"], None, args.sizes, LocalExecutor(1), ".arrow")
+        print(
+            f"| {info['name']} | {size} | {a_steps / rate:.0f} | {p_bytes:.1f} | {a_bytes:.1f} "
+            f"| {p_steps / 1e3:,.0f} k | {a_steps / 1e3:,.0f} k |"
+        )
+
+
+if __name__ == "__main__":
+    main()
