@@ -62,7 +62,7 @@ def main() -> None:
 
         ray.shutdown()
 
-    print("\n| game | observation floats | steps/game | Parquet bytes/step | Arrow bytes/step | Parquet steps/s | Arrow steps/s |")
+    print("\n| game | observation floats | steps/game | bytes/step: Parquet | Arrow | steps/s: Parquet | Arrow |")
     print("|---|---|---|---|---|---|---|")
     for info in regalia.games():
         game = regalia.make(info["name"])
