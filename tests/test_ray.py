@@ -25,8 +25,10 @@ ray = pytest.importorskip("ray", reason='the Ray tests need Ray: pip install "re
 def local_ray() -> Iterator[None]:
     """A local Ray for this module's tests (started once: it takes seconds)."""
     root = str(Path(__file__).resolve().parent.parent)
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    with pytest.MonkeyPatch.context() as patch:
+        # The workers import this module (its agents and chunk functions) by name.
+        patch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
     yield
     ray.shutdown()
 
