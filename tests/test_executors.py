@@ -59,3 +59,13 @@ def test_a_missing_pyarrow_is_named_before_any_game(monkeypatch: pytest.MonkeyPa
     monkeypatch.setitem(sys.modules, "pyarrow", None)
     with pytest.raises(InvalidArgumentError, match=r'pip install "regalia\[parquet\]"'):
         regalia.simulate("duo-regna", games=2, out=f"{tmp_path}/games.parquet")
+
+
+def test_an_executor_handed_to_several_runs_keeps_its_workers() -> None:
+    with LocalExecutor(2) as executor:
+        pool = executor._pool
+        one = regalia.tournament("duo-regna", ["rules", "random"], games=4, executor=executor, progress=False)
+        two = regalia.tournament("duo-regna", ["rules", "random"], games=4, executor=executor, progress=False)
+        assert executor._pool is pool is not None
+        assert one.records == two.records
+    assert executor._pool is None

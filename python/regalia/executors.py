@@ -35,18 +35,31 @@ CHUNKS_IN_FLIGHT_PER_WORKER = 2
 
 class Executor:
     """Plays chunks of work; use it as a context manager (``with executor: ...``), which
-    starts its workers and stops what it started."""
+    starts its workers and stops what it started. Entering it again inside (as a run does
+    with an executor it is handed) keeps the same workers."""
 
     #: How many chunks can be played at once (used to cut a run into chunks).
     workers: int = 1
+    _depth: int = 0
 
     def __enter__(self) -> Executor:
+        if self._depth == 0:
+            self._start()
+        self._depth += 1
         return self
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
-        return None
+        self._depth -= 1
+        if self._depth == 0:
+            self._stop(failed=kind is not None)
+
+    def _start(self) -> None:
+        """Starts the workers (on the outermost ``with``)."""
+
+    def _stop(self, failed: bool) -> None:
+        """Stops what ``_start`` started (on leaving the outermost ``with``)."""
 
     def chunk_ranges(self, games: int, unit: int = 1, largest: int = 64) -> list[tuple[int, int]]:
         """Games ``0 .. games - 1`` cut into ranges ``(start, stop)`` to play as chunks: each a
@@ -96,16 +109,13 @@ class LocalExecutor(Executor):
     def spread(self) -> bool:
         return self.workers > 1
 
-    def __enter__(self) -> LocalExecutor:
+    def _start(self) -> None:
         if self.workers > 1:
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=_fork_or_spawn())
-        return self
 
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
+    def _stop(self, failed: bool) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=kind is None, cancel_futures=True)
+            self._pool.shutdown(wait=not failed, cancel_futures=True)
             self._pool = None
 
     def map(self, function: Callable[[T], R], chunks: Sequence[T], done: OnDone | None = None) -> Iterator[R]:
@@ -231,7 +241,7 @@ class RayExecutor(Executor):
     def spread(self) -> bool:
         return True
 
-    def __enter__(self) -> RayExecutor:
+    def _start(self) -> None:
         ray = _import_ray()
         if not ray.is_initialized():
             if self.address:
@@ -251,14 +261,12 @@ class RayExecutor(Executor):
         self._ray = ray
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.workers = min(self._requested, cpus) if self._requested and self.address else cpus
-        return self
 
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
+    def _stop(self, failed: bool) -> None:
         if self._started:
             self._ray.shutdown()
             self._started = False
+        self._ray = None
 
     def map(self, function: Callable[[T], R], chunks: Sequence[T], done: OnDone | None = None) -> Iterator[R]:
         ray = self._ray
