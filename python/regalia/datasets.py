@@ -95,15 +95,22 @@ class _Names:
         return list(self.index)
 
 
-def _replay(game: Any, seed: int, actions: Sequence[int], names: _Names) -> tuple[list[int], list[int]]:
-    """Each action's name (as an index into ``names``) and the final scores, by replaying the
+def _replay(game: Any, seed: int, actions: Sequence[int], names: list[str]) -> list[int]:
+    """Appends each action's name to ``names`` and returns the final scores, by replaying the
     game from its seed."""
     state = game.new_state(seed)
-    ids = []
+    name, apply = state.action_name, state.apply
     for a in actions:
-        ids.append(names(state.action_name(a)))
-        state.apply(a)
-    return ids, state.scores()
+        names.append(name(a))
+        apply(a)
+    scores: list[int] = state.scores()
+    return scores
+
+
+def _encode(words: list[str]) -> tuple[npt.NDArray[np.int32], list[str]]:
+    """``words`` as indices into a list of the distinct ones (in order of first use)."""
+    index = {w: i for i, w in enumerate(dict.fromkeys(words))}
+    return np.fromiter(map(index.__getitem__, words), dtype=np.int32, count=len(words)), list(index)
 
 
 def random_games(game: Any, seed: int, block: int, count: int = BLOCK) -> Chunk:
@@ -140,16 +147,10 @@ def random_games(game: Any, seed: int, block: int, count: int = BLOCK) -> Chunk:
 
     action = rows(4).astype(np.int32)
     game_of_row = np.repeat(slots, length)
-    names = _Names()
-    name = np.empty(len(action), dtype=np.int32)
-    scores: list[list[int]] = []
-    start = 0
-    for j in range(count):
-        stop = start + int(length[j])
-        ids, final_scores = _replay(game, int(seeds[j]), action[start:stop].tolist(), names)
-        name[start:stop] = ids
-        scores.append(final_scores)
-        start = stop
+    words: list[str] = []
+    actions, ends = action.tolist(), np.cumsum(length).tolist()
+    scores = [_replay(game, int(seeds[j]), actions[ends[j] - length[j] : ends[j]], words) for j in range(count)]
+    name, names = _encode(words)
     return Chunk(
         game_id=(game_of_row + block * BLOCK).astype(np.int64),
         seed=seeds[game_of_row],
@@ -162,7 +163,7 @@ def random_games(game: Any, seed: int, block: int, count: int = BLOCK) -> Chunk:
         observation=rows(1).reshape(len(action), -1),
         returns=final[game_of_row],
         agents=["random"],
-        names=names.names(),
+        names=names,
         game_returns=final.astype(float).tolist(),
         game_scores=scores,
         game_moves=length.tolist(),
