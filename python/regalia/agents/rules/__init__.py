@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from regalia.agents.base import View
 from regalia.agents.rules import duell_der_drachen, duo, duo_regna, regine, regnum
 from regalia.errors import InvalidOptionError
 
-#: A policy: the view and the agent's generator (for ties) to an action.
-Policy = Callable[[View, random.Random], int]
+#: A policy: the view, the agent's generator (for ties) and the agent's memory of the game so
+#: far (a dict the policy may fill; empty at the start of each game) to an action.
+Policy = Callable[[View, random.Random, dict[str, Any]], int]
 
 #: The rule-based policy of each game, by game id.
 POLICIES: dict[str, Policy] = {
@@ -29,6 +31,11 @@ class RulesAgent:
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
+        self._memory: dict[str, Any] = {}
+
+    def game_start(self, view: View) -> None:
+        """Forgets the last game."""
+        self._memory.clear()
 
     def act(self, view: View) -> int:
         """The policy's choice."""
@@ -38,4 +45,4 @@ class RulesAgent:
             raise InvalidOptionError(
                 f"no rule-based player for {view.game!r} yet; games with one: {', '.join(POLICIES)}"
             ) from None
-        return policy(view, self._rng)
+        return policy(view, self._rng, self._memory)

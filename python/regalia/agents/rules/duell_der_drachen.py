@@ -18,6 +18,6 @@ def judge(state: Any, seat: int) -> float:
     return score_lead(state, seat) + 0.02 * float(lead)
 
 
-def policy(view: View, rng: random.Random) -> int:
+def policy(view: View, rng: random.Random, memory: dict[str, Any]) -> int:
     """The move ``judge`` likes best after it."""
     return one_turn_lookahead(view, rng, judge)

@@ -1,12 +1,15 @@
 """Regine by rules: exchange once the cards that fit nothing (not a Queen, a Jester or part
 of a pair), then lock exchanges with "no changes" when the hand is good; use effects against
 the opponents; claim every Suit (a chip costs nothing and a lone claim wins at once), double
-down on the very strong ones and stay after a Double Down when strong enough to bet."""
+down on the very strong ones and stay after a Double Down when strong enough to bet, or
+whatever the cards when the opponents double down on most Suits. It reads the decision from
+the observation and the actions by their documented ids, never by their names."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 from regalia.agents.base import View
 from regalia.reference.regine import CARD_NAMES, suit_key
@@ -41,63 +44,128 @@ def _strength(view: View, suit: int) -> int:
     return 2 if key[0] == 2 else (1 if key[1] >= 37 else 0)
 
 
-def _pick(view: View, rng: random.Random, *prefixes: str) -> int | None:
-    """A random legal action whose name starts with the first prefix that has one."""
-    for p in prefixes:
-        found = [a for a, n in zip(view.legal_actions, view.action_names) if n.startswith(p)]
-        if found:
-            return rng.choice(found)
-    return None
+#: Action ids of the documented encoding (``card`` in ``CARD_NAMES`` order, ``K`` a seat,
+#: ``J`` a table slot): exchange marks, then the turn's other choices and every effect's.
+EXCHANGE, CONFIRM, NO_CHANGES, END_TURN = 16, 24, 25, 26
+PEASANT_SEAT, PEASANT_SHOW, ASSASSIN, COURTESAN = 27, 31, 39, 55
+HERALD_TAKE, HERALD_BOTTOM, KNIGHT_SEAT, PRINCESS_DISCARD = 71, 72, 73, 77
+PASS, MINE, DOUBLE_DOWN, ALL_YOURS, STAY = 85, 86, 87, 88, 89
+#: The Suits in betting order, as the observation names them.
+SUITS = ("queens", "jesters", "pairs", "game")
+SEATS = 4
 
 
-def _richest_opponent(view: View, prefix: str, rng: random.Random) -> int:
+def _legal(view: View, action: int) -> int | None:
+    return action if action in view.legal_actions else None
+
+
+def _first(view: View, actions: list[int]) -> int | None:
+    """The first of ``actions`` that is legal."""
+    return next((a for a in actions if a in view.legal_actions), None)
+
+
+def _richest_opponent(view: View, base: int, rng: random.Random) -> int | None:
+    """Of the legal ``base + K`` actions (naming seat ``K``), one naming the opponent with
+    most cards in hand."""
     sizes = view.observation["hand_sizes"]
-    named = {a: int(n.split()[-1]) for a, n in zip(view.legal_actions, view.action_names) if n.startswith(prefix)}
+    named = {a: a - base for a in view.legal_actions if base <= a < base + SEATS}
+    if not named:
+        return None
     most = max(sizes[k] for k in named.values())
     return rng.choice([a for a, k in named.items() if sizes[k] == most])
 
 
-def _by_name(view: View, name: str) -> int | None:
-    return next((a for a, n in zip(view.legal_actions, view.action_names) if n == name), None)
+def _at_opponents(view: View, base: int, rng: random.Random) -> int | None:
+    """A random legal ``base + 4K + J`` action (a card at slot ``J`` of seat ``K``) aimed at
+    an opponent's card."""
+    found = [a for a in view.legal_actions if base <= a < base + 4 * SEATS and (a - base) // 4 != view.seat]
+    return rng.choice(found) if found else None
 
 
-def policy(view: View, rng: random.Random) -> int:
+def _reckless_doubler(view: View, memory: dict[str, Any]) -> bool:
+    """Whether the opponents have doubled down on more than half of the Suits seen (then
+    their Double Downs say nothing about their cards); remembers the Suits seen so far."""
+    obs = view.observation
+    seen: dict[tuple[int, int], bool] = memory.setdefault("doubles", {})
+    for k, doubler in enumerate(obs["double_down"]):
+        if k <= SUITS.index(obs["suit"]) and obs["suit"] is not None:
+            seen[(obs["round"], k)] = doubler is not None and doubler != view.seat
+    return len(seen) >= 4 and sum(seen.values()) > len(seen) / 2
+
+
+def _win_chance(view: View, suit: int, rng: random.Random, worlds: int = 24) -> float:
+    """How often the seat's four cards beat those of the other bettors on ``suit`` (everyone
+    when nobody bet), over worlds sampled for the seat (hidden cards as likely as the others;
+    a Suit nobody can win counts half)."""
+    me = view.seat
+    mine = suit_key(suit, [CARD_NAMES.index(c) for c in _own_cards(view)])
+    rivals = [k for k in view.observation["bets"][suit] if k != me] or [
+        k for k in range(len(view.observation["scores"])) if k != me
+    ]
+    total = 0.0
+    for _ in range(worlds):
+        world = view.sample_world(rng.getrandbits(64))
+        best: list[int] | None = None
+        for k in rivals:
+            seen = world.observation(k)
+            cards = list(seen["hand"]) + [c["card"] for c in seen["table"][k]]
+            key = suit_key(suit, [CARD_NAMES.index(c) for c in cards]) if len(cards) == 4 else None
+            best = key if best is None or (key is not None and key > best) else best
+        if mine is None and best is None:
+            total += 0.5
+        elif mine is not None and (best is None or mine > best):
+            total += 1.0
+    return total / worlds
+
+
+#: Against a doubler whose Double Downs say nothing, staying pays from this chance of winning
+#: the Suit on: staying risks twice (points + 2 chips) either way, leaving gives away points + 1.
+STAY_CHANCE = 1 / 3
+#: ... and doubling down from this one (the reckless doubler always stays).
+DOUBLE_CHANCE = 0.6
+
+
+def policy(view: View, rng: random.Random, memory: dict[str, Any]) -> int:
     """The rule-based choice for whatever the seat is asked."""
-    obs, me = view.observation, view.seat
+    obs = view.observation
     decision = obs["decision"]
     loose = _loose(view)
-    others = tuple(f"seat {k} " for k in range(len(obs["scores"])) if k != me)
+    worst = [k for k, c in enumerate(CARD_NAMES) if loose[c]] or list(range(len(CARD_NAMES)))
     choice: int | None = None
     if decision in ("turn", "exchange"):
         marked = Counter(obs["marked"])
-        wanted = [c for c in CARD_NAMES if loose[c] > marked[c]]
-        for card in wanted:
-            choice = choice if choice is not None else _by_name(view, f"exchange {card}")
+        wanted = [EXCHANGE + k for k, c in enumerate(CARD_NAMES) if loose[c] > marked[c]]
+        choice = _first(view, wanted)
         if choice is None and decision == "exchange":
-            choice = _by_name(view, "confirm exchange")
+            choice = _legal(view, CONFIRM)
         if choice is None and not loose:
-            choice = _by_name(view, "there are no changes")
-        choice = choice if choice is not None else _by_name(view, "end turn")
-    elif decision in ("peasant: name an opponent", "knight: name an opponent"):
-        choice = _richest_opponent(view, decision.split(":")[0], rng)
-    elif decision in ("peasant: show a card", "princess: discard a card"):
-        verb = "show" if decision.startswith("peasant") else "discard"
-        worst = [c for c in CARD_NAMES if loose[c]] or list(CARD_NAMES)
-        choice = _pick(view, rng, *(f"{decision.split(':')[0]}: {verb} {c}" for c in worst))
-    elif decision in ("assassin: eliminate a card", "courtesan: flip a face-down card"):
-        kind = decision.split(":")[0]
-        choice = _pick(view, rng, *(f"{kind}: {o}" for o in others))
+            choice = _legal(view, NO_CHANGES)
+        choice = choice if choice is not None else _legal(view, END_TURN)
+    elif decision == "peasant: name an opponent":
+        choice = _richest_opponent(view, PEASANT_SEAT, rng)
+    elif decision == "knight: name an opponent":
+        choice = _richest_opponent(view, KNIGHT_SEAT, rng)
+    elif decision == "peasant: show a card":
+        choice = _first(view, [PEASANT_SHOW + k for k in worst])
+    elif decision == "princess: discard a card":
+        choice = _first(view, [PRINCESS_DISCARD + k for k in worst])
+    elif decision == "assassin: eliminate a card":
+        choice = _at_opponents(view, ASSASSIN, rng)
+    elif decision == "courtesan: flip a face-down card":
+        choice = _at_opponents(view, COURTESAN, rng)
     elif decision == "herald: take the top card?":
         good = obs["herald_card"] in KEEP or obs["herald_card"] in obs["hand"]
-        choice = _by_name(view, "herald: take the top card" if good else "herald: put it at the bottom")
+        choice = _legal(view, HERALD_TAKE if good else HERALD_BOTTOM)
     elif decision == "bet":
-        strength = _strength(view, ("queens", "jesters", "pairs", "game").index(obs["suit"]))
-        if strength == 2:
-            choice = _by_name(view, "double down")
-        if choice is None:
-            choice = _by_name(view, "mine")  # a chip costs nothing, and a lone chip wins
-        choice = choice if choice is not None else _by_name(view, "pass")
+        suit = SUITS.index(obs["suit"])
+        double = _strength(view, suit) == 2
+        if not double and DOUBLE_DOWN in view.legal_actions and _reckless_doubler(view, memory):
+            double = _win_chance(view, suit, rng) >= DOUBLE_CHANCE
+        choice = _first(view, [DOUBLE_DOWN, MINE, PASS] if double else [MINE, PASS])
     elif decision == "reply to the double down":
-        strength = _strength(view, ("queens", "jesters", "pairs", "game").index(obs["suit"]))
-        choice = _by_name(view, "we shall see" if strength >= 1 else "all yours")
+        suit = SUITS.index(obs["suit"])
+        stay = _strength(view, suit) >= 1
+        if not stay and _reckless_doubler(view, memory):
+            stay = _win_chance(view, suit, rng) >= STAY_CHANCE
+        choice = _legal(view, STAY if stay else ALL_YOURS)
     return choice if choice is not None else rng.choice(view.legal_actions)

@@ -38,7 +38,7 @@ def _card(name: str, prefix: str, suffix: str = "") -> str:
     return name[len(prefix) : len(name) - len(suffix)]
 
 
-def policy(view: View, rng: random.Random) -> int:
+def policy(view: View, rng: random.Random, memory: dict[str, Any]) -> int:
     """The action these rules choose (random among equals)."""
     obs = view.observation
     names = dict(zip(view.legal_actions, view.action_names))
