@@ -3,23 +3,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from regalia.agents.base import Agent, View, call_hook
+from regalia.agents.rules import duo_regna
 from regalia.errors import InvalidOptionError
 
 #: Per game: the built-in agent that plays best, and its default options (the ones given to
 #: ``best`` override them). Measured with the gauntlet, see docs/agents.md.
 BEST: dict[str, tuple[str, dict[str, Any]]] = {
-    "duo-regna": ("ismcts", {"iterations": 20000}),
-    "duo": ("ismcts", {"iterations": 20000}),
+    "duo-regna": ("ismcts", {"iterations": 5000}),
+    "duo": ("ismcts", {"iterations": 2000}),
     "duell-der-drachen": ("ismcts", {"iterations": 20000}),
-    "regine": ("ismcts", {"iterations": 20000}),
-    "regnum": ("ismcts", {"iterations": 4000}),
+    "regine": ("ismcts", {"iterations": 5000}),
+    "regnum": ("ismcts", {"iterations": 2000}),
 }
 
 #: An exact player, used for a game when it is registered (see ``best_for``).
 SOLVERS = {"duo-regna": "solver"}
+
+#: Per game: a move that exploits an opponent seen to play a fixed strategy (or None), tried
+#: before the game's best agent; it gets a memory of the game so far.
+Exploit = Callable[[View, dict[str, Any]], int | None]
+EXPLOITS: dict[str, Exploit] = {"duo-regna": duo_regna.exploit}
 
 
 def best_for(game: str) -> tuple[str, dict[str, Any]]:
@@ -37,7 +44,9 @@ def best_for(game: str) -> tuple[str, dict[str, Any]]:
 
 class BestAgent:
     """Plays as the strongest built-in agent of whatever game it is given (see ``BEST``);
-    ``options`` are passed on to it (``best:iterations=5000``) over its defaults."""
+    ``options`` are passed on to it (``best:iterations=5000``) over its defaults. Where the
+    game has one (``EXPLOITS``), a fixed strategy seen in the opponent's play is exploited
+    first."""
 
     name = "best"
 
@@ -46,6 +55,7 @@ class BestAgent:
         self.options = options
         self._game: str | None = None
         self._agent: Agent | None = None
+        self._memory: dict[str, Any] = {}
 
     def agent_for(self, game: str) -> Agent:
         """The agent this plays in ``game`` (made once per game id)."""
@@ -58,12 +68,15 @@ class BestAgent:
         return self._agent
 
     def game_start(self, view: View) -> None:
-        """Passed on to the agent of this game."""
+        """Forgets the last game; passed on to the agent of this game."""
+        self._memory.clear()
         call_hook(self.agent_for(view.game), "game_start", view)
 
     def act(self, view: View) -> int:
-        """The strongest agent's choice."""
-        return self.agent_for(view.game).act(view)
+        """The exploiting move if there is one, else the strongest agent's choice."""
+        exploit = EXPLOITS.get(view.game)
+        found = exploit(view, self._memory) if exploit is not None else None
+        return found if found is not None else self.agent_for(view.game).act(view)
 
     def game_end(self, view: View, returns: list[float]) -> None:
         """Passed on to the agent of this game."""

@@ -125,8 +125,9 @@ def _expected(view: View, rng: random.Random) -> int:
     return rng.choice([a for a, s in scores.items() if s == top])
 
 
-def policy(view: View, rng: random.Random, memory: dict[str, Any]) -> int:
-    """Exploit a fixed order once it is known; else the best expected round."""
+def exploit(view: View, memory: dict[str, Any]) -> int | None:
+    """The planned card once the opponent's fixed order tells her whole rest of the hand,
+    else None; learns from the last reveal (``memory`` keeps what was seen this game)."""
     obs, me = view.observation, view.seat
     held = _ids(obs["opponent_hand"])
     last = memory.get("last")
@@ -138,9 +139,14 @@ def policy(view: View, rng: random.Random, memory: dict[str, Any]) -> int:
         model.saw(last[1], CARDS.index(obs["last_reveal"][1 - me]))
     memory["last"] = (obs["round"], held)
     sequence = model.sequence(held)
-    if sequence is not None and len(sequence) == len(view.legal_actions):
-        side = 0 if obs["dragon_side"] is None else (1 if obs["dragon_side"] == me else -1)
-        card = plan(tuple(view.legal_actions), tuple(sequence), side, float(obs["dragon"] or NEXT_DRAGON))
-        if card in view.legal_actions:
-            return card
-    return _expected(view, rng)
+    if sequence is None or len(sequence) != len(view.legal_actions):
+        return None
+    side = 0 if obs["dragon_side"] is None else (1 if obs["dragon_side"] == me else -1)
+    card = plan(tuple(view.legal_actions), tuple(sequence), side, float(obs["dragon"] or NEXT_DRAGON))
+    return card if card in view.legal_actions else None
+
+
+def policy(view: View, rng: random.Random, memory: dict[str, Any]) -> int:
+    """Exploit a fixed order once it is known; else the best expected round."""
+    card = exploit(view, memory)
+    return card if card is not None else _expected(view, rng)
