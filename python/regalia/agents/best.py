@@ -14,10 +14,10 @@ from regalia.errors import InvalidOptionError
 #: ``best`` override them). Measured with the gauntlet, see docs/agents.md.
 BEST: dict[str, tuple[str, dict[str, Any]]] = {
     "duo-regna": ("ismcts", {"iterations": 5000}),
-    "duo": ("ismcts", {"iterations": 2000}),
+    "duo": ("ismcts", {"iterations": 1000}),
     "duell-der-drachen": ("ismcts", {"iterations": 20000}),
-    "regine": ("ismcts", {"iterations": 5000}),
-    "regnum": ("ismcts", {"iterations": 2000}),
+    "regine": ("ismcts", {"iterations": 1000}),
+    "regnum": ("ismcts", {"iterations": 1000}),
 }
 
 #: An exact player, used for a game when it is registered (see ``best_for``).

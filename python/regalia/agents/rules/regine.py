@@ -90,7 +90,7 @@ def _reckless_doubler(view: View, memory: dict[str, Any]) -> bool:
     for k, doubler in enumerate(obs["double_down"]):
         if k <= SUITS.index(obs["suit"]) and obs["suit"] is not None:
             seen[(obs["round"], k)] = doubler is not None and doubler != view.seat
-    return len(seen) >= 4 and sum(seen.values()) > len(seen) / 2
+    return len(seen) >= 2 and sum(seen.values()) > len(seen) / 2
 
 
 def _win_chance(view: View, suit: int, rng: random.Random, worlds: int = 24) -> float:
@@ -123,6 +123,8 @@ def _win_chance(view: View, suit: int, rng: random.Random, worlds: int = 24) -> 
 STAY_CHANCE = 1 / 3
 #: ... and doubling down from this one (the reckless doubler always stays).
 DOUBLE_CHANCE = 0.6
+#: Against any other doubler, staying needs this chance against a hand drawn at random.
+STRONG_CHANCE = 0.75
 
 
 def policy(view: View, rng: random.Random, memory: dict[str, Any]) -> int:
@@ -165,7 +167,8 @@ def policy(view: View, rng: random.Random, memory: dict[str, Any]) -> int:
     elif decision == "reply to the double down":
         suit = SUITS.index(obs["suit"])
         stay = _strength(view, suit) >= 1
-        if not stay and _reckless_doubler(view, memory):
-            stay = _win_chance(view, suit, rng) >= STAY_CHANCE
+        if not stay:
+            reckless = _reckless_doubler(view, memory)
+            stay = _win_chance(view, suit, rng) >= (STAY_CHANCE if reckless else STRONG_CHANCE)
         choice = _legal(view, STAY if stay else ALL_YOURS)
     return choice if choice is not None else rng.choice(view.legal_actions)
