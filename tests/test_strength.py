@@ -56,40 +56,24 @@ FAST = [
     ("duo", "rules", [s for s in FIXED_STRATEGIES if s != "first-legal"], 24, 0.6),
     ("duell-der-drachen", "rules", list(FIXED_STRATEGIES), 60, 0.6),
     ("regine", "rules", list(FIXED_STRATEGIES), 60, 0.6),
+    ("duo", "rules", ["random"], 40, 0.5),
+    ("duell-der-drachen", "rules", ["random"], 40, 0.5),
+    ("regine", "rules", ["random"], 40, 0.5),
+    ("regnum", "rules", ["random"], 40, 0.5),
 ]
 
-#: The same, long: ``best`` against every fixed strategy and against ``rules``.
+#: The same, long: ``best`` against every fixed strategy.
 SLOW = [
     ("duo-regna", "best", list(FIXED_STRATEGIES), 24, 0.75),
-    ("duo", "best", [s for s in FIXED_STRATEGIES if s != "first-legal"], 24, 0.75),
-    ("duell-der-drachen", "best", list(FIXED_STRATEGIES), 40, 0.75),
-    ("regine", "best", list(FIXED_STRATEGIES), 24, 0.75),
-    ("regnum", "best", list(FIXED_STRATEGIES), 24, 0.75),
-    ("duo-regna", "best", ["rules"], 200, 0.5),
-    ("duo", "best", ["rules"], 200, 0.5),
-    ("duell-der-drachen", "best", ["rules"], 100, 0.5),
-    ("regine", "best", ["rules"], 100, 0.5),
-    ("regnum", "best", ["rules"], 40, 0.5),
 ]
 
 
 @pytest.mark.parametrize(("name", "agent", "opponents", "games", "line"), FAST, ids=lambda x: str(x))
-def test_agent_beats_fixed_strategies(name: str, agent: str, opponents: list[str], games: int, line: float) -> None:
+def test_rules_beat_simple_opponents(name: str, agent: str, opponents: list[str], games: int, line: float) -> None:
     _check(_lows(name, agent, opponents, games), line, agent, name)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "agent", "opponents", "games", "line"), SLOW, ids=lambda x: str(x))
-def test_best_beats_fixed_strategies_and_rules(
-    name: str, agent: str, opponents: list[str], games: int, line: float
-) -> None:
+def test_best_beats_fixed_strategies(name: str, agent: str, opponents: list[str], games: int, line: float) -> None:
     _check(_lows(name, agent, opponents, games), line, agent, name)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(("agent", "games", "line"), [("rules", 300, 0.5), ("best", 100, 0.6)])
-def test_duo_greedy_shedding_over_the_full_game(agent: str, games: int, line: float) -> None:
-    """Duo's first legal action plays a card whenever one fits: greedy shedding, a sound
-    heuristic in itself. Over the rulebook's full game (to the target) the agents still beat it."""
-    rows = _lows("duo", agent, ["first-legal"], games, {"players": 2, "rounds": 0})
-    _check(rows, line, agent, "duo (full game)")
