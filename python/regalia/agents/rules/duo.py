@@ -37,11 +37,9 @@ def _best_chain(world: Any, seat: int) -> tuple[int, int, list[int]]:
         best = (len(played), -_jokers(played), played)
         if budget[0] <= 0 or state.is_terminal or state.current_player != seat:
             return best
-        seen_kinds: set[int] = set()
         for a in state.legal_actions():
-            if not _is_play(a) or a in seen_kinds:
+            if not _is_play(a):
                 continue
-            seen_kinds.add(a)
             budget[0] -= 1
             after = state.clone()
             after.apply(a)
