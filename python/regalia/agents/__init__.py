@@ -1,10 +1,10 @@
 """Agents: anything with ``act(view) -> action``, or a plain function of the view.
 
 A view shows only what one seat may see. Built-in agents by name (``AGENTS``): ``random``,
-``rules`` (a rule-based player per game), ``ismcts`` (information-set MCTS in Rust), ``best``
-(the strongest of them per game, at an interactive budget) and the
-fixed strategies ``first-legal``, ``last-legal`` and ``fixed-order`` (yardsticks that ignore
-the game).
+``rules`` (a rule-based player per game), ``ismcts`` (information-set MCTS in Rust),
+``solver`` (Duo Regna's equilibrium, from ``regalia.solver``), ``best`` (the strongest of them
+per game, at an interactive budget) and the fixed strategies ``first-legal``, ``last-legal``
+and ``fixed-order`` (yardsticks that ignore the game).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from regalia.agents.fixed import FirstLegal, FixedOrder, LastLegal
 from regalia.agents.ismcts import IsmctsAgent
 from regalia.agents.random_agent import RandomAgent
 from regalia.agents.rules import POLICIES, RulesAgent
+from regalia.agents.solver_agent import SolverAgent
 from regalia.errors import InvalidOptionError
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "LastLegal",
     "RandomAgent",
     "RulesAgent",
+    "SolverAgent",
     "View",
     "as_agent",
     "make_agent",
@@ -46,6 +48,7 @@ AGENTS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
     "rules": RulesAgent,
     "ismcts": IsmctsAgent,
+    "solver": SolverAgent,
     "best": BestAgent,
     "first-legal": FirstLegal,
     "last-legal": LastLegal,

@@ -3,7 +3,7 @@
 //! Each game implements [`Game`] once (in [`games`]); [`session`] turns any game into the
 //! dynamic [`DynGame`]/[`DynState`] pair the Python layer binds, with legality checks, history
 //! and the JSON save format; [`registry`] finds games by name; [`playout`] plays many games
-//! natively; [`search`] holds ISMCTS. All randomness comes from [`rng::Rng`], mirrored exactly by the Python reference.
+//! natively; [`search`] holds ISMCTS; [`solver`] solves games exactly (Duo Regna). All randomness comes from [`rng::Rng`], mirrored exactly by the Python reference.
 
 pub mod actions;
 pub mod batch;
@@ -19,6 +19,7 @@ pub mod registry;
 pub mod rng;
 pub mod search;
 pub mod session;
+pub mod solver;
 pub mod tensor;
 pub mod workers;
 

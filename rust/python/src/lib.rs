@@ -5,6 +5,7 @@ mod convert;
 mod errors;
 mod game;
 mod interrupt;
+mod solver;
 mod state;
 mod vector;
 
@@ -66,6 +67,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
     m.add_class::<PyState>()?;
     m.add_class::<vector::PyVectorEnv>()?;
+    m.add_class::<solver::PySolver>()?;
     m.add_function(wrap_pyfunction!(make, m)?)?;
     m.add_function(wrap_pyfunction!(games_json, m)?)?;
     m.add_function(wrap_pyfunction!(load_state, m)?)?;

@@ -296,6 +296,11 @@ impl PyState {
         d.set_item("values", values)?;
         Ok(d)
     }
+    /// Duo Regna's equilibrium at this state (see ``regalia.solver.policy``).
+    fn solver_policy<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let solver = slf.py().import("regalia.solver")?;
+        solver.call_method1("policy", (slf,))
+    }
     /// The saved form (JSON text), generator included: ``game.state_from_json`` reads it.
     fn to_json(&self) -> String {
         self.inner.to_json()

@@ -1,0 +1,121 @@
+//! `regalia._core.DuoRegnaSolver`: Duo Regna's solved table (built, read from bytes, queried).
+
+use crate::errors::{guard, raise};
+use crate::game::parse_options;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use regalia_engine::games::duo_regna::DuoRegna;
+use regalia_engine::solver::duo_regna::{Horizon, Solver};
+use regalia_engine::Game;
+
+/// The equilibrium of Duo Regna for one set of options: a table of state values.
+#[pyclass(name = "DuoRegnaSolver", module = "regalia._core", frozen)]
+pub struct PySolver {
+    inner: Solver,
+}
+
+fn game_of(options_json: &str) -> PyResult<DuoRegna> {
+    guard(|| DuoRegna::from_options(&parse_options(options_json)?))
+}
+
+#[pymethods]
+impl PySolver {
+    /// How the table for these options would look ahead: ``"exact"`` or ``"stationary"``;
+    /// ``InvalidOptionError`` if they cannot be solved.
+    #[staticmethod]
+    fn horizon_for(options_json: &str) -> PyResult<&'static str> {
+        let game = game_of(options_json)?;
+        Ok(match guard(|| Solver::horizon(&game))? {
+            Horizon::Exact { .. } => "exact",
+            Horizon::Stationary => "stationary",
+        })
+    }
+    /// Solves the game (GIL released), calling ``progress(done, total)`` now and then; an
+    /// exception raised by ``progress`` (e.g. ``KeyboardInterrupt``) stops the build.
+    #[staticmethod]
+    #[pyo3(signature = (options_json, progress=None))]
+    fn build(
+        py: Python<'_>,
+        options_json: &str,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<PySolver> {
+        let game = game_of(options_json)?;
+        let mut failure: Option<PyErr> = None;
+        let built = py.detach(|| {
+            guard(|| {
+                Solver::build(&game, &mut |done, total| {
+                    Python::attach(|py| {
+                        let called = match &progress {
+                            Some(f) => f.call1(py, (done, total)).map(|_| ()),
+                            None => py.check_signals(),
+                        };
+                        called.map_err(|e| failure = Some(e)).is_ok()
+                    })
+                })
+            })
+        })?;
+        match (built, failure) {
+            (_, Some(e)) => Err(e),
+            (Some(inner), None) => Ok(PySolver { inner }),
+            (None, None) => Err(raise("RegaliaError", "the solve was stopped".into())),
+        }
+    }
+    /// The table read back from ``to_bytes()``; ``InvalidStateError`` if the bytes are
+    /// damaged, cut off, or of other options.
+    #[staticmethod]
+    fn from_bytes(py: Python<'_>, options_json: &str, data: &[u8]) -> PyResult<PySolver> {
+        let game = game_of(options_json)?;
+        let inner = py.detach(|| guard(|| Solver::from_bytes(&game, data)))?;
+        Ok(PySolver { inner })
+    }
+    /// The table as bytes, with a checksum.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let bytes = py.detach(|| self.inner.to_bytes());
+        PyBytes::new(py, &bytes)
+    }
+    /// The options solved, as a dict.
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::convert::json_to_py(py, &serde_json::Value::Object(self.inner.game().options()))
+    }
+    /// ``"exact"`` (every round up to the stalemate guard) or ``"stationary"`` (the guard ignored).
+    #[getter]
+    fn horizon(&self) -> &'static str {
+        match self.inner.table_horizon() {
+            Horizon::Exact { .. } => "exact",
+            Horizon::Stationary => "stationary",
+        }
+    }
+    /// Expected return of either seat at the start under equilibrium play (zero up to rounding).
+    #[getter]
+    fn start_value(&self) -> f64 {
+        self.inner.start_value()
+    }
+    /// Number of values in the table.
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+    /// The equilibrium strategy of the seat to move in ``state`` (a state of either backend
+    /// with these options) as ``{action: probability}`` over its legal actions, and its
+    /// expected return; computed from public information only.
+    fn policy<'py>(
+        &self,
+        py: Python<'py>,
+        state: &Bound<'py, PyAny>,
+    ) -> PyResult<(Bound<'py, PyDict>, f64)> {
+        let text: String = state
+            .call_method0("to_json")
+            .and_then(|t| t.extract())
+            .map_err(|_| {
+                raise(
+                    "InvalidArgumentError",
+                    "the solver needs a Regalia state (with to_json())".into(),
+                )
+            })?;
+        let p = py.detach(|| guard(|| self.inner.policy_of_saved(&text)))?;
+        let probabilities = PyDict::new(py);
+        for card in (0..p.probabilities.len()).filter(|c| p.cards & (1 << c) != 0) {
+            probabilities.set_item(card, p.probabilities[card])?;
+        }
+        Ok((probabilities, p.value))
+    }
+}
