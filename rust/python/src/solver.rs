@@ -1,6 +1,6 @@
 //! `regalia._core.DuoRegnaSolver`: Duo Regna's solved table (built, read from bytes, queried).
 
-use crate::errors::{guard, raise};
+use crate::errors::{guard, InvalidArgumentError, RegaliaError};
 use crate::game::parse_options;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -57,7 +57,7 @@ impl PySolver {
         match (built, failure) {
             (_, Some(e)) => Err(e),
             (Some(inner), None) => Ok(PySolver { inner }),
-            (None, None) => Err(raise("RegaliaError", "the solve was stopped".into())),
+            (None, None) => Err(RegaliaError::new_err("the solve was stopped")),
         }
     }
     /// The table read back from ``to_bytes()``; ``InvalidStateError`` if the bytes are
@@ -106,10 +106,7 @@ impl PySolver {
             .call_method0("to_json")
             .and_then(|t| t.extract())
             .map_err(|_| {
-                raise(
-                    "InvalidArgumentError",
-                    "the solver needs a Regalia state (with to_json())".into(),
-                )
+                InvalidArgumentError::new_err("the solver needs a Regalia state (with to_json())")
             })?;
         let p = py.detach(|| guard(|| self.inner.policy_of_saved(&text)))?;
         let probabilities = PyDict::new(py);
