@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-import regalia
-from workloads import GAMES, mid_game_state
+from workloads import GAMES, make, mid_game_state
 
 #: Iterations per measured search.
 ITERATIONS = 2000
@@ -22,7 +21,7 @@ ITERATIONS = 2000
 def test_regalia_ismcts(benchmark: Any, name: str, rollout: str) -> None:
     """Both rollout kinds: the game's heuristic (the default; in Regine it also stops at the
     round's end) and uniformly random moves to the end."""
-    state = mid_game_state(regalia.make(name), seed=1, steps=4)
+    state = mid_game_state(make(name), seed=1, steps=4)
     key = f"ismcts/{name}/rust" + ("" if rollout == "heuristic" else "/random-rollouts")
     benchmark.extra_info.update(key=key, count=ITERATIONS, unit="iterations")
     found = benchmark(state.ismcts_search, iterations=ITERATIONS, seed=1, rollout=rollout)

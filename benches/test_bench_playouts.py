@@ -15,6 +15,7 @@ from workloads import (
     LOOP_GAMES,
     NATIVE_GAMES,
     REFERENCE_NATIVE_GAMES,
+    make,
     python_loop,
     python_loop_floor,
     run_floor,
@@ -24,9 +25,9 @@ from workloads import (
 @pytest.mark.parametrize("backend", regalia.BACKENDS)
 @pytest.mark.parametrize("name", GAMES)
 def test_python_loop_random_playouts(benchmark: Any, name: str, backend: str) -> None:
-    game = regalia.make(name, backend=backend)  # type: ignore[arg-type]
+    game = make(name, backend)
     seeds = range(LOOP_GAMES)
-    steps = python_loop(regalia.make(name), seeds)
+    steps = python_loop(make(name), seeds)
     benchmark.extra_info.update(key=f"loop/{name}/{backend}", count=steps, unit="steps")
     assert benchmark(python_loop, game, seeds) == steps
 
@@ -34,7 +35,7 @@ def test_python_loop_random_playouts(benchmark: Any, name: str, backend: str) ->
 @pytest.mark.parametrize("name", GAMES)
 def test_python_loop_floor(benchmark: Any, name: str) -> None:
     """The same loop over a state that does nothing: the best any binding could do."""
-    plan, steps = python_loop_floor(regalia.make(name), range(LOOP_GAMES))
+    plan, steps = python_loop_floor(make(name), range(LOOP_GAMES))
     benchmark.extra_info.update(key=f"loop/{name}/floor", count=steps, unit="steps")
     assert benchmark(run_floor, plan) == steps
 
@@ -42,7 +43,7 @@ def test_python_loop_floor(benchmark: Any, name: str) -> None:
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("name", GAMES)
 def test_native_random_playouts(benchmark: Any, name: str, threads: int) -> None:
-    game = regalia.make(name)
+    game = make(name)
     steps = game.random_playouts(NATIVE_GAMES, 1)["steps"]
     benchmark.extra_info.update(key=f"native/{name}/rust-{threads}t", count=steps, unit="steps")
     result = benchmark(game.random_playouts, NATIVE_GAMES, 1, threads)
@@ -51,8 +52,8 @@ def test_native_random_playouts(benchmark: Any, name: str, threads: int) -> None
 
 @pytest.mark.parametrize("name", GAMES)
 def test_reference_native_random_playouts(benchmark: Any, name: str) -> None:
-    game = regalia.make(name, backend="reference")
-    steps = regalia.make(name).random_playouts(REFERENCE_NATIVE_GAMES, 1)["steps"]
+    game = make(name, "reference")
+    steps = make(name).random_playouts(REFERENCE_NATIVE_GAMES, 1)["steps"]
     benchmark.extra_info.update(key=f"native/{name}/reference", count=steps, unit="steps")
     result = benchmark(game.random_playouts, REFERENCE_NATIVE_GAMES, 1)
     assert result["steps"] == steps

@@ -10,11 +10,7 @@ import numpy as np
 import pytest
 
 import regalia
-from workloads import GAMES, mid_game_state, recorded_game, replay
-
-
-def make(name: str, backend: str) -> Any:
-    return regalia.make(name, backend=backend)  # type: ignore[arg-type]
+from workloads import GAMES, make, mid_game_state, recorded_game, replay
 
 
 def record(benchmark: Any, op: str, name: str, backend: str, calls: int = 1) -> None:

@@ -15,6 +15,17 @@ import regalia
 #: Every registered game, in the order ``regalia.games()`` lists them.
 GAMES: list[str] = [g["name"] for g in regalia.games()]
 
+#: Options every benchmark plays a game with (the defaults otherwise): Duo's rulebook game
+#: runs to the target, which random players rarely reach (thousands of steps to the
+#: stalemate guard), so its benchmarks play single rounds, like the OpenSpiel game beside it.
+BENCH_OPTIONS: dict[str, dict[str, Any]] = {"duo": {"rounds": 1}}
+
+
+def make(name: str, backend: str = "rust") -> Any:
+    """The game ``name`` as every benchmark plays it (with :data:`BENCH_OPTIONS`)."""
+    return regalia.make(name, backend=backend, **BENCH_OPTIONS.get(name, {}))  # type: ignore[arg-type]
+
+
 #: Games per round of the Python-loop playouts (the same seeds for every implementation).
 LOOP_GAMES = 8
 #: Games per round of the native playouts.
@@ -122,7 +133,7 @@ class VectorWorkload:
     the same arrays every step (no allocation)."""
 
     def __init__(self, name: str, num_envs: int, threads: int, copy: bool = False) -> None:
-        self.env = regalia.VectorEnv(name, num_envs, seed=0, threads=threads, copy=copy)
+        self.env = regalia.VectorEnv(make(name), num_envs, seed=0, threads=threads, copy=copy)
         self.env.reset()
         # As many steps as a game lasts on average: the games are then spread over every
         # phase and restart all the time (a fresh batch is all in its cheap opening moves).

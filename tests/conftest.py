@@ -21,6 +21,21 @@ settings.register_profile("long", max_examples=3000, deadline=None, suppress_hea
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
 
 
+#: Options the generic suites play a game with (its defaults otherwise). They check every
+#: step, and Duo's default game runs to the target, which random players rarely reach: some
+#: 10,000 steps to the stalemate guard. So they play Duo one round at a time (every state of a
+#: round, its end and the scoring); tests/test_duo.py plays whole games on both backends.
+SUITE_OPTIONS: dict[str, dict[str, Any]] = {"duo": {"rounds": 1}}
+
+
+def make_game(name: str, players: int | None = None, backend: str = "rust") -> Any:
+    """Game ``name`` as the generic suites play it (with :data:`SUITE_OPTIONS`)."""
+    options = dict(SUITE_OPTIONS.get(name, {}))
+    if players is not None:
+        options["players"] = players
+    return regalia.make(name, backend=backend, **options)  # type: ignore[arg-type]
+
+
 def assert_consistent(game: Any, state: Any) -> None:
     """The game's own ``check_state`` holds (the Rust loader runs it on every saved state)."""
     if game.backend == "reference":

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import regalia
-from tests.conftest import config_ids, configs
+from tests.conftest import SUITE_OPTIONS, config_ids, configs
 
 CONFIGS = pytest.mark.parametrize("config", configs(), ids=config_ids())
 
@@ -31,10 +31,11 @@ def test_pettingzoo_api_and_seed_tests_pass(config: tuple[str, int]) -> None:
     from pettingzoo.test import api_test, seed_test
 
     name, players = config
+    options = {"players": players, **SUITE_OPTIONS.get(name, {})}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # api_test's advice on Dict spaces with action masks
-        api_test(pz.env(name, render_mode="ansi", players=players), num_cycles=200)
-        seed_test(lambda: pz.env(name, players=players), num_cycles=50)
+        api_test(pz.env(name, render_mode="ansi", **options), num_cycles=200)
+        seed_test(lambda: pz.env(name, **options), num_cycles=50)
 
 
 def test_pettingzoo_rewards_are_the_returns_and_render_shows_the_board() -> None:
@@ -115,7 +116,7 @@ def test_openspiel_random_simulations_pass(config: tuple[str, int]) -> None:
     import pyspiel
 
     name, players = config
-    game = pyspiel.load_game(os_adapter.game_name(name), {"players": players, "seed": 5})
+    game = pyspiel.load_game(os_adapter.game_name(name), {"players": players, "seed": 5, **SUITE_OPTIONS.get(name, {})})
     assert game.num_players() == players and game.num_distinct_actions() == regalia.make(name).num_actions
     pyspiel.random_sim_test(game, num_sims=10, serialize=False, verbose=False)
     state = game.new_initial_state()
@@ -132,7 +133,7 @@ def test_openspiel_rl_environment_and_bots_play_whole_games() -> None:
     from open_spiel.python.algorithms import evaluate_bots, random_agent
 
     for info in regalia.games():
-        game = pyspiel.load_game(os_adapter.game_name(info["name"]))
+        game = pyspiel.load_game(os_adapter.game_name(info["name"]), SUITE_OPTIONS.get(info["name"], {}))
         env = rl_environment.Environment(game, observation_type=rl_environment.ObservationType.OBSERVATION)
         agents = [random_agent.RandomAgent(p, env.action_spec()["num_actions"]) for p in range(game.num_players())]
         step = env.reset()

@@ -20,7 +20,7 @@ from regalia.errors import (
     InvalidStateError,
     RegaliaError,
 )
-from tests.conftest import assert_consistent
+from tests.conftest import assert_consistent, make_game
 
 GAMES_PER_CONFIG = 12
 #: Games of hundreds of steps (each checked step replays the history from the seed) run fewer.
@@ -29,7 +29,7 @@ GAMES_FOR = {"regine": 4}
 
 def make(config: tuple[str, int], backend: str) -> Any:
     name, players = config
-    return regalia.make(name, backend=backend, players=players)  # type: ignore[arg-type]
+    return make_game(name, players, backend)
 
 
 def check_step(game: Any, state: Any, rnd: random.Random) -> None:
@@ -201,3 +201,58 @@ def test_pickling_a_rust_state_round_trips() -> None:
     back = pickle.loads(pickle.dumps(s))
     assert back == s and back.history() == s.history()
     assert pickle.loads(pickle.dumps(regalia.make("duo-regna", max_rounds=9))).options["max_rounds"] == 9
+
+
+def test_unknown_and_missing_fields_are_refused(config: tuple[str, int], backend: str) -> None:
+    """A typo in a hand-edited file is refused, not ignored: at the top level, inside
+    ``"state"`` and inside its objects (the generator)."""
+    game = make(config, backend)
+    state = game.new_state(3)
+    env = json.loads(state.to_json())
+    env["seed"], env["history"] = None, []
+    assert game.state_from_json(json.dumps(env)).to_json() == json.dumps(env, sort_keys=True, separators=(",", ":"))
+    st = env["state"]
+    some = sorted(st)[0]
+    for bad, what in [
+        ({**env, "comment": "mine"}, "unknown field 'comment'"),
+        ({**env, "state": {**st, "scroes": [1]}}, "unknown field 'scroes'"),
+        ({**env, "state": {**st, "rng": {**st["rng"], "x": 1}}}, "unknown field 'x'"),
+        ({**env, "state": {k: v for k, v in st.items() if k != some}}, some),
+    ]:
+        with pytest.raises(InvalidStateError, match=what):
+            game.state_from_json(json.dumps(bad))
+        with pytest.raises(InvalidStateError):
+            regalia.load_state(json.dumps(bad), backend=backend)  # type: ignore[arg-type]
+
+
+def test_deep_nesting_is_invalid_json_never_a_recursion_error(backend: str) -> None:
+    game = regalia.make("regnum", backend=backend)  # type: ignore[arg-type]
+    env = json.loads(game.new_state(1).to_json())
+    deep = json.dumps(
+        {**env, "seed": None, "history": [], "state": {**env["state"], "rng": json.loads("[" * 130 + "]" * 130)}}
+    )
+    for text in ["[" * 1000, "[" * 100_000 + "]" * 100_000, '{"a":' * 5000, deep]:
+        with pytest.raises(InvalidStateError, match="not valid JSON"):
+            game.state_from_json(text)
+        with pytest.raises(InvalidStateError, match="not valid JSON"):
+            regalia.load_state(text, backend=backend)  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError):
+        regalia.make("regnum", backend=backend, card_set=json.loads("[" * 500 + "]" * 500))  # type: ignore[arg-type]
+
+
+def test_none_stands_for_the_default_only_where_the_default_is_none(backend: str) -> None:
+    for g in regalia.games():
+        with pytest.raises(InvalidOptionError, match="option 'players' must be an integer"):
+            regalia.make(g["name"], backend=backend, players=None)  # type: ignore[arg-type]
+    assert regalia.make("duo", backend=backend, players=3, target=None).options["target"] == 15  # type: ignore[arg-type]
+    assert regalia.make("regnum", backend=backend, card_set=None).options["card_set"] is None  # type: ignore[arg-type]
+
+
+def test_huge_action_ids_are_out_of_range(backend: str) -> None:
+    state = regalia.make("duo-regna", backend=backend).new_state(1)  # type: ignore[arg-type]
+    for action in (10**30, -(10**30), 2**63, np.uint64(2**64 - 1)):
+        with pytest.raises(IllegalActionError, match="out of range"):
+            state.apply(action)
+        with pytest.raises(IllegalActionError, match="out of range"):
+            state.action_name(action)
+    assert state.history() == []

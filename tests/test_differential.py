@@ -9,11 +9,10 @@ import random
 
 import numpy as np
 
-import regalia
-from tests.conftest import DIFF_GAMES
+from tests.conftest import DIFF_GAMES, make_game
 
 #: Default games per configuration; Duo Regna's 2,000 is the foundation's bar. Duo plays one
-#: round by default (tests/test_duo.py adds whole multi-round games).
+#: round a game here (``SUITE_OPTIONS``; tests/test_duo.py adds whole multi-round games).
 DEFAULT_GAMES = {"duo-regna": 2000, "duo": 60, "duell-der-drachen": 300, "regine": 12, "regnum": 25}
 #: Compare observations and tensors on every step of the first games, then on one step in this many.
 OBS_EVERY = 7
@@ -21,8 +20,8 @@ OBS_EVERY = 7
 
 def test_backends_agree_step_by_step(config: tuple[str, int]) -> None:
     name, players = config
-    rust = regalia.make(name, players=players)
-    ref = regalia.make(name, backend="reference", players=players)
+    rust = make_game(name, players)
+    ref = make_game(name, players, "reference")
     games = DIFF_GAMES or DEFAULT_GAMES.get(name, 200)
     rnd = random.Random(name)
     for i in range(games):
@@ -55,7 +54,7 @@ def test_backends_agree_step_by_step(config: tuple[str, int]) -> None:
 
 def test_native_playouts_agree_with_the_reference(config: tuple[str, int]) -> None:
     name, players = config
-    rust = regalia.make(name, players=players)
-    ref = regalia.make(name, backend="reference", players=players)
+    rust = make_game(name, players)
+    ref = make_game(name, players, "reference")
     assert rust.random_playouts(30, seed=5) == ref.random_playouts(30, seed=5)
     assert rust.random_playouts(30, seed=5, threads=2) == rust.random_playouts(30, seed=5)

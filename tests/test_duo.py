@@ -282,7 +282,7 @@ def test_options_out_of_range_are_refused(backend: str) -> None:
     game = regalia.make("duo", backend=backend, players=6, target=3, rounds=2, turbo=True)  # type: ignore[arg-type]
     assert game.options == {"players": 6, "target": 3, "rounds": 2, "turbo": True, "switch_piles": False}
     default = regalia.make("duo", backend=backend)  # type: ignore[arg-type]
-    assert default.options == {"players": 2, "target": 10, "rounds": 1, "turbo": False, "switch_piles": False}
+    assert default.options == {"players": 2, "target": 10, "rounds": 0, "turbo": False, "switch_piles": False}
     assert game.new_state(0).observation(0)["draw_pile"] == 80 - 42 - 2
 
 
@@ -290,13 +290,18 @@ def test_names_parse_back_and_prefixes(backend: str) -> None:
     s = position(backend, [["red 3 circle", "red 1 cross"], ["green 4 cross"]], ["red 3 cross"], ["red 1 circle"])
     assert s.parse_action("play red 3 circle on left") == card_id("red 3 circle")
     assert s.parse_action("play red 3 circle on right") == 77 + card_id("red 3 circle")
-    assert s.parse_action("draw") == 154 and s.parse_action("end turn") == 155
+    assert s.parse_action("draw") == 154 and s.parse_action("  Play RED 3 circle   on LEFT ") == card_id("red 3 circle")
+    # The exact name of an action that is not legal now is refused, with what is legal.
+    with pytest.raises(IllegalActionError, match=r"'end turn' is not legal now; legal: .*red 1 cross on left.*, draw$"):
+        s.parse_action("End turn")
+    with pytest.raises(IllegalActionError, match="'play green 4 cross on left' is not legal now"):
+        s.parse_action("play green 4 cross on left")  # in another hand
     assert s.action_name(76) == "play turbo-joker on left"
     with pytest.raises(IllegalActionError, match="could be any of"):
         s.parse_action("play red 3 circle")  # onto either pile
     assert s.parse_action("dr") == 154 and s.parse_action("play red 1 cross on l") == card_id("red 1 cross")
-    with pytest.raises(IllegalActionError):
-        s.apply(s.parse_action(END_TURN))
+    s.apply(s.parse_action("play red 3 circle on left"))
+    assert s.parse_action("end turn") == 155
 
 
 def test_observation_hides_other_hands_and_determinize_keeps_what_is_seen(backend: str) -> None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 import regalia
-from regalia.errors import IllegalActionError
+from regalia.errors import IllegalActionError, InvalidStateError
 
 NAMES = ["X", "0", "1", "2", "3", "4", "5", "6 king", "6 queen"]
 
@@ -131,3 +132,13 @@ def test_options_change_the_game(backend: str) -> None:
     for bad in ({"dragon_deck": [0, 0]}, {"dragon_deck": [40, 1]}, {"max_rounds": 0}, {"players": 3}):
         with pytest.raises(regalia.InvalidOptionError):
             regalia.make("duo-regna", backend=backend, **bad)  # type: ignore[arg-type]
+
+
+def test_a_pile_length_beyond_the_pile_is_refused_not_a_crash(backend: str) -> None:
+    game = regalia.make("duo-regna", backend=backend)  # type: ignore[arg-type]
+    env = json.loads(game.new_state(1).to_json())
+    env["seed"], env["history"] = None, []
+    for length in (17, 32, 33, 255):
+        env["state"]["pile_len"] = length
+        with pytest.raises(InvalidStateError, match="dragon pile"):
+            game.state_from_json(json.dumps(env))

@@ -11,8 +11,8 @@ import json
 import random
 from typing import Any
 
-import regalia
 from regalia.agents import view_of
+from tests.conftest import make_game
 
 GAMES_PER_CONFIG = 4
 #: Determinizations compared with the truth per seat at a checked step.
@@ -21,7 +21,7 @@ SEEDS = 3
 
 def make(config: tuple[str, int], backend: str) -> Any:
     name, players = config
-    return regalia.make(name, backend=backend, players=players)  # type: ignore[arg-type]
+    return make_game(name, players, backend)
 
 
 def public_view(game: Any, state: Any, seat: int) -> dict[str, Any]:

@@ -11,11 +11,12 @@ import regalia
 from regalia.agents import RandomAgent, View
 from regalia.errors import AgentError, InvalidArgumentError, InvalidStateError
 from regalia.match import MatchRecord
+from tests.conftest import make_game
 
 
 def test_records_replay_exactly_and_round_trip_through_json(config: tuple[str, int], backend: str) -> None:
     name, players = config
-    game = regalia.make(name, backend=backend, players=players)  # type: ignore[arg-type]
+    game = make_game(name, players, backend)
     for seed in range(3):
         record = regalia.play(game, ["random"] * players, seed=seed)
         assert record.game == name and record.seed == seed and record.options == game.options

@@ -1,5 +1,5 @@
 """Regnum's rules through the public API, on both backends, from the rulebook's text, the
-rulings and the card set (``regnum-cards.md``). Positions are built as saved states."""
+rulings and the card set (``regnum_cards.json``). Positions are built as saved states."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import regalia
-from regalia.errors import IllegalActionError, InvalidOptionError
+from regalia.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from regalia.reference.regnum_cards import DEFAULT_PATH, KIND_NAMES
 
 DATA = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
@@ -35,11 +35,12 @@ def position(
     deck: dict[str, int] | None = None,
     discard: list[str] | None = None,
     char_deck: list[str] | None = None,
+    options: dict[str, Any] | None = None,
     **fields: Any,
 ) -> Any:
     """A saved state with these cards, loaded (the rest of the resources go to the deck, or,
     when ``deck`` is given, to the discard pile; the other characters to the character deck)."""
-    game = regalia.make("regnum", backend=backend, players=players)  # type: ignore[arg-type]
+    game = regalia.make("regnum", backend=backend, players=players, **(options or {}))  # type: ignore[arg-type]
     env = json.loads(game.new_state(0).to_json())
     st = env["state"]
     hands = hands or [[] for _ in range(players)]
@@ -228,6 +229,29 @@ def test_swap_takes_any_deck_card_and_gives_one_back(backend: str) -> None:
     assert obs["hand"] == ["G/O"] and obs["resource_deck"] == 4 and obs["phase"] == "main"
 
 
+def test_draw_two_from_an_empty_deck_asks_no_discard(backend: str) -> None:
+    # Merchant: G+O, DRAW2. "Draw 2, then discard 1": with the deck empty nothing is drawn,
+    # so nothing is discarded; with one card left, that card is drawn and the discard follows.
+    s = position(backend, hands=[["G", "O", "Y"], []], lineup=["Merchant", None, None, None], deck={}, final_turns=2)
+    play(s, "buy Merchant", "pay G", "pay O")
+    obs = s.observation(0)
+    assert obs["phase"] == "main" and obs["hand"] == ["Y"] and names(s) == ["end turn"]
+    s = position(backend, hands=[["G", "O", "Y"], []], lineup=["Merchant", None, None, None], deck={"P": 1})
+    play(s, "buy Merchant", "pay G", "pay O")
+    obs = s.observation(0)
+    assert obs["phase"] == "draw2_discard" and obs["hand"] == ["P", "Y"] and obs["resource_deck"] == 0
+    assert names(s) == ["discard P", "discard Y"]
+
+
+def test_swap_with_an_empty_hand_does_nothing(backend: str) -> None:
+    # Miller: 2P, SWAP. Having paid with her last cards, the player has nothing to give back.
+    s = position(backend, hands=[["P", "P"], []], lineup=["Miller", None, None, None], deck={"G": 2})
+    play(s, "buy Miller", "pay P", "pay P")
+    obs = s.observation(0)
+    assert obs["phase"] == "main" and obs["hand"] == [] and obs["deck_cards"] is None
+    assert names(s) == ["end turn"]
+
+
 def test_salvage_takes_any_card_of_the_discard_pile(backend: str) -> None:
     # Archer: 2=, SALVAGE. The pile holds the paid cards too.
     s = position(backend, hands=[["Y", "Y"], []], lineup=["Archer", None, None, None], discard=["G/P", "O"])
@@ -327,8 +351,25 @@ def test_buying_several_characters_in_one_turn(backend: str) -> None:
 # -- the end ----------------------------------------------------------------------------
 
 
-def test_resource_deck_running_out_gives_everybody_one_final_turn(backend: str) -> None:
-    s = position(backend, 3, hands=[["Y"], ["Y"], ["Y"]], deck={"G": 1}, phase="draw")
+def test_resource_deck_running_out_finishes_the_round_then_plays_one_more(backend: str) -> None:
+    # Seat 1 of 3 draws the last card: seat 2 finishes the round, then seats 0, 1 and 2 play
+    # one more round; everybody has had the same number of turns.
+    hands = [["Y"], ["Y"], ["Y", "Y"]]
+    s = position(backend, 3, hands=hands, deck={"G": 1}, phase="draw", active=1, decider=1, turn=4)
+    play(s, "draw two")
+    obs = s.observation(1)
+    assert obs["hand"] == ["G", "Y"] and obs["resource_deck"] == 0 and obs["final_turns"] == 5
+    play(s, "discard G")
+    for seat in (2, 0, 1, 2):
+        assert s.current_player == seat and not s.is_terminal
+        play(s, "draw two", "discard Y")
+    assert s.is_terminal and s.observation(0)["final_turns"] == 0 and s.observation(0)["turn"] == 9
+
+
+def test_final_round_one_each_gives_one_more_turn_from_the_next_player(backend: str) -> None:
+    # The option keeps the other reading: one more turn each, from the next player on.
+    one_each = {"final_round": "one_each"}
+    s = position(backend, 3, hands=[["Y"], ["Y"], ["Y"]], deck={"G": 1}, phase="draw", options=one_each)
     play(s, "draw two")
     obs = s.observation(0)
     assert obs["hand"] == ["G", "Y"] and obs["resource_deck"] == 0 and obs["final_turns"] == 4
@@ -339,13 +380,22 @@ def test_resource_deck_running_out_gives_everybody_one_final_turn(backend: str) 
     assert s.is_terminal and s.observation(0)["final_turns"] == 0
 
 
+def test_final_turns_that_end_mid_round_are_refused(backend: str) -> None:
+    # With equal turns the game can only end after seat n-1's turn: 3 turns left for seat 1
+    # of 3 would end it after seat 0.
+    with pytest.raises(InvalidStateError, match="full round"):
+        position(backend, 3, hands=[["Y"], ["Y"], ["Y"]], deck={}, active=1, decider=1, final_turns=3)
+    s = position(backend, 3, hands=[["Y"], ["Y"], ["Y"]], deck={}, active=1, decider=1, final_turns=2)
+    assert s.observation(0)["final_turns"] == 2
+
+
 def test_character_deck_running_out_at_the_refill(backend: str) -> None:
     s = position(backend, hands=[["G"], []], lineup=["Squire", "King", "Queen", "Spy"], char_deck=["Fool"])
     play(s, "buy Squire", "pay G", "end turn")
     obs = s.observation(0)
-    assert obs["lineup"][0] == "Fool" and obs["character_deck"] == 0 and obs["final_turns"] == 2
-    for seat in (1, 0):
-        assert not s.is_terminal
+    assert obs["lineup"][0] == "Fool" and obs["character_deck"] == 0 and obs["final_turns"] == 3
+    for seat in (1, 0, 1):
+        assert not s.is_terminal and s.current_player == seat
         play(s, "draw two")
         play(s, "discard " + s.observation(seat)["hand"][0])
     assert s.is_terminal

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from pathlib import Path
 from typing import Any
 
@@ -121,3 +122,31 @@ def test_forged_match_records_are_refused(tmp_path: Path) -> None:
     unfinished = MatchRecord(**{**record.__dict__, "actions": record.actions[:3], "returns": [], "scores": []})
     regalia.save_game(path, unfinished)
     assert regalia.load_game(path) == unfinished
+
+
+def test_deeply_nested_files_are_refused_naming_them(tmp_path: Path, backend: str) -> None:
+    for i, text in enumerate(["[" * 1000, '{"format": "regalia-state", "state": ' + "[" * 5000]):
+        path = tmp_path / f"deep{i}.json"
+        path.write_text(text)
+        with pytest.raises(InvalidStateError, match=f"{path.name}.*not valid JSON"):
+            regalia.load_game(path, backend=backend)  # type: ignore[arg-type]
+
+
+def test_a_regnum_save_from_before_final_round_plays_on_as_it_was_played(tmp_path: Path, backend: str) -> None:
+    """A save without the ``final_round`` option was played with one more turn each: it loads
+    with ``final_round="one_each"``, its history replays under that rule, and it plays on."""
+    game = regalia.make("regnum", backend=backend, final_round="one_each")  # type: ignore[arg-type]
+    state = game.new_state(8)
+    rnd = random.Random(8)
+    while state.observation(0)["final_turns"] is None:
+        state.apply(rnd.choice(state.legal_actions()))
+    env = json.loads(state.to_json())
+    del env["options"]["final_round"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(env))
+    loaded = regalia.load_game(path, backend=backend)  # type: ignore[arg-type]
+    assert json.loads(loaded.to_json())["options"]["final_round"] == "one_each"
+    assert loaded.to_json() == state.to_json()
+    assert game.state_from_json(json.dumps(env)) == state
+    with pytest.raises(InvalidStateError, match="options"):
+        regalia.make("regnum", backend=backend).state_from_json(json.dumps(env))  # type: ignore[arg-type]

@@ -12,6 +12,7 @@ import json
 from typing import Any, Literal, Union
 
 import regalia._core as _core
+from regalia import jsontext
 from regalia import reference as _reference
 from regalia._core import VectorEnv
 from regalia.errors import (
@@ -67,9 +68,11 @@ __all__ = [
 
 
 def _options_json(options: dict[str, Any]) -> str:
+    if jsontext.too_deep(options):
+        raise InvalidOptionError(f"options nest more than {jsontext.MAX_DEPTH} levels deep")
     try:
         return json.dumps(options, allow_nan=False)
-    except (TypeError, ValueError) as e:
+    except (TypeError, ValueError, RecursionError) as e:
         raise InvalidOptionError(f"options must be plain JSON values (int, bool, str, lists): {e}") from None
 
 
@@ -100,15 +103,19 @@ def load_state(text: str, backend: Literal["rust", "reference"] = "rust") -> Any
     """Reads a state saved by ``State.to_json()``; the game and options come from the text."""
     if backend == "rust":
         return _core.load_state(text)
+    if backend != "reference":
+        raise InvalidOptionError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
+    if not isinstance(text, str):
+        raise InvalidStateError("a saved state must be JSON text")
+    envelope = jsontext.loads(text, InvalidStateError)
     try:
-        envelope = json.loads(text)
         name, options = envelope["game"], envelope["options"]
         if not isinstance(name, str) or not isinstance(options, dict):
             raise TypeError
-    except (ValueError, KeyError, TypeError):
+    except (KeyError, TypeError):
         raise InvalidStateError("not a Regalia saved state") from None
     try:
-        game = make(name, backend=backend, **options)
+        game = _reference.make_saved(name, options)
     except InvalidOptionError as e:
         raise InvalidStateError(str(e)) from None
     return game.state_from_json(text)

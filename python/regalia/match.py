@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from regalia import jsontext
 from regalia.agents import AgentLike, as_agent, make_agent
 from regalia.agents.base import action_id, agent_name, call_hook, view_of, world_seed
 from regalia.errors import AgentError, InvalidArgumentError, InvalidStateError
@@ -42,8 +43,10 @@ class MatchRecord:
     @classmethod
     def from_json(cls, text: str) -> MatchRecord:
         """Reads a record written by ``to_json``."""
+        if not isinstance(text, (str, bytes)):
+            raise InvalidStateError("not a Regalia match record")
+        d = jsontext.loads(text, InvalidStateError)
         try:
-            d = json.loads(text)
             if d.pop("format") != "regalia-match" or d.pop("version") != 1 or set(d) - set(_FIELDS):
                 raise ValueError
             record = cls(**d)

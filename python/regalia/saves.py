@@ -14,11 +14,11 @@ checked.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import tempfile
 from typing import Any, Literal, Union
 
+from regalia import jsontext
 from regalia.errors import IllegalActionError, InvalidStateError, RegaliaError
 from regalia.match import MatchRecord
 
@@ -103,9 +103,9 @@ def load_game(path: PathLike, backend: Literal["rust", "reference"] = "rust") ->
             raise InvalidStateError(f"larger than {MAX_SAVE_BYTES} bytes: not a saved game")
         try:
             text = raw.decode("utf-8")
-            envelope = json.loads(text)
-        except (UnicodeDecodeError, ValueError) as e:
+        except UnicodeDecodeError as e:
             raise InvalidStateError(f"not valid JSON: {e}") from None
+        envelope = jsontext.loads(text, InvalidStateError)
         if not isinstance(envelope, dict):
             raise InvalidStateError("not a Regalia saved game")
         fmt = envelope.get("format")

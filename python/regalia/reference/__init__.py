@@ -16,7 +16,7 @@ from regalia.reference.duo_regna import DuoRegna
 from regalia.reference.regine import Regine
 from regalia.reference.regnum import Regnum
 
-__all__ = ["Game", "GameInfo", "Rules", "State", "RULES", "make", "games"]
+__all__ = ["Game", "GameInfo", "Rules", "State", "RULES", "make", "make_saved", "games"]
 
 #: Every game's rules, in the order ``regalia.games()`` lists them.
 RULES: tuple[type[Rules[Any]], ...] = (DuoRegna, Duo, DuellDerDrachen, Regine, Regnum)
@@ -27,11 +27,22 @@ def games() -> list[GameInfo]:
     return [r.INFO for r in RULES]
 
 
-def make(name: str, options: dict[str, Any]) -> Game:
-    """The reference game called ``name`` (or an alias), configured by ``options``."""
+def _find(name: str) -> type[Rules[Any]]:
     key = name.strip().lower()
     for rules in RULES:
         if key == rules.INFO.name or key in rules.INFO.aliases:
-            return Game(rules.from_options(options))
+            return rules
     names = ", ".join(r.INFO.name for r in RULES)
     raise InvalidOptionError(f"unknown game '{name}'; games: {names}")
+
+
+def make(name: str, options: dict[str, Any]) -> Game:
+    """The reference game called ``name`` (or an alias), configured by ``options``."""
+    return Game(_find(name).from_options(options))
+
+
+def make_saved(name: str, options: dict[str, Any]) -> Game:
+    """The game a saved state was played with: its options, an older save's missing ones
+    filled in (see ``Rules.ADDED_OPTIONS``)."""
+    rules = _find(name)
+    return Game(rules.from_options(rules.saved_options(options)))

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from regalia import jsontext
 from regalia.errors import (
     IllegalActionError,
     InvalidArgumentError,
@@ -55,6 +56,14 @@ class Rules(ABC, Generic[S]):
     """One game's rules; the instance holds the validated options. States are plain data."""
 
     INFO: ClassVar[GameInfo]
+    #: Options added after saves of the game were first written, each with the value that
+    #: plays as those older saves, which lack it, were played.
+    ADDED_OPTIONS: ClassVar[dict[str, Any]] = {}
+
+    @classmethod
+    def saved_options(cls, saved: dict[str, Any]) -> dict[str, Any]:
+        """The options a saved state means: its own, with every added option it lacks."""
+        return {**{k: v for k, v in cls.ADDED_OPTIONS.items() if k not in saved}, **saved}
 
     @classmethod
     @abstractmethod
@@ -136,6 +145,30 @@ class Rules(ABC, Generic[S]):
         """Reads the saved form; may raise anything on malformed data."""
 
 
+#: The fields of a saved state's envelope, every one required and no other allowed.
+ENVELOPE_FIELDS = ("format", "version", "game", "options", "seed", "history", "state")
+
+
+def field_mismatch(given: Any, written: Any, path: str) -> str | None:
+    """Where the objects of ``given`` (read from a file) have other fields than those of
+    ``written`` (the same state written back), or ``None``: a field the game does not know
+    is refused, not ignored. Walks both without recursion."""
+    stack = [(given, written, path)]
+    while stack:
+        g, w, at = stack.pop()
+        if isinstance(g, dict) and isinstance(w, dict):
+            for key in g:
+                if key not in w:
+                    return f"'{at}' has an unknown field {key!r}"
+            for key in w:
+                if key not in g:
+                    return f"'{at}' has no field {key!r}"
+            stack.extend((g[k], w[k], f"{at}.{k}") for k in w)
+        elif isinstance(g, list) and isinstance(w, list) and len(g) == len(w):
+            stack.extend((a, b, f"{at}[{i}]") for i, (a, b) in enumerate(zip(g, w)))
+    return None
+
+
 def _normalize(text: str) -> str:
     return " ".join(text.split()).lower()
 
@@ -190,22 +223,22 @@ class Game:
         """Reads a saved state, checking it as the engine does."""
         if not isinstance(text, str):
             raise InvalidStateError("a saved state must be JSON text")
-        try:
-            v = json.loads(text)
-        except ValueError as e:
-            raise InvalidStateError(f"not valid JSON: {e}") from None
+        v = jsontext.loads(text, InvalidStateError)
         if not isinstance(v, dict):
             raise InvalidStateError("a saved state must be a JSON object")
-        for key in ("format", "version", "game", "options", "seed", "history", "state"):
+        for key in ENVELOPE_FIELDS:
             if key not in v:
                 raise InvalidStateError(f"saved state has no '{key}' field")
+        for key in v:
+            if key not in ENVELOPE_FIELDS:
+                raise InvalidStateError(f"saved state has an unknown field {key!r}")
         if v["format"] != STATE_FORMAT:
             raise InvalidStateError(f"not a Regalia saved state (format must be '{STATE_FORMAT}')")
         if v["version"] != STATE_VERSION or type(v["version"]) is not int:
             raise InvalidStateError(f"saved state version {v['version']} is not supported")
         if v["game"] != self.name:
             raise InvalidStateError(f"saved state is of game {v['game']!r}, not '{self.name}'")
-        if v["options"] != self.options:
+        if not isinstance(v["options"], dict) or self.rules.saved_options(v["options"]) != self.options:
             raise InvalidStateError(f"saved state has options {v['options']}, but this game has {self.options}")
         seed = v["seed"]
         if seed is not None and (type(seed) is not int or not 0 <= seed <= MASK64):
@@ -215,9 +248,12 @@ class Game:
             raise InvalidStateError(f"'history' must hold action ids from 0 to {self.num_actions - 1}")
         try:
             state = self.rules.state_from_json(v["state"])
-            problem = self.rules.check_state(state)
+            mismatch = field_mismatch(v["state"], self.rules.state_to_json(state), "state")
+            problem = None if mismatch else self.rules.check_state(state)
         except Exception as e:  # malformed data of any shape is refused, never crashes
             raise InvalidStateError(f"bad 'state': {e!r}") from None
+        if mismatch is not None:
+            raise InvalidStateError(f"bad saved state: {mismatch}")
         if problem is not None:
             raise InvalidStateError(f"inconsistent 'state': {problem}")
         if seed is not None:
@@ -377,7 +413,9 @@ class State:
         return self._rules.action_name(self.data, self._action(action))
 
     def parse_action(self, text: Any) -> int:
-        """The action called ``text`` (exact name, or a unique prefix of a legal one)."""
+        """The legal action named by ``text``: its exact name or a unique prefix of it,
+        ignoring case and runs of spaces. The exact name of an action that is not legal now
+        is refused, with the legal actions listed."""
         if not isinstance(text, str):
             raise IllegalActionError("an action name must be a str")
         want = _normalize(text)
@@ -385,11 +423,17 @@ class State:
             raise IllegalActionError("empty action name")
         legal = self.legal_actions()
         # Names are unique, so an exact match among the legal actions (looked at first, as the
-        # cheap common case) is the exact match among all of them.
-        candidates: list[int] = [*legal, *range(self.num_actions)]
-        for a in candidates:
+        # cheap common case) is the only exact match.
+        for a in legal:
             if _normalize(self._rules.action_name(self.data, a)) == want:
                 return a
+        for a in range(self.num_actions):
+            name = self._rules.action_name(self.data, a)
+            if _normalize(name) == want:
+                if not legal:
+                    raise IllegalActionError(f"'{name}' is not legal now: the game is over")
+                names = ", ".join(self._rules.action_name(self.data, b) for b in legal)
+                raise IllegalActionError(f"'{name}' is not legal now; legal: {names}")
         matches = [a for a in legal if _normalize(self._rules.action_name(self.data, a)).startswith(want)]
         if len(matches) == 1:
             return matches[0]

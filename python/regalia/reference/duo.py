@@ -56,9 +56,10 @@ OPTIONS = (
     OptionSpec("target", None, "points that win the game (1-10000; default 10, 15 or 20 by player count)"),
     OptionSpec(
         "rounds",
-        1,
-        "rounds played at most, highest score winning (0-10000; 0: the rulebook's game to the "
-        f"target, with a stalemate guard of {STALEMATE_ROUNDS} rounds)",
+        0,
+        "0: the rulebook's game, rounds until someone reaches the target (stopped after "
+        f"{STALEMATE_ROUNDS} rounds at most); 1-10000: at most this many rounds, highest score winning "
+        "(1: a single round)",
     ),
     OptionSpec("turbo", False, "add the 4 Turbo-Jokers (Turbo-Duo)"),
     OptionSpec("switch_piles", False, "variant: each card of a turn may go onto either pile"),
@@ -155,7 +156,7 @@ class Duo(Rules[State]):
         r = OptionReader(cls.INFO.name, options, OPTIONS)
         players = r.integer("players", 2, 2, MAX_PLAYERS)
         target = r.integer("target", default_target(players), 1, MAX_TARGET)
-        rounds = r.integer("rounds", 1, 0, MAX_ROUNDS)
+        rounds = r.integer("rounds", 0, 0, MAX_ROUNDS)
         turbo = r.boolean("turbo", False)
         switch_piles = r.boolean("switch_piles", False)
         r.finish()

@@ -17,6 +17,10 @@ class OptionSpec:
     help: str
 
 
+#: What ``_take`` returns for an option that takes its default.
+_ABSENT: Any = object()
+
+
 def _is_int(v: Any) -> bool:
     return type(v) is int
 
@@ -31,8 +35,14 @@ class OptionReader:
         self.read: list[str] = []
 
     def _take(self, name: str) -> Any:
+        """The value given for ``name``, ``None`` when absent. ``None`` stands for the default
+        only where the default itself is ``None``; elsewhere it is returned, to be refused as
+        a value of the wrong type (so that ``players=None`` never silently means 2)."""
         self.read.append(name)
-        return self.given.get(name)
+        v = self.given.get(name, _ABSENT)
+        if v is _ABSENT or (v is None and any(o.name == name and o.default is None for o in self.allowed)):
+            return _ABSENT
+        return v
 
     def _bad(self, name: str, want: str, got: Any) -> InvalidOptionError:
         return InvalidOptionError(f"{self.game}: option '{name}' must be {want}, got {got!r}")
@@ -40,23 +50,16 @@ class OptionReader:
     def integer(self, name: str, default: int, lo: int, hi: int) -> int:
         """An integer in ``lo..=hi``, or ``default``."""
         v = self._take(name)
-        if v is None:
+        if v is _ABSENT:
             return default
         if not _is_int(v) or not lo <= v <= hi:
             raise self._bad(name, f"an integer from {lo} to {hi}", v)
         return int(v)
 
-    def opt_integer(self, name: str, lo: int, hi: int) -> int | None:
-        """An optional integer in ``lo..=hi``."""
-        if self.given.get(name) is None:
-            self.read.append(name)
-            return None
-        return self.integer(name, 0, lo, hi)
-
     def boolean(self, name: str, default: bool) -> bool:
         """A boolean, or ``default``."""
         v = self._take(name)
-        if v is None:
+        if v is _ABSENT:
             return default
         if type(v) is not bool:
             raise self._bad(name, "true or false", v)
@@ -65,7 +68,7 @@ class OptionReader:
     def choice(self, name: str, default: str, choices: tuple[str, ...]) -> str:
         """One of ``choices``, or ``default``."""
         v = self._take(name)
-        if v is None:
+        if v is _ABSENT:
             return default
         if v not in choices or type(v) is not str:
             raise self._bad(name, f"one of {list(choices)}", v)
@@ -74,7 +77,7 @@ class OptionReader:
     def integer_list(self, name: str, default: list[int], length: int, lo: int, hi: int) -> list[int]:
         """A list of ``length`` integers each in ``lo..=hi``, or ``default``."""
         v = self._take(name)
-        if v is None:
+        if v is _ABSENT:
             return list(default)
         want = f"a list of {length} integers from {lo} to {hi}"
         if not isinstance(v, (list, tuple)) or len(v) != length:
@@ -85,7 +88,8 @@ class OptionReader:
 
     def raw(self, name: str) -> Any:
         """A raw value, or ``None``."""
-        return self._take(name)
+        v = self._take(name)
+        return None if v is _ABSENT else v
 
     def error(self, name: str, message: str) -> InvalidOptionError:
         """An error about option ``name``."""

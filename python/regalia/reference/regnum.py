@@ -113,6 +113,12 @@ OPTIONS = (
         "the card set as a dict of the structure of regalia/data/regnum_cards.json (null: that file)",
     ),
     OptionSpec("max_turns", 400, "stalemate guard: the game ends after this many turns in all (1-100000)"),
+    OptionSpec(
+        "final_round",
+        "equal_turns",
+        "the end once a deck runs out: 'equal_turns' (finish the round, then one more round from seat 0) "
+        "or 'one_each' (one more turn each, from the next player)",
+    ),
 )
 
 
@@ -209,12 +215,15 @@ class Regnum(Rules[State]):
     """Regnum's rules with validated options."""
 
     INFO = GameInfo("regnum", "Regnum", (), 2, MAX_PLAYERS, OPTIONS)
+    #: Saves from before ``final_round`` were played with one more turn each.
+    ADDED_OPTIONS = {"final_round": "one_each"}
 
-    def __init__(self, players: int, cards: CardSet, card_set: Any, max_turns: int) -> None:
+    def __init__(self, players: int, cards: CardSet, card_set: Any, max_turns: int, equal_turns: bool) -> None:
         self.players = players
         self.cards = cards
         self.card_set = card_set
         self.max_turns = max_turns
+        self.equal_turns = equal_turns
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> Regnum:
@@ -222,12 +231,20 @@ class Regnum(Rules[State]):
         players = r.integer("players", 2, 2, MAX_PLAYERS)
         given = r.raw("card_set")
         max_turns = r.integer("max_turns", 400, 1, 100_000)
+        final_round = r.choice("final_round", "equal_turns", ("equal_turns", "one_each"))
         r.finish()
         data = default_card_set_data() if given is None else given
-        return cls(players, parse_card_set(data, players), copy.deepcopy(given), max_turns)
+        return cls(
+            players, parse_card_set(data, players), copy.deepcopy(given), max_turns, final_round == "equal_turns"
+        )
 
     def options(self) -> dict[str, Any]:
-        return {"players": self.players, "card_set": copy.deepcopy(self.card_set), "max_turns": self.max_turns}
+        return {
+            "players": self.players,
+            "card_set": copy.deepcopy(self.card_set),
+            "max_turns": self.max_turns,
+            "final_round": "equal_turns" if self.equal_turns else "one_each",
+        }
 
     @property
     def num_players(self) -> int:
@@ -285,8 +302,14 @@ class Regnum(Rules[State]):
         return self.cards.castles[s.castles[seat]].advantage
 
     def _trigger_end(self, s: State) -> None:
+        """Starts the end when a deck runs out: the turns left, the current one included."""
         if s.final_turns is None:
-            s.final_turns = self.players + 1
+            n = self.players
+            s.final_turns = 2 * n - s.active if self.equal_turns else n + 1
+
+    def _most_final_turns(self) -> int:
+        """The most turns left when the end starts."""
+        return 2 * self.players if self.equal_turns else self.players + 1
 
     def _draw_kind(self, s: State) -> int | None:
         total = sum(s.deck)
@@ -300,14 +323,17 @@ class Regnum(Rules[State]):
         s.deck[k] -= 1
         return k
 
-    def _draw(self, s: State, seat: int, n: int) -> None:
-        for _ in range(n):
+    def _draw(self, s: State, seat: int, n: int) -> int:
+        """Draws up to ``n`` cards blind into ``seat``'s hand (what is left when the deck runs
+        out); returns how many were drawn."""
+        for drawn in range(n):
             k = self._draw_kind(s)
             if k is None:
-                return
+                return drawn
             s.hands[seat][k] += 1
             if sum(s.deck) == 0:
                 self._trigger_end(s)
+        return n
 
     def _refill(self, s: State) -> None:
         for i in range(LINEUP):
@@ -497,13 +523,12 @@ class Regnum(Rules[State]):
         elif effect == "TAX":
             self._next_taxed(s, me)
         elif effect == "DRAW2":
-            self._draw(s, me, 2)
-            if sum(s.hands[me]) > 0:
+            if self._draw(s, me, 2) > 0:
                 s.phase = "draw2_discard"
         elif effect == "DRAW1":
             self._draw(s, me, 1)
         elif effect == "SWAP":
-            if sum(s.deck) > 0:
+            if sum(s.deck) > 0 and sum(s.hands[me]) > 0:
                 s.phase = "swap_take"
         elif effect == "SALVAGE":
             if s.discard:
@@ -935,8 +960,11 @@ class Regnum(Rules[State]):
                     return "a seat knows of cards that are not in the hand"
         if s.active >= n or s.decider >= n:
             return "the active player and the decider must be seats"
-        if s.turn > self.max_turns or (s.final_turns is not None and s.final_turns > n + 1):
+        if s.turn > self.max_turns or (s.final_turns is not None and s.final_turns > self._most_final_turns()):
             return "the turn count or the final turns are out of range"
+        running = s.phase != "over"
+        if self.equal_turns and running and s.final_turns is not None and (s.active + s.final_turns) % n:
+            return "the final turns must end with a full round"
         if (s.phase == "over") != (s.turn == self.max_turns or s.final_turns == 0):
             return "the end of the game does not agree with the turns played"
         return self._check_phase(s)
@@ -988,7 +1016,7 @@ class Regnum(Rules[State]):
             "tax": lambda: s.decider == me or not sum(hand) or self._advantage(s, s.decider) == "SHADOWFEN",
             "draw2_discard": lambda: not sum(hand),
             "swap_give": lambda: not sum(hand),
-            "swap_take": lambda: not sum(s.deck),
+            "swap_take": lambda: not sum(s.deck) or not sum(hand),
             "salvage": lambda: not s.discard,
         }.get(ph)
         if stuck is not None and stuck():

@@ -4,14 +4,26 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use regalia_engine::rng::Rng;
-use regalia_engine::{all_games, make, BatchOut, DynState, Options};
+use regalia_engine::{all_games, make, BatchOut, DynGame, DynState, Options};
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
+
+/// Game `name` as every benchmark plays it: Duo in single rounds (`rounds=1`; its rulebook
+/// game runs to the target, which random players take thousands of steps not to reach), every
+/// other game with its defaults.
+fn bench_game(name: &str) -> Arc<dyn DynGame> {
+    let mut options = Options::new();
+    if name == "duo" {
+        options.insert("rounds".into(), 1.into());
+    }
+    make(name, &options).unwrap()
+}
 
 /// A state a few random steps into game `name` (not over).
 fn mid_game(name: &str) -> Box<dyn DynState> {
-    let game = make(name, &Options::new()).unwrap();
+    let game = bench_game(name);
     let mut s = game.new_state(1);
     let mut pick = Rng::new(1);
     for _ in 0..12 {
@@ -35,8 +47,7 @@ fn state_calls(c: &mut Criterion) {
         let seat = s.current_player().unwrap() as i64;
         let mut tensor = vec![
             0.0f32;
-            make(name, &Options::new())
-                .unwrap()
+            bench_game(name)
                 .observation_shape()
                 .iter()
                 .product()
@@ -59,7 +70,7 @@ fn state_calls(c: &mut Criterion) {
 fn playouts(c: &mut Criterion) {
     const GAMES: u64 = 200;
     for info in all_games() {
-        let game = make(info.name, &Options::new()).unwrap();
+        let game = bench_game(info.name);
         let never = AtomicBool::new(false);
         let steps = game
             .random_playouts(GAMES, 1, 1, &never)
@@ -96,7 +107,7 @@ impl Buffers {
 
 fn batch_steps(c: &mut Criterion) {
     for info in all_games() {
-        let game = make(info.name, &Options::new()).unwrap();
+        let game = bench_game(info.name);
         let size: usize = game.observation_shape().iter().product();
         let (na, np) = (game.num_actions(), game.num_players());
         let mut g = c.benchmark_group(format!("batch/{}", info.name));

@@ -58,16 +58,30 @@ impl<'a> ByteReader<'a> {
     }
 }
 
-/// A game and player count chosen by the next byte (default options).
+/// The options the generic harnesses (conformance, batches, fuzzing) play game `name` with:
+/// `players` seats and the defaults, except that Duo plays `rounds` rounds at most (its
+/// default game runs to the target, which random players rarely reach: some 10,000 steps to
+/// the stalemate guard, too many to check at every step; its own tests play whole games).
+pub fn harness_options(name: &str, players: usize, rounds: u32) -> Options {
+    let mut o = Options::new();
+    o.insert("players".into(), Value::from(players));
+    if name == "duo" {
+        o.insert("rounds".into(), Value::from(rounds));
+    }
+    o
+}
+
+/// A game and player count chosen by the next byte (default options, but Duo's games of
+/// one round or of three, see [`harness_options`]).
 pub fn pick_game(r: &mut ByteReader) -> Arc<dyn DynGame> {
     let configs: Vec<(&str, usize)> = all_games()
         .iter()
         .flat_map(|g| (g.min_players..=g.max_players).map(move |n| (g.name, n)))
         .collect();
-    let (name, players) = configs[r.u8() as usize % configs.len()];
-    let mut o = Options::new();
-    o.insert("players".into(), Value::from(players));
-    match make(name, &o) {
+    let b = r.u8() as usize;
+    let (name, players) = configs[b % configs.len()];
+    let rounds = if (b / configs.len()) % 2 == 0 { 1 } else { 3 };
+    match make(name, &harness_options(name, players, rounds)) {
         Ok(g) => g,
         Err(e) => panic!("{name} with {players} players is listed but cannot be made: {e}"),
     }
@@ -392,9 +406,16 @@ pub fn state_json(data: &[u8]) -> bool {
         }
         text
     };
+    load_and_play(&*game, &text, &mut r)
+}
+
+/// Loads `text` with `load_state` and with `game`'s own loader, which must agree; an
+/// accepted state must then pass every check and play to the end with `check_state` holding
+/// at every step. Returns whether the text was accepted.
+fn load_and_play(game: &dyn DynGame, text: &str, r: &mut ByteReader) -> bool {
     // The file may name other options (or another game): `load_state` then makes that one.
-    let any = load_state(&text);
-    let loaded = game.state_from_json(&text);
+    let any = load_state(text);
+    let loaded = game.state_from_json(text);
     if let Ok(s) = &loaded {
         let same = any.as_ref().map(|(_, a)| a.to_json());
         assert_eq!(
@@ -413,6 +434,172 @@ pub fn state_json(data: &[u8]) -> bool {
     }
 }
 
+/// Numbers a field of a saved state is set to: the edges of the integer types the fields are
+/// read as, and the sizes of the card sets, piles and hands around them.
+const FIELD_NUMBERS: [i128; 26] = [
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
+    7,
+    8,
+    9,
+    10,
+    16,
+    31,
+    32,
+    33,
+    40,
+    64,
+    76,
+    80,
+    127,
+    128,
+    255,
+    256,
+    65_535,
+    4_294_967_295,
+    18_446_744_073_709_551_615,
+    -1,
+];
+
+fn field_number(r: &mut ByteReader) -> Value {
+    let x = FIELD_NUMBERS[r.u8() as usize % FIELD_NUMBERS.len()];
+    u64::try_from(x)
+        .map(Value::from)
+        .unwrap_or_else(|_| Value::from(x as i64))
+}
+
+/// The JSON pointer of every node below `v` (not `v` itself), under `prefix`.
+fn pointers(v: &Value, prefix: &str, out: &mut Vec<String>) {
+    let children: Vec<(String, &Value)> = match v {
+        Value::Array(a) => a.iter().enumerate().map(|(i, x)| (i.to_string(), x)).collect(),
+        Value::Object(o) => o.iter().map(|(k, x)| (k.clone(), x)).collect(),
+        _ => Vec::new(),
+    };
+    for (k, child) in children {
+        let at = format!("{prefix}/{k}");
+        out.push(at.clone());
+        pointers(child, &at, out);
+    }
+}
+
+/// `levels` arrays, one inside the other, around `inner`.
+fn nested(inner: Value, levels: usize) -> Value {
+    (0..levels).fold(inner, |v, _| Value::Array(vec![v]))
+}
+
+/// Changes one field of a saved state's `state` object the way a damaged or hand-edited file
+/// would: a top-level field is chosen first (each as likely as any other, however large),
+/// then a node inside it. Numbers become lengths, indices, card ids and counts at the edges
+/// of what the field can hold, or the value the same field has in `donor` (another position
+/// of the same game, so that values are plausible but inconsistent); lists are cut, grown,
+/// reordered, given duplicate or out-of-range entries or swapped for the donor's; any node
+/// may be wrapped in arrays, shallowly or deeper than the JSON reader allows.
+pub fn mutate_field(state: &mut Value, donor: &Value, r: &mut ByteReader) {
+    let Some(fields) = state.as_object().map(|o| o.keys().cloned().collect::<Vec<_>>()) else {
+        return mutate(state, r);
+    };
+    if fields.is_empty() {
+        return;
+    }
+    let field = format!("/{}", fields[r.u8() as usize % fields.len()]);
+    let mut inside = vec![field.clone()];
+    if let Some(v) = state.pointer(&field) {
+        pointers(v, &field, &mut inside);
+    }
+    let at = inside[r.u16() as usize % inside.len()].clone();
+    let from_donor = donor.pointer(&at).cloned();
+    let Some(node) = state.pointer_mut(&at) else {
+        return;
+    };
+    let op = r.u8();
+    if let (0, Some(d)) = (op % 16, from_donor) {
+        *node = d;
+        return;
+    }
+    match (op % 16, &mut *node) {
+        (1..=5, Value::Number(n)) => {
+            let x = n.as_i64().map_or(u64::MAX as i128, i128::from);
+            let by = [1, -1, 2, -2, 32, -32, x, 64][op as usize / 16 % 8];
+            let y = x + by;
+            *node = u64::try_from(y)
+                .map(Value::from)
+                .or_else(|_| i64::try_from(y).map(Value::from))
+                .unwrap_or(Value::Null);
+        }
+        (1..=7, Value::Array(a)) => match op / 16 % 8 {
+            0 if !a.is_empty() => a.truncate(r.u8() as usize % a.len()),
+            1 if !a.is_empty() => {
+                let i = r.u8() as usize % a.len();
+                a.push(a[i].clone());
+            }
+            2 if !a.is_empty() => {
+                let i = r.u8() as usize % a.len();
+                a.insert(r.u8() as usize % (a.len() + 1), a[i].clone());
+            }
+            3 if a.len() > 1 => {
+                let (i, j) = (r.u8() as usize % a.len(), r.u8() as usize % a.len());
+                a.swap(i, j);
+            }
+            4 => a.reverse(),
+            5 if !a.is_empty() => {
+                a.remove(r.u8() as usize % a.len());
+            }
+            _ => a.push(field_number(r)),
+        },
+        (1..=5, Value::Bool(b)) => *b = !*b,
+        (1..=5, Value::Null) => *node = field_number(r),
+        (1..=5, Value::String(_)) => *node = Value::from(["", "x", "over", "main"][op as usize / 16 % 4]),
+        (8..=11, _) => *node = field_number(r),
+        (12, _) => *node = Value::Null,
+        (13, _) => {
+            let inner = std::mem::take(node);
+            *node = nested(inner, 1 + (op / 16) as usize % 2);
+        }
+        (14, _) => *node = nested(Value::from(0), 120 + (op / 16) as usize * 2),
+        (15, Value::Object(o)) => {
+            o.insert("extra".into(), field_number(r));
+        }
+        _ => mutate(node, r),
+    }
+}
+
+/// Target `state_fields`: a real saved state (of a random position, sometimes determinized,
+/// mostly without its seed so that only the game's own checks can object) changed field by
+/// field with [`mutate_field`]. A refused text must be refused with an error; an accepted one
+/// must pass every check and play to the end with `check_state` holding at every step: a
+/// state that passes the checks but breaks later is a hole in `check_state`. Returns whether
+/// the text was accepted.
+pub fn state_fields(data: &[u8]) -> bool {
+    let mut r = ByteReader::new(data);
+    let mode = r.u8();
+    let game = pick_game(&mut r);
+    let mut s = random_state(&*game, &mut r);
+    if mode & 1 != 0 {
+        s = ok(
+            s.determinize(r.u8() as i64 % s.num_players() as i64, r.u64()),
+            "determinize",
+        );
+    }
+    let donor = random_state(&*game, &mut r);
+    let donor: Value = ok(serde_json::from_str(&donor.to_json()), "a state's own JSON");
+    let mut v: Value = ok(serde_json::from_str(&s.to_json()), "a state's own JSON");
+    if mode & 6 != 6 {
+        v["seed"] = Value::Null;
+        v["history"] = Value::Array(Vec::new());
+    }
+    for _ in 0..1 + r.u8() % 4 {
+        match (v.get_mut("state"), donor.get("state")) {
+            (Some(state), Some(d)) if mode & 8 == 0 || mode & 16 == 0 => mutate_field(state, d, &mut r),
+            _ => mutate(&mut v, &mut r),
+        }
+    }
+    load_and_play(&*game, &v.to_string(), &mut r)
+}
+
 /// Target `options`: any JSON object as a game's options. Refused with an error, or the
 /// game is made and a random game of it plays to the end with every check. Returns whether
 /// the options were accepted.
@@ -427,7 +614,7 @@ pub fn options(data: &[u8]) -> bool {
             Err(_) => return false,
         }
     } else {
-        let default = ok(make(info.name, &Options::new()), "default options");
+        let default = ok(make(info.name, &harness_options(info.name, info.min_players, 1)), "default options");
         let mut v = Value::Object(default.options());
         for _ in 0..1 + r.u8() % 3 {
             mutate(&mut v, &mut r);

@@ -40,9 +40,18 @@ impl<'a> OptionReader<'a> {
         }
     }
 
+    /// The value given for `name`, `None` when absent. `null` stands for the default only
+    /// where the default itself is `null`; elsewhere it is returned, to be refused as a
+    /// value of the wrong type (so that `players=None` never silently means 2).
     fn take(&mut self, name: &'static str) -> Option<&'a Value> {
         self.read.push(name);
-        self.given.get(name).filter(|v| !v.is_null())
+        let null_is_default = self
+            .allowed
+            .iter()
+            .any(|o| o.name == name && o.default == "null");
+        self.given
+            .get(name)
+            .filter(|v| !(v.is_null() && null_is_default))
     }
 
     fn bad(&self, name: &str, want: &str, got: &Value) -> Error {
@@ -61,15 +70,6 @@ impl<'a> OptionReader<'a> {
                 _ => Err(self.bad(name, &format!("an integer from {min} to {max}"), v)),
             },
         }
-    }
-
-    /// An optional integer in `min..=max` (`None` when absent).
-    pub fn opt_integer(&mut self, name: &'static str, min: i64, max: i64) -> Result<Option<i64>> {
-        if self.given.get(name).is_none_or(Value::is_null) {
-            self.read.push(name);
-            return Ok(None);
-        }
-        self.integer(name, 0, min, max).map(Some)
     }
 
     /// A boolean, or `default` when absent.
@@ -154,11 +154,18 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    const SPECS: &[OptionSpec] = &[OptionSpec {
-        name: "n",
-        default: "3",
-        help: "",
-    }];
+    const SPECS: &[OptionSpec] = &[
+        OptionSpec {
+            name: "n",
+            default: "3",
+            help: "",
+        },
+        OptionSpec {
+            name: "t",
+            default: "null",
+            help: "",
+        },
+    ];
 
     fn opts(v: Value) -> Options {
         v.as_object().unwrap().clone()
@@ -181,6 +188,13 @@ mod tests {
         let o = opts(json!({"n": true}));
         let mut r = OptionReader::new("g", &o, SPECS);
         assert!(r.integer("n", 3, 1, 9).is_err());
+
+        // null is the default only where the default is null.
+        let o = opts(json!({"n": null, "t": null}));
+        let mut r = OptionReader::new("g", &o, SPECS);
+        let e = r.integer("n", 3, 1, 9).unwrap_err().to_string();
+        assert!(e.contains("must be an integer from 1 to 9, got null"), "{e}");
+        assert_eq!(r.integer("t", 4, 1, 9).unwrap(), 4);
 
         let o = opts(json!({"m": 1}));
         let mut r = OptionReader::new("g", &o, SPECS);

@@ -17,37 +17,52 @@ fn maker<G: Game>(options: &Options) -> Result<Arc<dyn DynGame>> {
     Ok(Arc::new(G::from_options(options)?))
 }
 
-/// Every game, in the order `regalia.games()` lists them.
-const GAMES: &[(GameInfo, Maker)] = &[
-    (DuoRegna::INFO, maker::<DuoRegna>),
-    (Duo::INFO, maker::<Duo>),
-    (DuellDerDrachen::INFO, maker::<DuellDerDrachen>),
-    (Regine::INFO, maker::<Regine>),
-    (Regnum::INFO, maker::<Regnum>),
+/// The game a saved state was played with: its options, older saves' missing ones filled in.
+fn saved_maker<G: Game>(options: &Options) -> Result<Arc<dyn DynGame>> {
+    maker::<G>(&G::saved_options(options))
+}
+
+/// Every game, in the order `regalia.games()` lists them: how to make it from options, and
+/// from a saved state's options.
+const GAMES: &[(GameInfo, Maker, Maker)] = &[
+    (DuoRegna::INFO, maker::<DuoRegna>, saved_maker::<DuoRegna>),
+    (Duo::INFO, maker::<Duo>, saved_maker::<Duo>),
+    (
+        DuellDerDrachen::INFO,
+        maker::<DuellDerDrachen>,
+        saved_maker::<DuellDerDrachen>,
+    ),
+    (Regine::INFO, maker::<Regine>, saved_maker::<Regine>),
+    (Regnum::INFO, maker::<Regnum>, saved_maker::<Regnum>),
 ];
 
 /// Every game's description.
 pub fn games() -> Vec<GameInfo> {
-    GAMES.iter().map(|(info, _)| *info).collect()
+    GAMES.iter().map(|(info, _, _)| *info).collect()
+}
+
+/// The entry of the game called `name` (or one of its aliases).
+fn find(name: &str) -> Result<&'static (GameInfo, Maker, Maker)> {
+    let key = name.trim().to_lowercase();
+    GAMES
+        .iter()
+        .find(|(info, _, _)| info.name == key || info.aliases.contains(&key.as_str()))
+        .ok_or_else(|| {
+            let names: Vec<&str> = GAMES.iter().map(|(i, _, _)| i.name).collect();
+            Error::InvalidOption(format!(
+                "unknown game '{name}'; games: {}",
+                names.join(", ")
+            ))
+        })
 }
 
 /// The game called `name` (or one of its aliases), configured by `options`.
 pub fn make(name: &str, options: &Options) -> Result<Arc<dyn DynGame>> {
-    let key = name.trim().to_lowercase();
-    GAMES
-        .iter()
-        .find(|(info, _)| info.name == key || info.aliases.contains(&key.as_str()))
-        .map(|(_, make)| make(options))
-        .unwrap_or_else(|| {
-            let names: Vec<&str> = GAMES.iter().map(|(i, _)| i.name).collect();
-            Err(Error::InvalidOption(format!(
-                "unknown game '{name}'; games: {}",
-                names.join(", ")
-            )))
-        })
+    find(name).and_then(|(_, make, _)| make(options))
 }
 
-/// Reads any game's saved state: the game and its options come from the text itself.
+/// Reads any game's saved state: the game and its options come from the text itself (an
+/// older save's missing options mean what that save was played with).
 pub fn load_state(text: &str) -> Result<(Arc<dyn DynGame>, Box<dyn DynState>)> {
     let bad = |m: String| Error::InvalidState(m);
     let v: serde_json::Value =
@@ -60,7 +75,9 @@ pub fn load_state(text: &str) -> Result<(Arc<dyn DynGame>, Box<dyn DynState>)> {
         .get("options")
         .and_then(|o| o.as_object())
         .ok_or_else(|| bad("saved state has no 'options'".into()))?;
-    let game = make(name, options).map_err(|e| bad(e.to_string()))?;
+    let game = find(name)
+        .and_then(|(_, _, make)| make(options))
+        .map_err(|e| bad(e.to_string()))?;
     let state = game.state_from_json(text)?;
     Ok((game, state))
 }

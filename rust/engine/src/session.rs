@@ -77,7 +77,9 @@ pub trait DynState: Send + Sync {
     fn seed(&self) -> Option<u64>;
     /// The name of an action id.
     fn action_name(&self, action: i64) -> Result<String>;
-    /// The id of a named action (exact name, or a unique prefix of a legal action's name).
+    /// The id of a legal action named by `text`: its exact name or a unique prefix of it,
+    /// ignoring case and runs of spaces. The exact name of an action that is not legal now
+    /// is refused, with the legal actions listed.
     fn parse_action(&self, text: &str) -> Result<Action>;
     /// What `seat` sees, as JSON.
     fn observation(&self, seat: i64) -> Result<Value>;
@@ -144,6 +146,41 @@ pub struct Session<G: Game> {
     seed: Option<u64>,
 }
 
+/// The fields of a saved state's envelope, every one required and no other allowed.
+pub const ENVELOPE_FIELDS: [&str; 7] = [
+    "format", "version", "game", "options", "seed", "history", "state",
+];
+
+/// Where the objects of `given` (read from a file) have other fields than those of `written`
+/// (the same state written back), or `None`: a field the game does not know is refused, not
+/// ignored (serde would skip it, and would read a missing optional field as `None`).
+pub fn field_mismatch(given: &Value, written: &Value, path: &str) -> Option<String> {
+    let mut stack = vec![(given, written, path.to_string())];
+    while let Some((g, w, at)) = stack.pop() {
+        match (g, w) {
+            (Value::Object(g), Value::Object(w)) => {
+                if let Some(key) = g.keys().find(|k| !w.contains_key(*k)) {
+                    return Some(format!("'{at}' has an unknown field '{key}'"));
+                }
+                if let Some(key) = w.keys().find(|k| !g.contains_key(*k)) {
+                    return Some(format!("'{at}' has no field '{key}'"));
+                }
+                stack.extend(w.iter().map(|(k, wv)| (&g[k], wv, format!("{at}.{k}"))));
+            }
+            (Value::Array(g), Value::Array(w)) if g.len() == w.len() => {
+                stack.extend(
+                    g.iter()
+                        .zip(w)
+                        .enumerate()
+                        .map(|(i, (a, b))| (a, b, format!("{at}[{i}]"))),
+                );
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 fn bad_state(msg: impl Into<String>) -> Error {
     Error::InvalidState(msg.into())
 }
@@ -208,6 +245,11 @@ impl<G: Game> Session<G> {
             obj.get(k)
                 .ok_or_else(|| bad_state(format!("saved state has no '{k}' field")))
         };
+        if let Some(key) = obj.keys().find(|k| !ENVELOPE_FIELDS.contains(&k.as_str())) {
+            return Err(bad_state(format!(
+                "saved state has an unknown field '{key}'"
+            )));
+        }
         if field("format")?.as_str() != Some(STATE_FORMAT) {
             return Err(bad_state(format!(
                 "not a Regalia saved state (format must be '{STATE_FORMAT}')"
@@ -227,7 +269,7 @@ impl<G: Game> Session<G> {
             )));
         }
         let options = field("options")?;
-        if options.as_object() != Some(&game.options()) {
+        if options.as_object().map(G::saved_options) != Some(game.options()) {
             return Err(bad_state(format!(
                 "saved state has options {options}, but this game has {}",
                 Value::Object(game.options())
@@ -257,8 +299,13 @@ impl<G: Game> Session<G> {
                     n - 1
                 ))
             })?;
-        let state: G::State = serde_json::from_value(field("state")?.clone())
+        let given = field("state")?;
+        let state: G::State = serde_json::from_value(given.clone())
             .map_err(|e| bad_state(format!("bad 'state': {e}")))?;
+        let written = serde_json::to_value(&state).unwrap_or(Value::Null);
+        if let Some(mismatch) = field_mismatch(given, &written, "state") {
+            return Err(bad_state(format!("bad saved state: {mismatch}")));
+        }
         game.check_state(&state)
             .map_err(|e| bad_state(format!("inconsistent 'state': {e}")))?;
         if let Some(seed) = seed {
@@ -341,11 +388,28 @@ impl<G: Game> DynState for Session<G> {
         }
         let n = self.game.num_actions() as Action;
         let legal = self.legal;
+        let names = |actions: &mut dyn Iterator<Item = Action>| {
+            actions
+                .map(|a| self.game.action_name(&self.state, a))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         // Names are unique, so an exact match among the legal actions (looked at first, as
-        // the cheap common case) is the exact match among all of them.
+        // the cheap common case) is the only exact match.
         let exact = |a: &Action| normalize(&self.game.action_name(&self.state, *a)) == want;
-        if let Some(a) = legal.iter().find(exact).or_else(|| (0..n).find(exact)) {
+        if let Some(a) = legal.iter().find(exact) {
             return Ok(a);
+        }
+        if let Some(a) = (0..n).find(exact) {
+            let name = self.game.action_name(&self.state, a);
+            return Err(Error::IllegalAction(if legal.is_empty() {
+                format!("'{name}' is not legal now: the game is over")
+            } else {
+                format!(
+                    "'{name}' is not legal now; legal: {}",
+                    names(&mut legal.iter())
+                )
+            }));
         }
         let matches: Vec<Action> = legal
             .iter()
@@ -358,11 +422,7 @@ impl<G: Game> DynState for Session<G> {
             ))),
             _ => Err(Error::IllegalAction(format!(
                 "'{text}' could be any of: {}",
-                matches
-                    .iter()
-                    .map(|&a| self.game.action_name(&self.state, a))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                names(&mut matches.iter().copied())
             ))),
         }
     }

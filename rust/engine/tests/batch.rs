@@ -4,8 +4,7 @@
 
 use regalia_engine::batch::MIN_GAMES_PER_THREAD;
 use regalia_engine::rng::{derive_seed, Rng};
-use regalia_engine::{all_games, make, BatchOut, DynGame, DynState, Options};
-use serde_json::Value;
+use regalia_engine::{all_games, fuzz, make, BatchOut, DynGame, DynState, Options};
 
 /// Owned output buffers for a batch.
 struct Buffers {
@@ -38,12 +37,6 @@ impl Buffers {
     }
 }
 
-fn options(players: usize) -> Options {
-    let mut o = Options::new();
-    o.insert("players".into(), Value::from(players));
-    o
-}
-
 /// Checks row `i` of `buf` against `s`.
 fn check_row(game: &dyn DynGame, buf: &Buffers, i: usize, s: &dyn DynState) {
     let size: usize = game.observation_shape().iter().product();
@@ -69,7 +62,7 @@ fn play_along(
     steps: usize,
     until_restarts: bool,
 ) -> usize {
-    let game = make(name, &options(players)).unwrap();
+    let game = make(name, &fuzz::harness_options(name, players, 1)).unwrap();
     let np = game.num_players();
     let mut batch = game.new_batch(n, 5, threads);
     let mut buf = Buffers::new(&*game, n);

@@ -27,9 +27,7 @@ fn configs() -> Vec<(&'static str, Options)> {
     let mut out = Vec::new();
     for info in all_games() {
         for players in info.min_players..=info.max_players {
-            let mut o = Options::new();
-            o.insert("players".into(), Value::from(players));
-            out.push((info.name, o));
+            out.push((info.name, fuzz::harness_options(info.name, players, 1)));
         }
     }
     out

@@ -63,6 +63,15 @@ fn fuzz_state_json() {
 }
 
 #[test]
+fn fuzz_state_fields() {
+    let share = run("state_fields", fuzz::state_fields);
+    assert!(
+        (0.02..0.9).contains(&share),
+        "accepted {share:.2} of the states changed field by field: the mutations reach too little"
+    );
+}
+
+#[test]
 fn fuzz_options() {
     let share = run("options", fuzz::options);
     assert!(share > 0.05, "accepted only {share:.2} of the options");

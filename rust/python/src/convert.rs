@@ -5,8 +5,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList};
 use serde_json::Value;
 
-/// An integer argument (anything with `__index__`, but not a bool), or `raise`d.
-pub fn int_arg(obj: &Bound<'_, PyAny>, what: &str, raise: Raise) -> PyResult<i64> {
+/// An integer argument (anything with `__index__`, but not a bool), or `raise`d: an
+/// integer too large for 64 bits is out of range (`range`, e.g. `" 0..156"`, says which
+/// values are allowed, or is empty).
+pub fn int_arg(obj: &Bound<'_, PyAny>, what: &str, raise: Raise, range: &str) -> PyResult<i64> {
     if obj.is_instance_of::<PyBool>() {
         return Err(raise(format!("{what} must be an int, not a bool")));
     }
@@ -15,13 +17,17 @@ pub fn int_arg(obj: &Bound<'_, PyAny>, what: &str, raise: Raise) -> PyResult<i64
             .repr()
             .map(|r| r.to_string())
             .unwrap_or_else(|_| "?".into());
-        raise(format!("{what} must be an int, got {shown}"))
+        if obj.call_method0("__index__").is_ok() {
+            raise(format!("{what} {shown} is out of range{range}"))
+        } else {
+            raise(format!("{what} must be an int, got {shown}"))
+        }
     })
 }
 
 /// A count: an integer from `min` to `i64::MAX`, or `InvalidArgumentError`.
 pub fn count_arg(obj: &Bound<'_, PyAny>, what: &str, min: i64) -> PyResult<u64> {
-    let n = int_arg(obj, what, InvalidArgumentError::new_err)?;
+    let n = int_arg(obj, what, InvalidArgumentError::new_err, "")?;
     if n < min {
         return Err(InvalidArgumentError::new_err(format!(
             "{what} must be at least {min}, got {n}"

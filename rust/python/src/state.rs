@@ -27,7 +27,8 @@ impl PyState {
     }
 
     fn seat(&self, seat: &Bound<'_, PyAny>) -> PyResult<i64> {
-        int_arg(seat, "seat", InvalidArgumentError::new_err)
+        let range = format!(" 0..{}", self.inner.num_players());
+        int_arg(seat, "seat", InvalidArgumentError::new_err, &range)
     }
 
     /// Checks the search arguments, then searches with the GIL released.
@@ -42,7 +43,7 @@ impl PyState {
     ) -> PyResult<IsmctsResult> {
         let bad = |m: &str| InvalidArgumentError::new_err(m.to_string());
         let iterations = match iterations {
-            Some(n) => int_arg(n, "iterations", InvalidArgumentError::new_err)?,
+            Some(n) => int_arg(n, "iterations", InvalidArgumentError::new_err, "")?,
             None => IsmctsConfig::default().iterations as i64,
         };
         let iterations = u64::try_from(iterations)
@@ -164,7 +165,8 @@ impl PyState {
     }
     /// Plays ``action``; an illegal one raises ``IllegalActionError`` and changes nothing.
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let a = int_arg(action, "action", IllegalActionError::new_err)?;
+        let range = format!(" 0..{}", self.inner.num_actions());
+        let a = int_arg(action, "action", IllegalActionError::new_err, &range)?;
         guard(|| self.inner.apply(a))
     }
     /// An independent copy.
@@ -191,7 +193,8 @@ impl PyState {
     }
     /// The readable name of ``action``.
     fn action_name(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
-        let a = int_arg(action, "action", IllegalActionError::new_err)?;
+        let range = format!(" 0..{}", self.inner.num_actions());
+        let a = int_arg(action, "action", IllegalActionError::new_err, &range)?;
         guard(|| self.inner.action_name(a))
     }
     /// The action called ``text`` (exact name, or a unique prefix of a legal one).

@@ -1,5 +1,4 @@
-//! Duell der Drachen (Duel of Dragons) — dragons compete for five territories (rulebook:
-//! `duell-der-drachen.txt`).
+//! Duell der Drachen (Duel of Dragons) — dragons compete for five territories.
 //!
 //! Rules in ten lines: 45 cards, five colours (red, blue, green, yellow, white) valued 1–9; one
 //! territory per colour, its strength marker in the middle. Each player holds 5 cards, one
@@ -13,7 +12,7 @@
 //! goes to the stronger side, unless it has at least double a non-zero weaker side (then to the
 //! weaker); equal leaves it. Most markers wins; equal is a draw.
 //!
-//! Rulings applied (RULINGS.md): the card set above; seat 0 moves first; face-up comparison only
+//! Rulings applied (see `docs/rules/duell-der-drachen.md`): the card set above; seat 0 moves first; face-up comparison only
 //! during play; the final count as described. Ours: the 5-marker win is checked before the final
 //! count; when the game ends every card is shown; the deck is a set, each refill draws a random
 //! card of it (the same as the top card of a shuffled deck).

@@ -1,4 +1,4 @@
-//! Duo — match two of three characteristics to empty your hand first (rulebook: `duo.txt`).
+//! Duo — match two of three characteristics to empty your hand first.
 //!
 //! Rules in ten lines: 64 Symbol cards (colour x number x shape), 12 Jokers of one
 //! characteristic each, and with `turbo` 4 Turbo-Jokers. Each of 2-6 players gets 7 cards; two
@@ -11,13 +11,14 @@
 //! a point per card in hand). The next round is dealt afresh; its first player is the previous
 //! one's left neighbour. Reaching the target (10 / 15 / 20 for 2 / 3-4 / 5-6 players) wins.
 //!
-//! Rulings applied (RULINGS.md): a turn plays onto ONE pile (variant `switch_piles`: either
+//! Rulings applied (see `docs/rules/duo.md`): a turn plays onto ONE pile (variant `switch_piles`: either
 //! pile, card by card); a player who plays nothing draws one card and her turn ends; a starting
 //! Joker is matched as a Joker; the round stops at once when the last card is drawn; scores may
 //! go negative; seat 0 starts the first round. Ours: "end turn" is legal only after a card was
-//! played; `rounds` (default 1: a single round, as random players rarely reach the target)
-//! bounds the game, 0 plays the rulebook's game to the target with a stalemate guard of 100
-//! rounds; when the game ends the highest score wins, ties sharing the win.
+//! played; by default (`rounds` 0) the game is the rulebook's, to the target, with a stalemate
+//! guard of 100 rounds; `rounds` N > 0 ends it after N rounds at most (`rounds=1`: a single
+//! round, for benchmarks and learning); when the game ends the highest score wins, ties
+//! sharing the win.
 //!
 //! Randomness: the draw pile is a set; every card taken from it (dealing, drawing, turning the
 //! two pile cards) is the `below(size)`-th remaining card in id order. A round deals 7 cards to
@@ -87,8 +88,8 @@ const OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "rounds",
-        default: "1",
-        help: "rounds played at most, highest score winning (0-10000; 0: the rulebook's game to the target, with a stalemate guard of 100 rounds)",
+        default: "0",
+        help: "0: the rulebook's game, rounds until someone reaches the target (stopped after 100 rounds at most); 1-10000: at most this many rounds, highest score winning (1: a single round)",
     },
     OptionSpec { name: "turbo", default: "false", help: "add the 4 Turbo-Jokers (Turbo-Duo)" },
     OptionSpec {
@@ -384,7 +385,7 @@ impl Game for Duo {
         let mut r = OptionReader::new(Self::INFO.name, options, OPTIONS);
         let players = r.integer("players", 2, 2, MAX_PLAYERS as i64)? as usize;
         let target = r.integer("target", default_target(players), 1, MAX_TARGET)?;
-        let rounds = r.integer("rounds", 1, 0, MAX_ROUNDS as i64)? as u32;
+        let rounds = r.integer("rounds", 0, 0, MAX_ROUNDS as i64)? as u32;
         let turbo = r.boolean("turbo", false)?;
         let switch_piles = r.boolean("switch_piles", false)?;
         r.finish()?;

@@ -1,4 +1,4 @@
-//! Duo Regna — two kingdoms duel for dragons (rulebook: `duo-regna.txt`).
+//! Duo Regna — two kingdoms duel for dragons.
 //!
 //! Rules in ten lines: each player holds the nine cards X, 0, 1, 2, 3, 4, 5, 6 (King), 6 (Queen).
 //! Every round both choose a card in secret and reveal together. A shield (X) on either side:
@@ -8,7 +8,7 @@
 //! a captured dragon is replaced from the pile, in the centre. After nine rounds both take
 //! their nine cards back. Whoever has captured 4 dragons (cards show 1 or 2) wins.
 //!
-//! Rulings applied (RULINGS.md): 16-card dragon deck, 10 singles and 6 doubles (`dragon_deck`);
+//! Rulings applied (see `docs/rules/duo-regna.md`): 16-card dragon deck, 10 singles and 6 doubles (`dragon_deck`);
 //! seat 0 commits first, seat 1 second, seat 0's pending card hidden from seat 1; an empty
 //! pile when a dragon is needed ends the game (most dragons wins, equal draws); the stalemate
 //! guard `max_rounds` (180): most dragons, then the side the dragon lies on, else a draw.
@@ -432,13 +432,19 @@ impl Game for DuoRegna {
         if played0 != CARDS - count(s.hands[1] as u64) {
             return Err("both seats must have played the same number of cards".into());
         }
+        // The length is checked before the pile is cut at it (a saved `pile_len` may be anything).
         let len = s.pile_len as usize;
-        let ones = s.pile[..len].iter().filter(|&&d| d == 1).count();
-        let twos = s.pile[..len].iter().filter(|&&d| d == 2).count();
-        if len != (self.single_dragons + self.double_dragons) as usize
-            || ones != self.single_dragons as usize
+        let Some((pile, rest)) = (len == (self.single_dragons + self.double_dragons) as usize)
+            .then(|| s.pile.split_at_checked(len))
+            .flatten()
+        else {
+            return Err("the dragon pile does not match the 'dragon_deck' option".into());
+        };
+        let ones = pile.iter().filter(|&&d| d == 1).count();
+        let twos = pile.iter().filter(|&&d| d == 2).count();
+        if ones != self.single_dragons as usize
             || twos != self.double_dragons as usize
-            || s.pile[len.min(MAX_PILE)..].iter().any(|&d| d != 0)
+            || rest.iter().any(|&d| d != 0)
         {
             return Err("the dragon pile does not match the 'dragon_deck' option".into());
         }

@@ -1,4 +1,4 @@
-//! Regine — build a four-card combination, bet on four Suits (rulebook: `regine.txt`).
+//! Regine — build a four-card combination, bet on four Suits.
 //!
 //! Rules in ten lines: 40 cards (8 Jesters, 4 each of Peasant, Assassin, Courtesan, Herald,
 //! Knight, Princess, 8 Queens); 4 dealt to each of 2–4 players. Phase 1, from the Dealer to the
@@ -11,7 +11,7 @@
 //! each remaining Suit goes to the best combination among its bettors (or everybody). First to
 //! 31 points (checked at round end) wins.
 //!
-//! Rulings applied (RULINGS.md): next Dealer to the left (`dealer_rotation`); Dealer-first seat
+//! Rulings applied (see `docs/rules/regine.md`): next Dealer to the left (`dealer_rotation`); Dealer-first seat
 //! priority; ranks Queen > Knight = Princess > Herald > Courtesan > Assassin > Peasant > Jester;
 //! a turn is a pass when nothing was exchanged or played; the discard pile is reshuffled when
 //! the deck runs out; Peasant and Knight name only opponents holding a card; out-of-turn effects
@@ -1389,7 +1389,7 @@ fn check(g: &Regine, s: &State) -> std::result::Result<(), String> {
     for suit in 0..SUITS {
         ok(
             s.bets[suit] >> n == 0
-                && s.doubled[suit].is_none_or(|d| s.bets[suit] & (1 << d) != 0)
+                && s.doubled[suit].is_none_or(|d| (d as usize) < n && s.bets[suit] >> d & 1 != 0)
                 && s.won[suit].is_none_or(|w| (w as usize) < n)
                 && s.gain[suit] as u32 <= 2 + 8,
             "bets, Double Downs and Suit results must name seats",

@@ -1,4 +1,4 @@
-//! Regnum — populate your realm with the most valuable characters (rulebook: `regnum.txt`).
+//! Regnum — populate your realm with the most valuable characters.
 //!
 //! Rules in ten lines: each player has a castle (an advantage) and four resource cards; 4
 //! characters lie in a line-up, players + 1 standards are on the table. A turn: draw two
@@ -6,16 +6,19 @@
 //! one after the other, paying each cost icon with resource cards (a dual card pays as one of
 //! its two colours), or, having bought none, discard one resource card. A bought character's
 //! effect happens at once. The line-up is refilled at the end of the turn. When either deck's
-//! last card is drawn, the turn ends and every player takes one final turn. Score: printed
+//! last card is drawn, the round in progress is finished and one more full round is played
+//! from seat 0, so that everybody has had as many turns (`final_round`). Score: printed
 //! points, score icons, 3 points per standard won (ties win nothing, except for Montreaux);
 //! most points wins, then most inhabitants, then a shared win.
 //!
-//! Rulings applied (RULINGS.md, Regnum): the card set of `regnum-cards.md` as data
+//! Rulings applied (see `docs/rules/regnum.md`): the card set as data
 //! (`python/regalia/data/regnum_cards.json`, option `card_set`); effects happen once, right
 //! after buying, and do nothing without a legal target; removed and cleared characters leave
 //! the game; TAX is answered in seat order from the active player's left; SWAP and SALVAGE
-//! choose any card; several purchases per turn, each paid slot by slot; the final turns; an
-//! empty deck draws what is left; the standards' ties and Montreaux; the tie-break on
+//! choose any card; several purchases per turn, each paid slot by slot; the final round
+//! (`final_round`: equal turns by default); an empty deck draws what is left, and DRAW2's
+//! discard follows only a card drawn; SWAP with an empty hand does nothing; the standards'
+//! ties and Montreaux; the tie-break on
 //! inhabitants, then a shared win. Ours (see `docs/rules/regnum.md`): the stalemate guard
 //! `max_turns` (400 turns in all), the Jester bonus counted once per player, SWAP's taking
 //! the last deck card is no draw.
@@ -120,6 +123,11 @@ const OPTIONS: &[OptionSpec] = &[
         default: "400",
         help: "stalemate guard: the game ends after this many turns in all (1-100000)",
     },
+    OptionSpec {
+        name: "final_round",
+        default: "\"equal_turns\"",
+        help: "the end once a deck runs out: 'equal_turns' (finish the round, then one more round from seat 0) or 'one_each' (one more turn each, from the next player)",
+    },
 ];
 
 /// Who decides what, now.
@@ -196,6 +204,9 @@ pub struct Regnum {
     pub card_set: Option<Arc<Value>>,
     /// Stalemate guard: turns in all.
     pub max_turns: u32,
+    /// The end once a deck runs out: the round finished, then one more full round from seat
+    /// 0 (`true`, `final_round="equal_turns"`); or one more turn each (`"one_each"`).
+    pub equal_turns: bool,
 }
 
 /// The whole game state.
@@ -360,9 +371,25 @@ impl Regnum {
         (0..self.players).filter(move |&o| o != seat)
     }
 
+    /// Starts the end when a deck runs out: the turns left, the current one included.
     fn trigger_end(&self, s: &mut State) {
         if s.final_turns.is_none() {
-            s.final_turns = Some(self.players as u8 + 1);
+            let n = self.players;
+            let left = if self.equal_turns {
+                2 * n - s.active as usize
+            } else {
+                n + 1
+            };
+            s.final_turns = Some(left as u8);
+        }
+    }
+
+    /// The most turns left when the end starts.
+    fn most_final_turns(&self) -> usize {
+        if self.equal_turns {
+            2 * self.players
+        } else {
+            self.players + 1
         }
     }
 
@@ -376,16 +403,19 @@ impl Regnum {
         Some(k)
     }
 
-    fn draw(&self, s: &mut State, seat: usize, n: usize) {
-        for _ in 0..n {
+    /// Draws up to `n` cards blind into `seat`'s hand (what is left when the deck runs out);
+    /// returns how many were drawn.
+    fn draw(&self, s: &mut State, seat: usize, n: usize) -> usize {
+        for drawn in 0..n {
             let Some(k) = self.draw_kind(s) else {
-                return;
+                return drawn;
             };
             s.hands[seat][k] += 1;
             if total(&s.deck) == 0 {
                 self.trigger_end(s);
             }
         }
+        n
     }
 
     fn refill(&self, s: &mut State) {
@@ -536,13 +566,16 @@ impl Regnum {
             }
             Some(Effect::Tax) => self.next_taxed(s, me),
             Some(Effect::Draw2) => {
-                self.draw(s, me, 2);
-                if total(&s.hands[me]) > 0 {
+                if self.draw(s, me, 2) > 0 {
                     s.phase = Phase::Draw2Discard;
                 }
             }
-            Some(Effect::Draw1) => self.draw(s, me, 1),
-            Some(Effect::Swap) if total(&s.deck) > 0 => s.phase = Phase::SwapTake,
+            Some(Effect::Draw1) => {
+                self.draw(s, me, 1);
+            }
+            Some(Effect::Swap) if total(&s.deck) > 0 && total(&s.hands[me]) > 0 => {
+                s.phase = Phase::SwapTake;
+            }
             Some(Effect::Salvage) if !s.discard.is_empty() => s.phase = Phase::Salvage,
             Some(Effect::Exchange) if self.targets(s, me) != 0 => s.phase = Phase::Exchange,
             Some(Effect::Remove) if self.targets(s, me) != 0 => s.phase = Phase::Remove,
@@ -907,7 +940,7 @@ impl Regnum {
                     || self.advantage(s, s.decider as usize) == Some(Advantage::Shadowfen)
             }
             Phase::Draw2Discard | Phase::SwapGive => total(&hand) == 0,
-            Phase::SwapTake => total(&s.deck) == 0,
+            Phase::SwapTake => total(&s.deck) == 0 || total(&hand) == 0,
             Phase::Salvage => s.discard.is_empty(),
             _ => false,
         };
@@ -957,11 +990,16 @@ impl Game for Regnum {
         options: OPTIONS,
     };
 
+    /// Saves from before `final_round` were played with one more turn each.
+    const ADDED_OPTIONS: &'static [(&'static str, &'static str)] =
+        &[("final_round", "\"one_each\"")];
+
     fn from_options(options: &Options) -> Result<Self> {
         let mut r = OptionReader::new(Self::INFO.name, options, OPTIONS);
         let players = r.integer("players", 2, 2, MAX_PLAYERS as i64)? as usize;
         let given = r.raw("card_set").cloned();
         let max_turns = r.integer("max_turns", 400, 1, 100_000)? as u32;
+        let final_round = r.choice("final_round", "equal_turns", &["equal_turns", "one_each"])?;
         r.finish()?;
         let cards = parse_card_set(given.as_ref(), players)?;
         Ok(Regnum {
@@ -969,6 +1007,7 @@ impl Game for Regnum {
             cards: Arc::new(cards),
             card_set: given.map(Arc::new),
             max_turns,
+            equal_turns: final_round == "equal_turns",
         })
     }
 
@@ -977,6 +1016,7 @@ impl Game for Regnum {
             "players": self.players,
             "card_set": self.card_set.as_deref().cloned().unwrap_or(Value::Null),
             "max_turns": self.max_turns,
+            "final_round": if self.equal_turns { "equal_turns" } else { "one_each" },
         });
         v.as_object().cloned().unwrap_or_default()
     }
@@ -1351,8 +1391,19 @@ impl Game for Regnum {
         if s.active as usize >= n || s.decider as usize >= n {
             return Err("the active player and the decider must be seats".into());
         }
-        if s.turn > self.max_turns || s.final_turns.is_some_and(|f| f as usize > n + 1) {
+        if s.turn > self.max_turns
+            || s.final_turns
+                .is_some_and(|f| f as usize > self.most_final_turns())
+        {
             return Err("the turn count or the final turns are out of range".into());
+        }
+        let running = s.phase != Phase::Over;
+        if self.equal_turns
+            && running
+            && s.final_turns
+                .is_some_and(|f| (s.active as usize + f as usize) % n != 0)
+        {
+            return Err("the final turns must end with a full round".into());
         }
         if (s.phase == Phase::Over) != (s.turn == self.max_turns || s.final_turns == Some(0)) {
             return Err("the end of the game does not agree with the turns played".into());

@@ -117,11 +117,13 @@ fn every_legal_payment_step_can_be_completed() {
     }
 }
 
-#[test]
-fn a_deck_running_out_gives_each_player_one_final_turn() {
-    let g = game(2);
+/// A 2-player game in which seat 0 holds every card but one G, which is the last in the deck
+/// (seat 1 holds none), with `final_round` as given.
+fn last_card_game(final_round: &str) -> (Regnum, State) {
+    let mut o = Options::new();
+    o.insert("final_round".into(), Value::from(final_round));
+    let g = Regnum::from_options(&o).unwrap();
     let mut s = g.new_state(Rng::new(3));
-    // Seat 0 holds every card but one G, which is the last in the deck; seat 1 holds none.
     for k in 0..KINDS {
         s.hands[0][k] += s.deck[k] + s.hands[1][k];
         s.hands[1][k] = 0;
@@ -129,6 +131,34 @@ fn a_deck_running_out_gives_each_player_one_final_turn() {
     }
     s.hands[0][0] -= 1;
     s.deck[0] = 1;
+    (g, s)
+}
+
+#[test]
+fn a_deck_running_out_finishes_the_round_then_plays_one_more() {
+    let (g, mut s) = last_card_game("equal_turns");
+    g.apply(&mut s, DRAW_TWO);
+    assert_eq!(s.final_turns, Some(4));
+    for (seat, left) in [(0, 4), (1, 3), (0, 2), (1, 1)] {
+        assert_eq!((s.active, s.final_turns), (seat, Some(left)));
+        g.check_state(&s).unwrap();
+        if seat == 1 {
+            g.apply(&mut s, DRAW_TWO);
+            g.apply(&mut s, END_TURN); // seat 1 has nothing to discard
+        } else {
+            if s.phase == Phase::Draw {
+                g.apply(&mut s, DRAW_TWO);
+            }
+            g.apply(&mut s, DISCARD);
+        }
+    }
+    assert_eq!((s.phase, s.turn), (Phase::Over, 4));
+    assert_eq!(g.current_player(&s), None);
+}
+
+#[test]
+fn final_round_one_each_gives_each_player_one_more_turn() {
+    let (g, mut s) = last_card_game("one_each");
     g.apply(&mut s, DRAW_TWO);
     assert_eq!(s.final_turns, Some(3));
     g.apply(&mut s, DISCARD); // seat 0 ends the turn that emptied the deck
