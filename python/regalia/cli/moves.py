@@ -110,10 +110,12 @@ class MoveList:
 
 
 def _parses(parse: Callable[[str], int], text: str) -> bool:
+    """Whether ``text`` names a move of the game, legal now or not (``parse_action`` refuses
+    the name of a move that is not legal now, saying so)."""
     try:
         parse(text)
-    except ValueError:
-        return False
+    except ValueError as e:
+        return "is not legal now" in str(e)
     return True
 
 

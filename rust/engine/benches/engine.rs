@@ -45,13 +45,7 @@ fn state_calls(c: &mut Criterion) {
         let s = mid_game(name);
         let a = s.legal_actions().nth(0).unwrap() as i64;
         let seat = s.current_player().unwrap() as i64;
-        let mut tensor = vec![
-            0.0f32;
-            bench_game(name)
-                .observation_shape()
-                .iter()
-                .product()
-        ];
+        let mut tensor = vec![0.0f32; bench_game(name).observation_shape().iter().product()];
         let mut g = c.benchmark_group(format!("state/{name}"));
         g.bench_function("legal_actions", |b| {
             b.iter(|| black_box(&s).legal_actions())

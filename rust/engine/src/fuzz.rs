@@ -475,7 +475,11 @@ fn field_number(r: &mut ByteReader) -> Value {
 /// The JSON pointer of every node below `v` (not `v` itself), under `prefix`.
 fn pointers(v: &Value, prefix: &str, out: &mut Vec<String>) {
     let children: Vec<(String, &Value)> = match v {
-        Value::Array(a) => a.iter().enumerate().map(|(i, x)| (i.to_string(), x)).collect(),
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (i.to_string(), x))
+            .collect(),
         Value::Object(o) => o.iter().map(|(k, x)| (k.clone(), x)).collect(),
         _ => Vec::new(),
     };
@@ -499,7 +503,10 @@ fn nested(inner: Value, levels: usize) -> Value {
 /// reordered, given duplicate or out-of-range entries or swapped for the donor's; any node
 /// may be wrapped in arrays, shallowly or deeper than the JSON reader allows.
 pub fn mutate_field(state: &mut Value, donor: &Value, r: &mut ByteReader) {
-    let Some(fields) = state.as_object().map(|o| o.keys().cloned().collect::<Vec<_>>()) else {
+    let Some(fields) = state
+        .as_object()
+        .map(|o| o.keys().cloned().collect::<Vec<_>>())
+    else {
         return mutate(state, r);
     };
     if fields.is_empty() {
@@ -552,7 +559,9 @@ pub fn mutate_field(state: &mut Value, donor: &Value, r: &mut ByteReader) {
         },
         (1..=5, Value::Bool(b)) => *b = !*b,
         (1..=5, Value::Null) => *node = field_number(r),
-        (1..=5, Value::String(_)) => *node = Value::from(["", "x", "over", "main"][op as usize / 16 % 4]),
+        (1..=5, Value::String(_)) => {
+            *node = Value::from(["", "x", "over", "main"][op as usize / 16 % 4])
+        }
         (8..=11, _) => *node = field_number(r),
         (12, _) => *node = Value::Null,
         (13, _) => {
@@ -593,7 +602,9 @@ pub fn state_fields(data: &[u8]) -> bool {
     }
     for _ in 0..1 + r.u8() % 4 {
         match (v.get_mut("state"), donor.get("state")) {
-            (Some(state), Some(d)) if mode & 8 == 0 || mode & 16 == 0 => mutate_field(state, d, &mut r),
+            (Some(state), Some(d)) if mode & 8 == 0 || mode & 16 == 0 => {
+                mutate_field(state, d, &mut r)
+            }
             _ => mutate(&mut v, &mut r),
         }
     }
@@ -614,7 +625,10 @@ pub fn options(data: &[u8]) -> bool {
             Err(_) => return false,
         }
     } else {
-        let default = ok(make(info.name, &harness_options(info.name, info.min_players, 1)), "default options");
+        let default = ok(
+            make(info.name, &harness_options(info.name, info.min_players, 1)),
+            "default options",
+        );
         let mut v = Value::Object(default.options());
         for _ in 0..1 + r.u8() % 3 {
             mutate(&mut v, &mut r);

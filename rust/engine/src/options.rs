@@ -193,7 +193,10 @@ mod tests {
         let o = opts(json!({"n": null, "t": null}));
         let mut r = OptionReader::new("g", &o, SPECS);
         let e = r.integer("n", 3, 1, 9).unwrap_err().to_string();
-        assert!(e.contains("must be an integer from 1 to 9, got null"), "{e}");
+        assert!(
+            e.contains("must be an integer from 1 to 9, got null"),
+            "{e}"
+        );
         assert_eq!(r.integer("t", 4, 1, 9).unwrap(), 4);
 
         let o = opts(json!({"m": 1}));

@@ -566,7 +566,9 @@ impl Regnum {
             }
             Some(Effect::Tax) => self.next_taxed(s, me),
             Some(Effect::Draw2) => {
-                if self.draw(s, me, 2) > 0 {
+                // "Draw 2, then discard 1": the discard follows only a card drawn.
+                let drawn = self.draw(s, me, 2);
+                if drawn > 0 {
                     s.phase = Phase::Draw2Discard;
                 }
             }
