@@ -10,6 +10,7 @@ import pytest
 
 import regalia
 from regalia.reference.rng import derive_seed
+from tests.conftest import SUITE_OPTIONS
 
 
 def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -27,7 +28,7 @@ def check_rows(env: regalia.VectorEnv, states: list[Any], obs: Any, masks: Any, 
 def test_games_equal_the_same_games_played_one_by_one(config: tuple[str, int]) -> None:
     name, players = config
     n, seed = 4, 21
-    env = regalia.VectorEnv(name, n, seed=seed, threads=1, players=players)
+    env = regalia.VectorEnv(name, n, seed=seed, threads=1, players=players, **SUITE_OPTIONS.get(name, {}))
     game = env.game
     assert game.num_players == players == env.num_players
     obs, masks, current = env.reset()
