@@ -67,7 +67,7 @@ def test_the_table_is_cached_and_a_damaged_file_is_solved_again(cache: Path) -> 
     first = solver.table(SMALL)
     (path,) = cache.glob("duo-regna-*.solved")
     data = path.read_bytes()
-    assert regalia._core.DuoRegnaSolver.from_bytes(solver._options_key(SMALL), data).start_value == first.start_value
+    assert regalia._core.DuoRegnaSolver.from_bytes(solver._full_options(SMALL), data).start_value == first.start_value
     for damaged in (data[: len(data) // 2], data[:-1] + bytes([data[-1] ^ 1]), b"", b"not a table"):
         path.write_bytes(damaged)
         solver._TABLES.clear()

@@ -67,13 +67,13 @@ __all__ = [
 ]
 
 
-def _options_json(options: dict[str, Any]) -> str:
-    if jsontext.too_deep(options):
-        raise InvalidOptionError(f"options nest more than {jsontext.MAX_DEPTH} levels deep")
+def _plain_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options as the reference reads them: plain JSON values (tuples become lists)."""
     try:
-        return json.dumps(options, allow_nan=False)
+        plain: dict[str, Any] = json.loads(json.dumps(options, allow_nan=False))
     except (TypeError, ValueError, RecursionError) as e:
         raise InvalidOptionError(f"options must be plain JSON values (int, bool, str, lists): {e}") from None
+    return plain
 
 
 def make(name: str, backend: Literal["rust", "reference"] = "rust", **options: Any) -> AnyGame:
@@ -85,18 +85,19 @@ def make(name: str, backend: Literal["rust", "reference"] = "rust", **options: A
     """
     if not isinstance(name, str):
         raise InvalidOptionError(f"a game name must be a str, got {name!r}")
+    if jsontext.too_deep(options):
+        raise InvalidOptionError(f"options nest more than {jsontext.MAX_DEPTH} levels deep")
     if backend == "rust":
-        return _core.make(name, _options_json(options))
+        return _core.make(name, options)
     if backend == "reference":
-        return _reference.make(name, json.loads(_options_json(options)))
+        return _reference.make(name, _plain_options(options))
     raise InvalidOptionError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
 
 
 def games() -> list[dict[str, Any]]:
     """Every game: ``name``, ``title``, ``aliases``, ``min_players``, ``max_players`` and
     ``options`` (each with ``name``, ``default`` and ``help``)."""
-    listing: list[dict[str, Any]] = json.loads(_core.games_json())
-    return listing
+    return _core.games()
 
 
 def load_state(text: str, backend: Literal["rust", "reference"] = "rust") -> AnyState:

@@ -47,12 +47,11 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "regalia"
 
 
-def _options_key(options: dict[str, Any] | None) -> str:
-    """The game's full options (defaults filled in, checked) as canonical JSON."""
+def _full_options(options: dict[str, Any] | None) -> dict[str, Any]:
+    """The game's full options (defaults filled in, checked)."""
     import regalia
 
-    game = regalia.make("duo-regna", **(options or {}))
-    return json.dumps(game.options, sort_keys=True)
+    return regalia.make("duo-regna", **(options or {})).options
 
 
 def table(options: dict[str, Any] | None = None, progress: bool | None = None) -> _core.DuoRegnaSolver:
@@ -60,36 +59,37 @@ def table(options: dict[str, Any] | None = None, progress: bool | None = None) -
     directory, or solved now and saved there (with a progress bar on stderr when ``progress``
     is true; default: when stderr is a terminal). Options that cannot be solved raise
     ``InvalidOptionError`` saying why."""
-    key = _options_key(options)
+    full = _full_options(options)
+    key = json.dumps(full, sort_keys=True)
     with _LOCK:
         if key in _TABLES:
             return _TABLES[key]
-        _core.DuoRegnaSolver.horizon_for(key)  # unsolvable options fail here, before any work
+        _core.DuoRegnaSolver.horizon_for(full)  # unsolvable options fail here, before any work
         path = cache_dir() / f"duo-regna-{hashlib.sha256(key.encode()).hexdigest()[:16]}.solved"
-        solved = _read(key, path)
+        solved = _read(full, path)
         if solved is None:
-            solved = _solve(key, path, sys.stderr.isatty() if progress is None else progress)
+            solved = _solve(full, path, sys.stderr.isatty() if progress is None else progress)
             _write(path, solved)
         _TABLES[key] = solved
         return solved
 
 
-def _read(key: str, path: Path) -> _core.DuoRegnaSolver | None:
+def _read(options: dict[str, Any], path: Path) -> _core.DuoRegnaSolver | None:
     """The table in ``path``, or None if there is none or it cannot be trusted."""
     try:
         data = path.read_bytes()
     except OSError:
         return None
     try:
-        return _core.DuoRegnaSolver.from_bytes(key, data)
+        return _core.DuoRegnaSolver.from_bytes(options, data)
     except InvalidStateError:
         return None
 
 
-def _solve(key: str, path: Path, show: bool) -> _core.DuoRegnaSolver:
+def _solve(options: dict[str, Any], path: Path, show: bool) -> _core.DuoRegnaSolver:
     """Solves the game, with a progress bar when ``show``."""
     if not show:
-        return _core.DuoRegnaSolver.build(key)
+        return _core.DuoRegnaSolver.build(options)
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -105,7 +105,7 @@ def _solve(key: str, path: Path, show: bool) -> _core.DuoRegnaSolver:
         def step(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        return _core.DuoRegnaSolver.build(key, step)
+        return _core.DuoRegnaSolver.build(options, step)
 
 
 def _write(path: Path, solved: _core.DuoRegnaSolver) -> None:

@@ -41,7 +41,7 @@ class GameInfo:
     options: tuple[OptionSpec, ...]
 
     def to_json(self) -> dict[str, Any]:
-        """The listing, as the extension's ``games_json`` gives it."""
+        """The listing, as the extension's ``games()`` gives it."""
         return {
             "name": self.name,
             "title": self.title,

@@ -1,9 +1,10 @@
 //! Converting arguments from Python and JSON values to Python objects.
 
-use crate::errors::{InvalidArgumentError, Raise};
+use crate::errors::{InvalidArgumentError, InvalidOptionError, Raise};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyList};
-use serde_json::Value;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use regalia_engine::Options;
+use serde_json::{Map, Number, Value};
 
 /// An integer argument (anything with `__index__`, but not a bool), or `raise`d: an
 /// integer too large for 64 bits is out of range (`range`, e.g. `" 0..156"`, says which
@@ -83,4 +84,75 @@ pub fn json_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>
             dict.into_any()
         }
     })
+}
+
+/// Game options given as a Python dict (str keys, plain JSON-like values), or
+/// `InvalidOptionError` naming the first value that is not one.
+pub fn options_arg(options: Option<&Bound<'_, PyDict>>) -> PyResult<Options> {
+    let mut map = Map::new();
+    for (key, value) in options.into_iter().flat_map(|d| d.iter()) {
+        let Ok(key) = key.extract::<String>() else {
+            return Err(InvalidOptionError::new_err("option names must be str"));
+        };
+        let value = py_to_json(&value, MAX_DEPTH).map_err(|what| {
+            InvalidOptionError::new_err(format!(
+                "option {key:?} must be a plain value (int, float, bool, str, None, lists \
+                 and dicts of them), got {what}"
+            ))
+        })?;
+        map.insert(key, value);
+    }
+    Ok(map)
+}
+
+/// The deepest nesting of lists and dicts accepted in options (as for saved JSON).
+const MAX_DEPTH: usize = 127;
+
+/// A plain Python value (None, bool, int, finite float, str, list/tuple, dict with str keys),
+/// nested at most `depth` levels, as JSON; otherwise a description of the first value that is
+/// not one.
+pub fn py_to_json(obj: &Bound<'_, PyAny>, depth: usize) -> Result<Value, String> {
+    let shown = || {
+        obj.repr()
+            .map(|r| r.to_string())
+            .unwrap_or_else(|_| "?".into())
+    };
+    let nested = obj.is_instance_of::<PyList>()
+        || obj.is_instance_of::<PyTuple>()
+        || obj.is_instance_of::<PyDict>();
+    if nested && depth == 0 {
+        return Err(format!("lists and dicts nested more than {MAX_DEPTH} deep"));
+    }
+    if obj.is_none() {
+        Ok(Value::Null)
+    } else if let Ok(b) = obj.cast::<PyBool>() {
+        Ok(Value::Bool(b.is_true()))
+    } else if obj.is_instance_of::<PyInt>() {
+        match (obj.extract::<i64>(), obj.extract::<u64>()) {
+            (Ok(i), _) => Ok(Value::from(i)),
+            (_, Ok(u)) => Ok(Value::from(u)),
+            _ => Err(shown()),
+        }
+    } else if let Ok(f) = obj.cast::<PyFloat>() {
+        Number::from_f64(f.value())
+            .map(Value::Number)
+            .ok_or_else(shown)
+    } else if let Ok(s) = obj.cast::<PyString>() {
+        Ok(Value::String(s.to_string()))
+    } else if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        let mut items = Vec::new();
+        for item in obj.try_iter().map_err(|_| shown())? {
+            items.push(py_to_json(&item.map_err(|_| shown())?, depth - 1)?);
+        }
+        Ok(Value::Array(items))
+    } else if let Ok(d) = obj.cast::<PyDict>() {
+        let mut map = Map::new();
+        for (k, v) in d.iter() {
+            let k = k.extract::<String>().map_err(|_| shown())?;
+            map.insert(k, py_to_json(&v, depth - 1)?);
+        }
+        Ok(Value::Object(map))
+    } else {
+        Err(shown())
+    }
 }

@@ -6,7 +6,7 @@ use crate::interrupt::interruptible;
 use crate::state::PyState;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
-use regalia_engine::{DynGame, Options};
+use regalia_engine::DynGame;
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -120,24 +120,12 @@ impl PyGame {
         )
     }
     /// Pickles as ``make(name, options)``.
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, String))> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         let make = py.import("regalia._core")?.getattr("make")?;
-        Ok((
-            make,
-            (
-                self.inner.info().name.to_string(),
-                Value::Object(self.inner.options()).to_string(),
-            ),
-        ))
+        let options = json_to_py(py, &Value::Object(self.inner.options()))?;
+        Ok((make, (self.inner.info().name.to_string(), options)))
     }
 }
 
-/// Parses the options JSON text given by the Python front door.
-pub fn parse_options(options_json: &str) -> Result<Options, regalia_engine::Error> {
-    match serde_json::from_str::<Value>(options_json) {
-        Ok(Value::Object(map)) => Ok(map),
-        _ => Err(regalia_engine::Error::InvalidOption(
-            "options must be a JSON object".into(),
-        )),
-    }
-}
+/// What `__reduce__` gives pickle: `make` and its arguments (name, options).
+type Reduced<'py> = (Bound<'py, PyAny>, (String, Bound<'py, PyAny>));

@@ -10,22 +10,25 @@ mod state;
 mod vector;
 
 use errors::{guard, InvalidStateError};
-use game::{parse_options, PyGame};
+use game::PyGame;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use state::PyState;
 
 include!(concat!(env!("OUT_DIR"), "/rules_pages.rs"));
 
-/// The game called ``name`` with ``options_json`` (a JSON object of options).
+/// The game called ``name`` with ``options`` (a dict of plain values).
 #[pyfunction]
-fn make(name: &str, options_json: &str) -> PyResult<PyGame> {
-    let inner = guard(|| regalia_engine::make(name, &parse_options(options_json)?))?;
+#[pyo3(signature = (name, options=None))]
+fn make(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<PyGame> {
+    let options = convert::options_arg(options)?;
+    let inner = guard(|| regalia_engine::make(name, &options))?;
     Ok(PyGame { inner })
 }
 
-/// Every game's description as JSON text (name, title, aliases, players, options).
+/// Every game's description (name, title, aliases, players, options) as plain Python data.
 #[pyfunction]
-fn games_json() -> String {
+fn games(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     let list: Vec<serde_json::Value> = regalia_engine::all_games()
         .iter()
         .map(|g| {
@@ -43,7 +46,7 @@ fn games_json() -> String {
             })
         })
         .collect();
-    serde_json::Value::Array(list).to_string()
+    convert::json_to_py(py, &serde_json::Value::Array(list))
 }
 
 /// The rules page of ``name`` (Markdown, from ``docs/rules/``), or None if it has none.
@@ -69,7 +72,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vector::PyVectorEnv>()?;
     m.add_class::<solver::PySolver>()?;
     m.add_function(wrap_pyfunction!(make, m)?)?;
-    m.add_function(wrap_pyfunction!(games_json, m)?)?;
+    m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(load_state, m)?)?;
     m.add_function(wrap_pyfunction!(rules_page, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -1,7 +1,7 @@
 //! `regalia._core.DuoRegnaSolver`: Duo Regna's solved table (built, read from bytes, queried).
 
 use crate::errors::{guard, InvalidArgumentError, RegaliaError};
-use crate::game::parse_options;
+use crate::convert::options_arg;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use regalia_engine::games::duo_regna::DuoRegna;
@@ -14,8 +14,10 @@ pub struct PySolver {
     inner: Solver,
 }
 
-fn game_of(options_json: &str) -> PyResult<DuoRegna> {
-    guard(|| DuoRegna::from_options(&parse_options(options_json)?))
+/// Duo Regna with `options` (a dict), checked.
+fn game_of(options: &Bound<'_, PyDict>) -> PyResult<DuoRegna> {
+    let options = options_arg(Some(options))?;
+    guard(|| DuoRegna::from_options(&options))
 }
 
 #[pymethods]
@@ -23,8 +25,8 @@ impl PySolver {
     /// How the table for these options would look ahead: ``"exact"`` or ``"stationary"``;
     /// ``InvalidOptionError`` if they cannot be solved.
     #[staticmethod]
-    fn horizon_for(options_json: &str) -> PyResult<&'static str> {
-        let game = game_of(options_json)?;
+    fn horizon_for(options: &Bound<'_, PyDict>) -> PyResult<&'static str> {
+        let game = game_of(options)?;
         Ok(match guard(|| Solver::horizon(&game))? {
             Horizon::Exact { .. } => "exact",
             Horizon::Stationary => "stationary",
@@ -33,13 +35,13 @@ impl PySolver {
     /// Solves the game (GIL released), calling ``progress(done, total)`` now and then; an
     /// exception raised by ``progress`` (e.g. ``KeyboardInterrupt``) stops the build.
     #[staticmethod]
-    #[pyo3(signature = (options_json, progress=None))]
+    #[pyo3(signature = (options, progress=None))]
     fn build(
         py: Python<'_>,
-        options_json: &str,
+        options: &Bound<'_, PyDict>,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<PySolver> {
-        let game = game_of(options_json)?;
+        let game = game_of(options)?;
         let mut failure: Option<PyErr> = None;
         let built = py.detach(|| {
             guard(|| {
@@ -63,8 +65,8 @@ impl PySolver {
     /// The table read back from ``to_bytes()``; ``InvalidStateError`` if the bytes are
     /// damaged, cut off, or of other options.
     #[staticmethod]
-    fn from_bytes(py: Python<'_>, options_json: &str, data: &[u8]) -> PyResult<PySolver> {
-        let game = game_of(options_json)?;
+    fn from_bytes(py: Python<'_>, options: &Bound<'_, PyDict>, data: &[u8]) -> PyResult<PySolver> {
+        let game = game_of(options)?;
         let inner = py.detach(|| guard(|| Solver::from_bytes(&game, data)))?;
         Ok(PySolver { inner })
     }

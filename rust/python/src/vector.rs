@@ -1,11 +1,9 @@
 //! `regalia._core.VectorEnv`: many games stepped together in Rust, numpy in and out, the
 //! work done with the GIL released and split over threads (see `regalia_engine::batch`).
 
-use crate::convert::{int_arg, seed_arg};
-use crate::errors::{
-    guard, not_contiguous, IllegalActionError, InvalidArgumentError, InvalidOptionError,
-};
-use crate::game::{parse_options, PyGame};
+use crate::convert::{int_arg, options_arg, seed_arg};
+use crate::errors::{guard, not_contiguous, IllegalActionError, InvalidArgumentError};
+use crate::game::PyGame;
 use crate::state::PyState;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -121,19 +119,9 @@ fn game_arg(
             "VectorEnv needs a game name or a Game of the rust backend",
         ));
     };
-    let options_json: String = match options {
-        Some(o) => game
-            .py()
-            .import("json")?
-            .call_method1("dumps", (o,))
-            .and_then(|t| t.extract())
-            .map_err(|e| {
-                InvalidOptionError::new_err(format!("options must be plain JSON values: {e}"))
-            })?,
-        None => "{}".into(),
-    };
     let name = name.to_str()?;
-    guard(|| regalia_engine::make(name, &parse_options(&options_json)?))
+    let options = options_arg(options)?;
+    guard(|| regalia_engine::make(name, &options))
 }
 
 /// The actions of a step as a 1-D int64 array (any integer array-like is converted).
