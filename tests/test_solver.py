@@ -75,7 +75,7 @@ def test_the_table_is_cached_and_a_damaged_file_is_solved_again(cache: Path) -> 
         assert path.read_bytes() == data, "the damaged file is replaced by a good one"
         assert len(again) == len(first)
     with pytest.raises(regalia.InvalidStateError):
-        regalia._core.DuoRegnaSolver.from_bytes(solver._options_key(SMALL), data[:-8])
+        regalia._core.DuoRegnaSolver.from_bytes(solver._full_options(SMALL), data[:-8])
 
 
 def test_unsolvable_options_and_other_games_are_refused() -> None:
