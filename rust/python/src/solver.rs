@@ -1,7 +1,7 @@
 //! `regalia._core.DuoRegnaSolver`: Duo Regna's solved table (built, read from bytes, queried).
 
-use crate::errors::{guard, InvalidArgumentError, RegaliaError};
 use crate::convert::options_arg;
+use crate::errors::{guard, InvalidArgumentError, RegaliaError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use regalia_engine::games::duo_regna::DuoRegna;
