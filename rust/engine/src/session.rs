@@ -9,7 +9,7 @@ use crate::game::{Game, GameInfo, Seat};
 use crate::options::Options;
 use crate::playout::{random_playouts, PlayoutStats};
 use crate::rng::Rng;
-use crate::search::{ismcts, IsmctsConfig, IsmctsResult};
+use crate::search::{ismcts_until, IsmctsConfig, IsmctsResult};
 use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -87,8 +87,9 @@ pub trait DynState: Send + Sync {
     fn observation_tensor(&self, seat: i64, out: &mut [f32]) -> Result<()>;
     /// A state consistent with all that `seat` has seen, hidden cards resampled from `seed`.
     fn determinize(&self, seat: i64, seed: u64) -> Result<Box<dyn DynState>>;
-    /// ISMCTS for the seat to move, from what that seat knows (`None` once over).
-    fn ismcts(&self, config: &IsmctsConfig) -> Option<IsmctsResult>;
+    /// ISMCTS for the seat to move, from what that seat knows (`None` once over); it ends
+    /// early once `stop` is set.
+    fn ismcts(&self, config: &IsmctsConfig, stop: &AtomicBool) -> Option<IsmctsResult>;
     /// The saved form, generator included.
     fn to_json(&self) -> String;
     /// Equality of the full state (same game, same rules state, same history).
@@ -454,8 +455,8 @@ impl<G: Game> DynState for Session<G> {
             None,
         )))
     }
-    fn ismcts(&self, config: &IsmctsConfig) -> Option<IsmctsResult> {
-        ismcts(&*self.game, &self.state, config)
+    fn ismcts(&self, config: &IsmctsConfig, stop: &AtomicBool) -> Option<IsmctsResult> {
+        ismcts_until(&*self.game, &self.state, config, stop)
     }
     fn to_json(&self) -> String {
         json!({

@@ -10,8 +10,14 @@ use pyo3::types::{PyDict, PyList};
 use regalia_engine::{
     Action, DynGame, DynState, Error, IsmctsConfig, IsmctsResult, Rollout, MAX_ACTIONS,
 };
-use std::sync::Arc;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::thread;
 use std::time::Duration;
+
+/// How often a search started from Python looks for Ctrl-C.
+const SIGNAL_POLL: Duration = Duration::from_millis(20);
 
 /// A game position. Mutated only by ``apply``; everything else reads.
 #[pyclass(name = "State", module = "regalia._core")]
@@ -76,12 +82,38 @@ impl PyState {
             rollout,
         };
         let inner = &self.inner;
-        py.detach(|| {
-            guard(|| {
-                inner.ismcts(&config).ok_or_else(|| {
-                    Error::InvalidArgument("the game is over: there is nothing to search".into())
-                })
-            })
+        let flag = AtomicBool::new(false);
+        let stop = &flag;
+        let outcome = thread::scope(|scope| -> PyResult<_> {
+            let (done, finished) = mpsc::channel();
+            scope.spawn(move || {
+                let result = catch_unwind(AssertUnwindSafe(|| inner.ismcts(&config, stop)));
+                let _ = done.send(result);
+            });
+            // The search runs on its own thread; this one waits without the GIL in short
+            // slices and looks for Ctrl-C (Python runs signal handlers on the main thread
+            // only), setting the stop flag when one arrives.
+            let mut finished = finished;
+            loop {
+                let (back, result) = py.detach(move || {
+                    let result = finished.recv_timeout(SIGNAL_POLL);
+                    (finished, result)
+                });
+                finished = back;
+                if let Ok(result) = result {
+                    return Ok(result);
+                }
+                if let Err(e) = py.check_signals() {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+        })?;
+        guard(|| match outcome {
+            Ok(found) => found.ok_or_else(|| {
+                Error::InvalidArgument("the game is over: there is nothing to search".into())
+            }),
+            Err(p) => resume_unwind(p),
         })
     }
 }

@@ -26,6 +26,7 @@ use crate::game::{uniform_action, Game, Seat};
 use crate::rng::{splitmix64, Rng};
 use std::collections::hash_map::{Entry, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How to search.
@@ -90,6 +91,20 @@ pub struct IsmctsResult {
 
 /// Searches for the seat to move in `root`; `None` when the game is over.
 pub fn ismcts<G: Game>(game: &G, root: &G::State, config: &IsmctsConfig) -> Option<IsmctsResult> {
+    ismcts_until(game, root, config, &AtomicBool::new(false))
+}
+
+/// Iterations between two looks at the stop flag of [`ismcts_until`].
+const STOP_CHECK: u64 = 128;
+
+/// [`ismcts`] that also ends early once `stop` is set (by another thread: Ctrl-C at the
+/// terminal), looking at it every [`STOP_CHECK`] iterations; one iteration always runs.
+pub fn ismcts_until<G: Game>(
+    game: &G,
+    root: &G::State,
+    config: &IsmctsConfig,
+    stop: &AtomicBool,
+) -> Option<IsmctsResult> {
     let seat = game.current_player(root)?;
     let root_legal = game.legal_actions(root);
     let mut search = Search {
@@ -105,6 +120,9 @@ pub fn ismcts<G: Game>(game: &G, root: &G::State, config: &IsmctsConfig) -> Opti
     let mut iterations = 0;
     while iterations < config.iterations.max(1) {
         if iterations > 0 && config.time_limit.is_some_and(|t| start.elapsed() >= t) {
+            break;
+        }
+        if iterations > 0 && iterations % STOP_CHECK == 0 && stop.load(Ordering::Relaxed) {
             break;
         }
         let world = game.determinize(root, seat, &mut search.rng);
@@ -397,6 +415,15 @@ mod tests {
             g.apply(&mut s, a);
         }
         assert_eq!(ismcts(&g, &s, &config(10, 0)), None);
+    }
+
+    #[test]
+    fn a_stop_flag_ends_the_search_after_one_round_of_checks() {
+        let g = duo_regna();
+        let s = g.new_state(Rng::new(3));
+        let r =
+            ismcts_until(&g, &s, &config(1_000_000, 1), &AtomicBool::new(true)).expect("not over");
+        assert_eq!(r.iterations, STOP_CHECK);
     }
 
     #[test]
