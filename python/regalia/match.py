@@ -81,7 +81,8 @@ def _agents(players: Sequence[AgentLike | str], seed: int) -> list[Any]:
 def play(game: Any, agents: Sequence[AgentLike | str], seed: int = 0, on_error: OnError = "raise") -> MatchRecord:
     """Plays one game between ``agents`` (one per seat) and returns its record.
 
-    ``game`` is a game or a game id; an agent is an object with ``act(view)``, a plain
+    ``game`` is a game or a game id (made for as many players as there are agents, where
+    the game allows that count, as the command line does); an agent is an object with ``act(view)``, a plain
     function of the view, or a built-in agent's name (seeded from ``seed`` and its seat).
     An agent that raises or chooses an illegal action stops the match: with
     ``on_error="raise"`` an ``AgentError`` names the seat and the action and carries the
@@ -91,7 +92,10 @@ def play(game: Any, agents: Sequence[AgentLike | str], seed: int = 0, on_error: 
     if isinstance(game, str):
         import regalia
 
-        game = regalia.make(game)
+        info = next((g for g in regalia.games() if game in (g["name"], *g["aliases"])), None)
+        varies = info is not None and info["min_players"] != info["max_players"]
+        fits = varies and info is not None and info["min_players"] <= len(agents) <= info["max_players"]
+        game = regalia.make(game, players=len(agents)) if fits else regalia.make(game)
     if on_error not in ("raise", "forfeit"):
         raise InvalidArgumentError(f"on_error must be 'raise' or 'forfeit', got {on_error!r}")
     if len(agents) != game.num_players:

@@ -39,6 +39,7 @@ __all__ = [
     "SolverAgent",
     "View",
     "as_agent",
+    "agent_options",
     "make_agent",
     "view_of",
 ]
@@ -78,7 +79,20 @@ def make_agent(name: str, seed: int | None = None, **options: Any) -> Agent:
         maker = AGENTS[base.strip()]
     except KeyError:
         raise InvalidOptionError(f"unknown agent {base!r}; agents: {', '.join(AGENTS)}") from None
+    allowed = agent_options(base.strip())
+    unknown = [key for key in options if key not in allowed]
+    if unknown:
+        listed = ", ".join(allowed) or "none"
+        raise InvalidOptionError(f"unknown option {unknown[0]!r} for agent {base.strip()!r}; its options: {listed}")
     try:
         return maker(seed, **options)
     except TypeError as e:
         raise InvalidOptionError(f"bad options for agent {base!r}: {e}") from None
+
+
+def agent_options(name: str) -> list[str]:
+    """The keyword options the built-in agent ``name`` takes (besides its seed)."""
+    import inspect
+
+    params = inspect.signature(AGENTS[name]).parameters.values()
+    return [p.name for p in params if p.name != "seed" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]

@@ -20,7 +20,7 @@ app = typer.Typer(
     help="Regalia: five royal card games to play, watch and pit bots against each other.",
     epilog="Start with: regalia games, then: regalia play duo-regna. Every command has --help.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )

@@ -16,22 +16,38 @@ def _no_color(value: bool) -> bool:
     return value
 
 
+def complete_game(incomplete: str) -> list[str]:
+    """The game ids that begin with ``incomplete`` (for shell completion)."""
+    import regalia
+
+    return [g["name"] for g in regalia.games() if g["name"].startswith(incomplete)]
+
+
 GameArg = Annotated[
-    str, typer.Argument(help="a game id or alias, e.g. duo-regna (see: regalia games)", show_default=False)
+    str,
+    typer.Argument(
+        metavar="GAME",
+        help="a game id or alias, e.g. duo-regna (see: regalia games)",
+        show_default=False,
+        autocompletion=complete_game,
+    ),
 ]
 SeatsOpt = Annotated[
     str | None,
     typer.Option(
         "--seats",
         "-s",
+        metavar="SEATS",
         help="one agent per seat, comma-separated: human or a built-in agent; NAME*N repeats (random*4)",
         show_default=False,
     ),
 ]
-SeedOpt = Annotated[int | None, typer.Option(min=0, help="the game's seed (random when omitted)", show_default=False)]
+SeedOpt = Annotated[
+    int | None, typer.Option(min=0, metavar="N", help="the game's seed (random when omitted)", show_default=False)
+]
 OptionOpt = Annotated[
     list[str] | None,
-    typer.Option("--option", "-o", help="a game option as key=value (repeatable), e.g. -o dragons_to_win=3"),
+    typer.Option("--option", "-o", metavar="KEY=VALUE", help="a game option (repeatable), e.g. -o dragons_to_win=3"),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON (for scripts) instead of tables")]
 NoColorOpt = Annotated[
@@ -40,7 +56,12 @@ NoColorOpt = Annotated[
 ]
 RecordOpt = Annotated[
     Path | None,
-    typer.Option("--record", help="also write the match record to this file (see: regalia replay)", dir_okay=False),
+    typer.Option(
+        "--record",
+        metavar="FILE",
+        help="also write the match record to this file (see: regalia replay)",
+        dir_okay=False,
+    ),
 ]
-DelayOpt = Annotated[float, typer.Option(min=0, help="seconds between moves")]
+DelayOpt = Annotated[float, typer.Option(min=0, metavar="SECONDS", help="seconds between moves")]
 StepOpt = Annotated[bool, typer.Option("--step", help="wait for Enter after every move")]

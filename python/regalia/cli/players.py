@@ -56,7 +56,22 @@ def parse_seats(text: str) -> list[str]:
     for name in names:
         if name.split(":")[0] not in known:
             exits.fail(f"unknown agent {name!r}; seats can be: {', '.join(known)}", exits.USAGE)
+        if name != HUMAN:
+            check_agent(name)
     return names
+
+
+def check_agent(spec: str) -> None:
+    """Ends the command (exit 2) unless ``spec`` makes an agent: a bad option is caught
+    here, before any game starts."""
+    try:
+        make_agent(spec, 0)
+    except RegaliaError as e:
+        exits.fail(str(e), exits.USAGE)
+
+
+def _seats(n: int) -> str:
+    return f"{n} seat" + ("s were" if n != 1 else " was")
 
 
 def game_info(name: str) -> dict[str, Any]:
@@ -76,7 +91,7 @@ def make_game(name: str, options: dict[str, Any], seats: int | None = None) -> A
     lo, hi = info["min_players"], info["max_players"]
     if seats is not None and not lo <= seats <= hi:
         players = str(lo) if lo == hi else f"{lo} to {hi}"
-        exits.fail(f"{info['title']} is for {players} players, but {seats} seats were given", exits.USAGE)
+        exits.fail(f"{info['title']} is for {players} players, but {_seats(seats)} given", exits.USAGE)
     has_players = any(o["name"] == "players" for o in info["options"])
     if seats is not None and has_players and "players" not in options:
         options = {**options, "players": seats}
@@ -85,7 +100,7 @@ def make_game(name: str, options: dict[str, Any], seats: int | None = None) -> A
     except RegaliaError as e:
         exits.fail(str(e), exits.USAGE)
     if seats is not None and seats != game.num_players:
-        exits.fail(f"{game.title} is played by {game.num_players} here, but {seats} seats were given", exits.USAGE)
+        exits.fail(f"{game.title} is played by {game.num_players} here, but {_seats(seats)} given", exits.USAGE)
     return game
 
 
