@@ -75,7 +75,7 @@ def test_bad_input_is_refused_with_a_reason_and_asked_again() -> None:
     assert "refused: '6' could be '6 king' or '6 queen'" in out
     assert "refused: type a move's label" in out
     # four answers at the first prompt: three refused, then "queen" played
-    first_turn = out[: out.index("seat 1 (random) played")]
+    first_turn = out[: out.index("You chose 6 queen")]
     assert first_turn.count("seat 0> ") == 4
     record = MatchRecord.from_json(out.splitlines()[-1])
     assert regalia.make("duo-regna").new_state(1).action_name(record.actions[0]) == "6 queen"
@@ -139,18 +139,19 @@ def test_people_sharing_a_terminal_get_a_hand_over_and_never_see_the_secret_card
     assert result.exit_code == exits.ABANDONED
     assert "Hand the terminal to seat 1 (human); nobody else should look." in out
     seat1_screen = out[out.index("seat 1, press Enter") : out.index("seat 1> ")]
-    assert "seat 0 (human) moved (hidden from you)" in seat1_screen
+    assert "The opponent chose a card, face down." in seat1_screen
     assert "The opponent has chosen a card, face down." in seat1_screen
     assert "5" not in seat1_screen.split("The opponent has chosen")[0].split("Round 1")[0]
     seat0_again = out[out.index("seat 0, press Enter") :]
-    assert "seat 1 (human) played 3" in seat0_again and "Last reveal   you 5  against  3" in seat0_again
+    assert "You played 5, the opponent 3: you win the round (the higher card wins)" in seat0_again
+    assert "Last reveal   you 5  against  3" in seat0_again
 
 
 def test_a_bots_secret_choice_is_never_named_to_the_human() -> None:
     result = run("play", "duo-regna", "--seats", "random,human", "--seed", "8", input="a\n" * 5 + "quit\n")
     lines = result.stdout.splitlines()
-    assert any("seat 0 (random) moved (hidden from you)" in line for line in lines)
-    assert not any("seat 0 (random) played" in line for line in lines)
+    assert sum("The opponent chose a card, face down." in line for line in lines) == 6  # before each prompt
+    assert not any("The opponent played" in line for line in lines)
 
 
 def test_the_end_of_input_leaves_the_game_without_a_traceback() -> None:
@@ -169,16 +170,22 @@ def test_the_json_of_a_game_between_bots_is_its_record() -> None:
 
 
 def test_news_names_a_move_only_as_far_as_the_board_shows_it() -> None:
-    from regalia.cli.announce import describe
+    from regalia.cli import narrate
 
-    state = regalia.make("duo-regna").new_state(1)
-    assert describe(state, state.parse_action("5"), 1, "seat 0") == "seat 0 moved (hidden from you)"
-    assert describe(state, state.parse_action("5"), 0, "seat 0") == "seat 0 played 5"
+    game = regalia.make("duo-regna")
+    state = game.new_state(1)
+
+    def told(viewer: int, action: str) -> list[str]:
+        before = state.observation(viewer)
+        after = state.clone()
+        after.apply(after.parse_action(action))
+        mover = state.current_player
+        seats = narrate.Seats(viewer, ["human", "random"], game.options)
+        return narrate.news("duo-regna", before, after.observation(viewer), seats, action if mover == viewer else None)
+
+    assert told(1, "5") == ["The opponent chose a card, face down."]
+    assert told(0, "5") == ["You chose 5, face down; the opponent chooses now."]
     state.apply(state.parse_action("5"))
-    assert describe(state, state.parse_action("2"), 0, "seat 1") == "seat 1 played 2"
-    duell = regalia.make("duell-der-drachen").new_state(1)
-    names = {duell.action_name(a): a for a in duell.legal_actions()}
-    down = next(name for name in names if "face down" in name)
-    up = next(name for name in names if "face up" in name)
-    assert describe(duell, names[down], 1, "seat 0") == "seat 0 moved (partly hidden from you: see the board)"
-    assert describe(duell, names[up], 1, "seat 0") == f"seat 0 played {up}"
+    assert told(0, "2") == [
+        "You played 5, the opponent 2: you win the round (the higher card wins); the dragon moves to your side."
+    ]

@@ -73,3 +73,60 @@ def test_simulate_json_from_the_script_parses() -> None:
     summary = json.loads(result.stdout)
     assert summary["games"] == 4 and len(summary["seats"]) == 2
     assert result.stderr == ""  # no progress drawn when stderr is not a terminal
+
+
+def test_ctrl_c_stops_a_long_bot_search_at_once() -> None:
+    # A search of a hundred million iterations would run for many minutes.
+    process = subprocess.Popen(
+        [*script(), "play", "duo-regna", "--seats", "ismcts:iterations=100000000,random", "--seed", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3)  # started, and searching
+    assert process.poll() is None
+    sent = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert time.monotonic() - sent < 2
+    assert process.returncode == exits.INTERRUPTED
+    assert "interrupted" in err and "Traceback" not in err
+
+
+def test_a_session_in_a_terminal_edits_lines_and_completes_moves() -> None:
+    import os
+    import pty
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the real script on the pseudo-terminal
+        os.environ.pop("NO_COLOR", None)
+        os.environ["COLUMNS"] = "80"
+        args = [*script(), "play", "duo-regna", "--seats", "human,random", "--seed", "1"]
+        os.execv(args[0], args)
+    seen = b""
+
+    def until(text: bytes) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + 30
+        while text not in seen and time.monotonic() < deadline:
+            try:
+                seen += os.read(fd, 4096)
+            except OSError:
+                break
+        assert text in seen, seen[-800:]
+
+    until(b"seat 0> ")
+    os.write(fd, b"een\x1b[D\x1b[D\x1b[Dqu\r")  # "een", three steps left, "qu": "queen"
+    until(b"You chose 6 queen")
+    until(b"seat 0> ")
+    os.write(fd, b"6 k\t\r")  # Tab completes "6 k" to "6 king"
+    until(b"You chose 6 king")
+    until(b"seat 0> ")
+    os.write(fd, b"\x04")  # Ctrl-D: the end of the input, then the offer to save
+    until(b"Save the game before you go?")
+    os.write(fd, b"\x04")
+    until(b"Game left unfinished")
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == exits.ABANDONED
+    assert b"\x1b[" in seen  # a terminal: colours

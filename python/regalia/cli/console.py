@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import sys
+import textwrap
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +34,16 @@ class Screen:
         """One message as it is (no markup), on stdout or ``err``; long lines are left to
         the terminal to wrap, so that paths and commands stay whole."""
         (self.err if err else self.out).print(message, style=style, markup=False, highlight=False, soft_wrap=True)
+
+    def tell(self, message: str, style: str = "") -> None:
+        """A message in lines that fit the screen, each wrapped line indented under its
+        beginning (for sentences; ``say`` keeps paths and commands whole)."""
+        width = self.out.width
+        lines = []
+        for line in message.splitlines() or [""]:
+            indent = " " * (len(line) - len(line.lstrip()))
+            lines += textwrap.wrap(line, width, subsequent_indent=indent + "  ", break_long_words=False) or [line]
+        self.say("\n".join(lines), style=style)
 
     def rule(self, title: str) -> None:
         """A dim line across the screen with ``title`` in it (dashes in plain mode)."""

@@ -2,7 +2,9 @@
 
 The prompt sees a ``View`` (what the seat may see), never the game's state. Besides a move
 (by label or name, see ``moves``) it understands ``help``, ``moves``, ``board``, ``hint``,
-``undo``, ``save [FILE]`` and ``quit``; the last three are carried out by the table.
+``undo``, ``back``, ``save [FILE]`` and ``quit``; the last four are carried out by the table.
+On a terminal the line can be edited, earlier lines come back with the arrow keys, and Tab
+completes move names and commands (``readline``, where Python has it).
 """
 
 from __future__ import annotations
@@ -22,14 +24,20 @@ HELP = """\
   Type a move's label from the list, or its name (a unique beginning will do).
   hint          what the strongest built-in agent would play here
   undo          take back your last move (in a game against bots)
+  back          back out of a purchase you have not paid for yet (Regnum)
   save [FILE]   save the game; continue it later with: regalia resume FILE
   moves, board  show the moves, or the whole board, again
-  quit          leave the game (Ctrl-C and Ctrl-D leave too)"""
+  quit          leave the game, offering to save it first (Ctrl-D too; Ctrl-C at once)
+  Tab completes move names and commands; the arrow keys edit the line and recall earlier ones."""
+
+#: The commands, for completion.
+COMMANDS = ("help", "moves", "board", "hint", "undo", "back", "save", "quit")
 
 
 @dataclass(frozen=True)
 class Request:
-    """What the person asked for: ``move`` (with ``action``), ``undo``, ``save`` or ``quit``."""
+    """What the person asked for: ``move`` (with ``action``), ``undo``, ``back``, ``save``
+    or ``quit``."""
 
     kind: str
     action: int = -1
@@ -53,10 +61,18 @@ class HumanPrompt:
         self.parse = parse
         self.hint = hint
         self.read = read
+        self.completions: list[str] = []
+        if read is input and sys.stdin.isatty():
+            _line_editing(self._complete)
 
     def say(self, message: str, style: str = "") -> None:
-        """One line to the person."""
-        self.screen.say(message, style=style)
+        """One message to the person, wrapped to the screen (see ``Screen.tell``)."""
+        self.screen.tell(message, style=style)
+
+    def _complete(self, text: str, state: int) -> str | None:
+        """readline's completer: the move names and commands that begin with ``text``."""
+        found = [c for c in self.completions if c.startswith(text.lower())]
+        return found[state] if state < len(found) else None
 
     def show(self, view: View, news: list[str]) -> None:
         """What happened since this seat's last move, its board and its moves."""
@@ -65,7 +81,7 @@ class HumanPrompt:
         for line in news:
             self.say(f"  {line}", style="italic")
         self.screen.rule(f"{view.game}: seat {view.seat}, your move")
-        out.print(render_text(view.game, view.observation), highlight=False)
+        out.print(render_text(view.game, view.observation, view.options), highlight=False)
         self.show_moves(view)
 
     def show_moves(self, view: View) -> None:
@@ -84,6 +100,7 @@ class HumanPrompt:
         if show:
             self.show(view, news)
         moves = MoveList(view.legal_actions, view.action_names, self.letters)
+        self.completions = sorted({*COMMANDS, *(n.lower() for n in view.action_names)})
         while True:
             text = self.read(f"seat {view.seat}> ")
             if not sys.stdin.isatty():
@@ -100,7 +117,7 @@ class HumanPrompt:
                 with self.screen.err.status("thinking..."):
                     agent, action = self.hint(view)
                 self.say(f"  hint ({agent}): {view.action_names[view.legal_actions.index(action)]}", style="green")
-            elif command in ("undo", "quit", "exit") and not rest:
+            elif command in ("undo", "back", "quit", "exit") and not rest:
                 return Request("quit" if command == "exit" else command)
             elif command == "save":
                 return Request("save", path=rest.strip())
@@ -109,3 +126,16 @@ class HumanPrompt:
                     return Request("move", action=moves.read(text, self.parse))
                 except MoveRefused as e:
                     self.say(f"  refused: {e}", style="yellow")
+
+
+def _line_editing(completer: Callable[[str, int], str | None]) -> None:
+    """Turns on ``readline`` for ``input``: editing, history and Tab completion with
+    ``completer`` (whole move names: the only word break is the end of the line). Nothing
+    where Python has no ``readline``."""
+    try:
+        import readline
+    except ImportError:
+        return
+    readline.set_completer(completer)
+    readline.set_completer_delims("")
+    readline.parse_and_bind("tab: complete")

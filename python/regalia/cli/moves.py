@@ -2,8 +2,10 @@
 
 Moves are labelled 1, 2, 3, ... unless some move of the game is named by a number (Duo
 Regna's cards ``0`` to ``6``): then they are labelled a, b, c, ... for the whole game, so
-that ``3`` always means the move called 3. A name may be typed in any case, with any punctuation, or shortened to a
-unique beginning or to some of its words (``queen`` for ``6 queen``).
+that ``3`` always means the move called 3. A name may be typed in any case, with any
+punctuation, shortened to a unique beginning or to some of its words (``queen`` for
+``6 queen``), or in the short form the boards print (``6K``, ``6♛``: a number and the
+initials of the words after it).
 """
 
 from __future__ import annotations
@@ -19,9 +21,24 @@ class MoveRefused(ValueError):
     """The text names no single legal move; the message says why and what to type."""
 
 
+#: Card symbols the boards print, read as the letters they stand for.
+SYMBOLS = {"♚": "k", "♛": "q"}
+
+
 def normalize(text: str) -> str:
-    """Lower case, punctuation as spaces, single spaces."""
+    """Lower case, card symbols as letters, punctuation as spaces, single spaces."""
+    for symbol, letter in SYMBOLS.items():
+        text = text.replace(symbol, letter)
     return " ".join(re.sub(r"[^0-9a-z]+", " ", text.lower()).split())
+
+
+def short_form(name: str) -> str:
+    """``6 queen`` -> ``6q``: the first word and the initials of the others (as printed on
+    the boards in plain mode), for names that begin with a number."""
+    words = normalize(name).split()
+    if len(words) < 2 or not words[0].isdigit():
+        return ""
+    return words[0] + "".join(w[0] for w in words[1:])
 
 
 def _letters(i: int) -> str:
@@ -77,6 +94,9 @@ class MoveList:
         own = self._parsed(text, parse)
         if own is not None:
             return own
+        shorts = [short_form(n) for n in self.names]
+        if wanted.replace(" ", "") in shorts and shorts.count(wanted.replace(" ", "")) == 1:
+            return self.actions[shorts.index(wanted.replace(" ", ""))]
         found = [a for a, n in zip(self.actions, names) if n.startswith(wanted)] or [
             a for a, n in zip(self.actions, names) if _has_words(n, wanted)
         ]

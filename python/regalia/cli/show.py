@@ -24,8 +24,10 @@ class Narrator:
         view: int | None = None,
         delay: float = 0.0,
         step: bool = False,
+        options: dict[str, Any] | None = None,
     ) -> None:
         self.screen, self.agents, self.boards, self.view = screen, agents, boards, view
+        self.options = options or {}
         self.delay, self.step = delay, step
         self.count = 0
 
@@ -37,7 +39,7 @@ class Narrator:
         if self.boards:
             board_seat = seat if self.view is None else self.view
             self.screen.rule(f"move {self.count}: board of seat {board_seat}")
-            out.print(render_text(state.game_name, state.observation(board_seat)), highlight=False)
+            out.print(render_text(state.game_name, state.observation(board_seat), self.options), highlight=False)
         line = f"{self.count:>4}. seat {seat} ({self.agents[seat]}) plays {state.action_name(action)}"
         self.screen.say(line, style="bold" if self.boards else "")
         if self.step:
@@ -52,7 +54,7 @@ class Narrator:
         """The final board, from ``view`` or seat 0."""
         seat = 0 if self.view is None else self.view
         self.screen.rule(f"final board of seat {seat}")
-        self.screen.out.print(render_text(state.game_name, state.observation(seat)), highlight=False)
+        self.screen.out.print(render_text(state.game_name, state.observation(seat), self.options), highlight=False)
 
 
 class BrokenRecord(ValueError):

@@ -1,8 +1,8 @@
 """One game at the terminal: people prompted in turn, bots asked, with undo, save and quit.
 
-Each person sees only their own seat: their prompt gets a ``View``, news of the other seats'
-moves is filtered by ``announce``, and when several people share the terminal a hand-over
-screen stands between two of them.
+Each person sees only their own seat: their prompt gets a ``View``, the news of every move
+is told from their seat's observations only (``narrate``), and when several people share the
+terminal a hand-over screen (with the scrollback cleared) stands between two of them.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from regalia.agents import Agent, View, make_agent, view_of
 from regalia.agents.base import call_hook, world_seed
-from regalia.cli.announce import describe
+from regalia.cli import narrate
 from regalia.cli.console import Screen
 from regalia.cli.human import HumanPrompt, Request
 from regalia.cli.moves import has_numeric_names
@@ -40,7 +40,9 @@ class Table:
         screen: Screen,
         actions: list[int] | None = None,
         read: Callable[[str], str] = input,
+        start: Any = None,
     ) -> None:
+        """``start`` (a state, for tests) replaces the deal of ``seed``."""
         self.game, self.seats, self.seed, self.screen = game, seats, seed, screen
         self.bots = make_bots(seats, seed)
         self.humans = [i for i, s in enumerate(seats) if s == HUMAN]
@@ -49,15 +51,38 @@ class Table:
         self.prompt = HumanPrompt(screen, fresh.parse_action, self._hint, letters, read)
         self.read = read
         self._hinter: Agent | None = None
-        self.state = game.new_state(seed)
+        self.start = start
+        self.state = game.new_state(seed) if start is None else start.clone()
         self.actions: list[int] = []
+        self.movers: list[int] = []
+        self.names: list[str] = []
         self.marks: list[int] = []
         self.news: dict[int, list[str]] = {h: [] for h in self.humans}
+        self.seen = {h: self.state.observation(h) for h in self.humans}
         self.last_human: int | None = None
         self.saved: tuple[Path, int] | None = None
         for a in actions or []:
             self._apply(a)
         self.news = {h: [] for h in self.humans}
+
+    def seats_of(self, viewer: int) -> narrate.Seats:
+        """The seats as ``viewer`` calls them."""
+        return narrate.Seats(viewer, list(self.seats), dict(self.game.options))
+
+    def introduction(self) -> str:
+        """Who sits where, told to the one person at the terminal (or to all of them)."""
+        if len(self.humans) == 1:
+            return narrate.introduction(self.game.title, self.seats_of(self.humans[0]))
+        return narrate.introduction(self.game.title, narrate.Seats(0, list(self.seats), neutral=True))
+
+    def ending(self) -> list[str]:
+        """Why the game ended and the score breakdown, from the person's seat (from seat 0,
+        naming every seat by number, when several people share the terminal)."""
+        if len(self.humans) == 1:
+            seats = self.seats_of(self.humans[0])
+        else:
+            seats = narrate.Seats(0, list(self.seats), dict(self.game.options), neutral=True)
+        return narrate.ending(self.game.name, self.state.observation(seats.viewer), seats)
 
     def who(self, seat: int) -> str:
         """``seat 1 (random)``."""
@@ -80,7 +105,7 @@ class Table:
         """Plays to the end; ``on_move(seat, action)`` is called before each move is applied.
         Raises ``GameLeft`` when the people quit or the input ends."""
         for seat, bot in self.bots.items():
-            call_hook(bot, "game_start", self._view(seat))
+            call_hook(bot, "game_start", self.view(seat))
         while not self.state.is_terminal:
             seat = self.state.current_player
             action = self._bot_move(seat) if seat in self.bots else self._ask(seat)
@@ -89,7 +114,7 @@ class Table:
             self._apply(action)
         rec = self.record()
         for seat, bot in self.bots.items():
-            call_hook(bot, "game_end", self._view(seat), rec.returns)
+            call_hook(bot, "game_end", self.view(seat), rec.returns)
         return rec
 
     def left_message(self, reason: str) -> str:
@@ -101,9 +126,9 @@ class Table:
     def _bot_move(self, seat: int) -> int:
         """The bot's move, with a spinner on a terminal while it thinks."""
         with self.screen.err.status(f"{self.who(seat)} is thinking..."):
-            return self.bots[seat].act(self._view(seat))
+            return self.bots[seat].act(self.view(seat))
 
-    def _view(self, seat: int) -> View:
+    def view(self, seat: int) -> View:
         """What ``seat`` may see now (its sampled worlds seeded as ``regalia.play`` seeds them)."""
         return view_of(
             self.state, seat, self.game.name, self.game.options, world_seed(self.seed, len(self.actions), seat)
@@ -113,50 +138,112 @@ class Table:
         seat = self.state.current_player
         if seat in self.humans:
             self.marks.append(len(self.actions))
-        for h in self.humans:
-            if h != seat:
-                self.news[h].append(describe(self.state, action, h, self.who(seat)))
+        name = self.state.action_name(action)
+        said = narrate.public(self.game.name, name)
         self.state.apply(action)
         self.actions.append(action)
+        self.movers.append(seat)
+        self.names.append(name)
+        for h in self.humans:
+            after = self.state.observation(h)
+            told = name if seat == h else said
+            self.news[h] += narrate.news(self.game.name, self.seen[h], after, self.seats_of(h), told)
+            self.seen[h] = after
 
     def _ask(self, seat: int) -> int:
         self._hand_over(seat)
         show = True
         while True:
             try:
-                request = self.prompt.ask(self._view(seat), self.news[seat], show=show)
+                request = self.prompt.ask(self.view(seat), self.news[seat], show=show)
             except EOFError:
                 self.prompt.say("")
+                self._offer_to_save()
                 raise GameLeft("the input ended") from None
             show = False
             if request.kind == "move":
                 self.news[seat] = []
                 return request.action
             if request.kind == "quit":
+                self._offer_to_save()
                 raise GameLeft("you left the game")
             if request.kind == "save":
                 self._save(request)
             elif request.kind == "undo":
                 show = self._undo()
+            elif request.kind == "back":
+                show = self._back(seat)
 
     def _hand_over(self, seat: int) -> None:
         """Between two people at one terminal: clear the screen and wait for the next one."""
         if len(self.humans) > 1 and self.last_human not in (None, seat):
-            self.screen.out.clear()
+            self._clear()
             self.screen.out.print("\n" * 3)
             self.prompt.say(f"Hand the terminal to {self.who(seat)}; nobody else should look.", style="bold")
             try:
                 self.read(f"seat {seat}, press Enter when you are ready ")
             except EOFError:
                 raise GameLeft("the input ended") from None
-            self.screen.out.clear()
+            self._clear()
         self.last_human = seat
+
+    def _clear(self) -> None:
+        """Clears the screen and, on a terminal, its scrollback too (nothing of the last
+        person's hand can be scrolled back to)."""
+        out = self.screen.out
+        out.clear()
+        if out.is_terminal:
+            out.file.write("\x1b[3J")
+            out.file.flush()
 
     def _save(self, request: Request) -> None:
         path = Path(request.path or DEFAULT_SAVE)
         if write_record(path, self.record(), self.prompt.say):
             self.saved = (path, len(self.actions))
-            self.prompt.say(f"  saved to {path}; continue later with: regalia resume {path}", style="green")
+            self.screen.say(f"  saved to {path}; continue later with: regalia resume {path}", style="green")
+
+    def _offer_to_save(self) -> None:
+        """Before leaving: asks whether to save (unless saved as it stands); no answer, or
+        the end of the input, saves nothing."""
+        if self.saved is not None and self.saved[1] == len(self.actions):
+            return
+        try:
+            answer = self.read(f"Save the game before you go? [y/N, or a file name; y saves to {DEFAULT_SAVE}] ")
+        except EOFError:
+            self.prompt.say("")
+            return
+        answer = answer.strip()
+        if answer.lower() in ("y", "yes"):
+            self._save(Request("save"))
+        elif answer and answer.lower() not in ("n", "no"):
+            self._save(Request("save", path=answer))
+
+    def _back(self, seat: int) -> bool:
+        """Backs out of a purchase not yet paid for: takes back ``seat``'s moves since its
+        last ``buy ...`` in this run of its own moves; True if done."""
+        start = len(self.actions)
+        while start > 0 and self.movers[start - 1] == seat:
+            start -= 1
+        buys = [i for i in range(start, len(self.actions)) if self.names[i].startswith("buy ")]
+        if not buys or self.state.observation(seat).get("phase") != "pay":
+            self.prompt.say("  refused: 'back' backs out of a purchase while you are paying for it", style="yellow")
+            return False
+        self._rewind(buys[-1])
+        self.news[seat] = ["you backed out of the purchase"]
+        return True
+
+    def _rewind(self, length: int) -> None:
+        """The game as it was after its first ``length`` moves."""
+        keep = self.actions[:length]
+        self.state = self.game.new_state(self.seed) if self.start is None else self.start.clone()
+        self.actions, self.movers, self.names = [], [], []
+        for a in keep:
+            self.movers.append(self.state.current_player)
+            self.names.append(self.state.action_name(a))
+            self.state.apply(a)
+            self.actions.append(a)
+        self.marks = [m for m in self.marks if m < length]
+        self.seen = {h: self.state.observation(h) for h in self.humans}
 
     def _undo(self) -> bool:
         """Takes back the person's last move and the bots' moves after it; True if done."""
@@ -166,11 +253,7 @@ class Table:
         if not self.marks:
             self.prompt.say("  refused: there is no move of yours to take back", style="yellow")
             return False
-        keep = self.actions[: self.marks.pop()]
-        self.state, self.actions = self.game.new_state(self.seed), []
-        for a in keep:
-            self.state.apply(a)
-            self.actions.append(a)
+        self._rewind(self.marks.pop())
         self.news = {h: ["you took back your last move"] for h in self.humans}
         return True
 

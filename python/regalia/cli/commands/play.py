@@ -59,7 +59,9 @@ def play(
 
 
 def resume(
-    file: Annotated[Path, typer.Argument(help="a game saved with 'save' (or any match record)", show_default=False)],
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="a game saved with 'save' (or any match record)", show_default=False)
+    ],
     seats: SeatsOpt = None,
     record: RecordOpt = None,
     as_json: Annotated[
@@ -101,14 +103,18 @@ def _write(record_path: Path | None, rec: MatchRecord) -> None:
         raise typer.Exit(exits.ERROR)
 
 
-def _report(game: Any, state: Any, rec: MatchRecord, seat: int | None, news: list[str]) -> None:
-    """The news of the last moves and the final board for ``seat`` (none when None), then
-    the result table."""
+def _report(
+    game: Any, state: Any, rec: MatchRecord, seat: int | None, news: list[str], ending: list[str] | None = None
+) -> None:
+    """The news of the last moves and the final board for ``seat`` (none when None), why
+    the game ended with its score breakdown, then the result table."""
     for line in news:
-        screen().say(f"  {line}", style="italic")
+        screen().tell(f"  {line}", style="italic")
     if seat is not None:
         screen().rule(f"final board of seat {seat}")
-        screen().out.print(render_text(game.name, state.observation(seat)), highlight=False)
+        screen().out.print(render_text(game.name, state.observation(seat), game.options), highlight=False)
+    for line in ending or []:
+        screen().tell(line, style="bold")
     screen().out.print(result_table(rec, game.title))
 
 
@@ -117,6 +123,8 @@ def _run(table: Table, record_path: Path | None, as_json: bool) -> None:
     bots_only = not table.humans
     narrator = Narrator(screen(), table.seats, boards=False)
     on_move = (lambda seat, action: narrator.move(table.state, seat, action)) if bots_only and not as_json else None
+    if table.humans and not as_json:
+        screen().tell(table.introduction(), style="bold")
     try:
         rec = table.play(on_move)
     except GameLeft as e:
@@ -129,4 +137,5 @@ def _run(table: Table, record_path: Path | None, as_json: bool) -> None:
         screen().out.file.write(rec.to_json() + "\n")
         return
     seat = table.humans[0] if len(table.humans) == 1 else (None if table.humans else 0)
-    _report(table.game, table.state, rec, seat, table.news.get(seat, []) if seat is not None else [])
+    news = table.news.get(seat, []) if seat is not None else []
+    _report(table.game, table.state, rec, seat, news, table.ending() if table.humans else None)

@@ -25,9 +25,14 @@ EXAMPLES = [
 
 
 def replay(
-    file: Annotated[Path, typer.Argument(help="a match record (play --record, play --json, save)", show_default=False)],
+    file: Annotated[
+        Path,
+        typer.Argument(metavar="FILE", help="a match record (play --record, play --json, save)", show_default=False),
+    ],
     boards: Annotated[bool, typer.Option("--boards", help="show the board before every move")] = False,
-    view: Annotated[int | None, typer.Option(min=0, help="show the boards of this seat (default: the mover)")] = None,
+    view: Annotated[
+        int | None, typer.Option(min=0, metavar="SEAT", help="show the boards of this seat (default: the mover)")
+    ] = None,
     delay: DelayOpt = 0.0,
     step: StepOpt = False,
     as_json: JsonOpt = False,
@@ -43,7 +48,7 @@ def replay(
         exits.fail(f"{file}: {len(rec.agents)} agents for {game.num_players} seats")
     if view is not None and view >= game.num_players:
         exits.fail(f"there is no seat {view}: seats are 0 to {game.num_players - 1}", exits.USAGE)
-    narrator = Narrator(screen(), rec.agents, boards=boards, view=view, delay=delay, step=step)
+    narrator = Narrator(screen(), rec.agents, boards=boards, view=view, delay=delay, step=step, options=rec.options)
     try:
         state, moves = walk(rec, None if as_json else narrator)
     except (RegaliaError, BrokenRecord) as e:

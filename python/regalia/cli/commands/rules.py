@@ -6,6 +6,7 @@ The pages are ``docs/rules/GAME.md``, built into the extension when it is compil
 
 from __future__ import annotations
 
+import os
 from typing import Annotated
 
 import typer
@@ -37,7 +38,17 @@ def rules(
         out.file.write(page)
         return
     if pager:
+        if not screen().plain:
+            pass_colours_through_less()
         with out.pager(styles=not screen().plain):
             out.print(Markdown(page))
         return
     out.print(Markdown(page))
+
+
+def pass_colours_through_less() -> None:
+    """Adds ``-R`` to ``LESS`` (kept as it is otherwise), so that ``less`` shows colours
+    instead of raw escape codes."""
+    flags = os.environ.get("LESS", "")
+    if "R" not in flags:
+        os.environ["LESS"] = f"{flags} -R".strip()

@@ -31,11 +31,13 @@ def watch(
     option: OptionOpt = None,
     delay: Annotated[
         float | None,
-        typer.Option(min=0, help="seconds between moves (default: 1 on a terminal, 0 into a file or pipe)"),
+        typer.Option(
+            min=0, metavar="SECONDS", help="seconds between moves (default: 1 on a terminal, 0 into a file or pipe)"
+        ),
     ] = None,
     step: StepOpt = False,
     view: Annotated[
-        int | None, typer.Option(min=0, help="always show the board of this seat (default: the seat to move)")
+        int | None, typer.Option(min=0, metavar="SEAT", help="always show the board of this seat (default: seat 0)")
     ] = None,
     record: RecordOpt = None,
     no_color: NoColorOpt = False,
@@ -53,7 +55,7 @@ def watch(
     table = Table(g, names, seed, screen())
     if delay is None:
         delay = 1.0 if screen().out.is_terminal else 0.0
-    narrator = Narrator(screen(), names, view=view, delay=delay, step=step)
+    narrator = Narrator(screen(), names, view=0 if view is None else view, delay=delay, step=step, options=g.options)
     try:
         rec = table.play(lambda seat, action: narrator.move(table.state, seat, action))
     except RegaliaError as e:

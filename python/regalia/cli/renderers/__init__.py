@@ -1,8 +1,8 @@
-"""Text renderers: one module per game (``render(observation)``), and a plain fallback.
+"""Text renderers: one module per game (``render(observation, options)``), and a plain fallback.
 
 A renderer returns ``str`` or a Rich ``Text`` (styled; the styles vanish in plain mode) and
 uses ``regalia.cli.console.glyph`` for card symbols, so that plain mode prints ASCII. Every
-line fits in 80 columns.
+line fits in 80 columns. ``colours.coloured`` gives the cards of a colour game their colours.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from rich.text import Text
 
 from regalia.cli.renderers import duell_der_drachen, duo, duo_regna, regine, regnum
 
-Renderer = Callable[[dict[str, Any]], str | Text]
+Renderer = Callable[[dict[str, Any], dict[str, Any]], str | Text]
 
 #: The renderer of each game, by game id.
 RENDERERS: dict[str, Renderer] = {
@@ -26,7 +26,7 @@ RENDERERS: dict[str, Renderer] = {
 }
 
 
-def render_plain(obs: dict[str, Any]) -> str:
+def render_plain(obs: dict[str, Any], options: dict[str, Any] | None = None) -> str:
     """Any observation as ``key: value`` lines (for a game without its own renderer)."""
     width = max((len(k) for k in obs), default=0)
     return "\n".join(f"  {k.replace('_', ' '):<{width}}  {_value(v)}" for k, v in obs.items())
@@ -40,12 +40,13 @@ def _value(v: Any) -> str:
     return "-" if v is None else str(v)
 
 
-def render_text(game: str, obs: dict[str, Any]) -> Text:
-    """The board as ``obs``'s seat sees it, styled (plain strings become unstyled text)."""
-    shown = RENDERERS.get(game, render_plain)(obs)
+def render_text(game: str, obs: dict[str, Any], options: dict[str, Any] | None = None) -> Text:
+    """The board as ``obs``'s seat sees it in the game with ``options``, styled (plain
+    strings become unstyled text)."""
+    shown = RENDERERS.get(game, render_plain)(obs, options or {})
     return shown if isinstance(shown, Text) else Text(shown)
 
 
-def render(game: str, obs: dict[str, Any]) -> str:
+def render(game: str, obs: dict[str, Any], options: dict[str, Any] | None = None) -> str:
     """The board as ``obs``'s seat sees it, as plain text."""
-    return render_text(game, obs).plain
+    return render_text(game, obs, options).plain

@@ -5,6 +5,13 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from rich.text import Text
+
+from regalia.cli.renderers.colours import coloured
+
+#: Each colour's cards, by full name (``red 7``) or short (``R7``), and its territory's name.
+PATTERNS = {c: rf"\b({c} \d|{c[0].upper()}\d)\b|(?<=\n){c}\b" for c in ("red", "blue", "green", "yellow", "white")}
+
 WIDTH = 80
 
 
@@ -41,8 +48,14 @@ def wrapped(label: str, cards: list[str]) -> list[str]:
     return textwrap.wrap(text, WIDTH, subsequent_indent="    ")
 
 
-def render(obs: dict[str, Any]) -> str:
-    """The board from one seat: each territory with both sides, strengths, marker and display."""
+def render(obs: dict[str, Any], options: dict[str, Any] | None = None) -> Text:
+    """The board from one seat: each territory with both sides, strengths, marker and
+    display, every card in its colour."""
+    return coloured(board(obs), PATTERNS)
+
+
+def board(obs: dict[str, Any]) -> str:
+    """The board as plain text."""
     lines = [
         f"Duell der Drachen, seat {obs['seat']}'s view: {status(obs)}",
         f"{'territory':<9} {'seat 0':<15} {'str':>3} {'marker':^6} {'str':<3} {'seat 1':<15} display",

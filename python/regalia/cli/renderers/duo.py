@@ -4,6 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
+
+from regalia.cli.renderers.colours import coloured
+
+#: Each colour's cards (``blue 2 circle``, ``blue joker``).
+PATTERNS = {c: rf"\b{c} (\d \w+|joker)" for c in ("red", "blue", "green", "yellow")}
+
 WIDTH = 80
 
 
@@ -32,8 +39,14 @@ def _last_round(last: dict[str, Any]) -> list[str]:
     return [f"  last round: seat {w} played her last card (+{last['points'][w]})"]
 
 
-def render(obs: dict[str, Any]) -> str:
-    """Duo from one seat: scores, hand sizes, the two piles, the turn so far, the hand."""
+def render(obs: dict[str, Any], options: dict[str, Any] | None = None) -> Text:
+    """Duo from one seat, every card in its colour (see ``board``)."""
+    return coloured(board(obs), PATTERNS)
+
+
+def board(obs: dict[str, Any]) -> str:
+    """Duo from one seat as plain text: scores, hand sizes, the two piles, the turn so far,
+    the hand."""
     seat = obs["seat"]
     head = f"Round {obs['round']} (seat {obs['first_player']} began)   target {obs['target']}"
     lines = [f"{head}   draw pile: {obs['draw_pile']}"]
@@ -42,7 +55,8 @@ def render(obs: dict[str, Any]) -> str:
     lines += _wrapped("  scores:     ", [f"seat {i} {x}" for i, x in enumerate(obs["scores"])])
     lines += _wrapped("  hand sizes: ", [f"seat {i} {x}" for i, x in enumerate(obs["hand_sizes"])])
     for name, top, cards in zip(("left ", "right"), obs["pile_tops"], obs["pile_cards"]):
-        lines.append(f"  {name} pile: {top:<16} ({len(cards)} cards)")
+        count = f"{len(cards)} card" + ("s" if len(cards) != 1 else "")
+        lines.append(f"  {name} pile: {top:<16} ({count})")
     if obs["turn_pile"] is not None:
         who = f"seat {obs['current_player']}"
         lines += _wrapped(f"  {who} plays on the {obs['turn_pile']} pile: ", obs["turn_cards"])

@@ -27,13 +27,15 @@ def _dragons(count: int) -> str:
     return (f"{count} " + glyph("◆", "") * count).rstrip()
 
 
-def render(obs: dict[str, Any]) -> Text:
+def render(obs: dict[str, Any], options: dict[str, Any] | None = None) -> Text:
     """Duo Regna from one seat: captures, the dragon's place, the last reveal, the hands."""
     seat = obs["seat"]
     other = 1 - seat
     mine, theirs = obs["captured"][seat], obs["captured"][other]
     out = Text()
-    out.append(f"Round {obs['round'] + 1}", style="bold")
+    out.append(
+        f"Game over after round {obs['round']}" if obs["terminal"] else f"Round {obs['round'] + 1}", style="bold"
+    )
     out.append(f"   dragon cards left in the pile: {obs['dragons_in_pile']}\n")
     out.append("  Dragons won   ")
     out.append(f"you {_dragons(mine)}", style="bold cyan")

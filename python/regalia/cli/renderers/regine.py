@@ -16,7 +16,7 @@ def _seats(seats: list[int]) -> str:
     return ",".join(str(k) for k in seats) or "-"
 
 
-def render(obs: dict[str, Any]) -> str:
+def render(obs: dict[str, Any], options: dict[str, Any] | None = None) -> str:
     """Regine from one seat: scores, every table, the own hand, bets and who decides what."""
     seat, n = obs["seat"], len(obs["scores"])
     scores = " / ".join(str(x) for x in obs["scores"])

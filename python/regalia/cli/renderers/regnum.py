@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
+from functools import cache
 from typing import Any
+
+from regalia.reference.regnum import SLOT_NAMES
+from regalia.reference.regnum_cards import CardSet, default_card_set_data, parse_card_set
 
 WIDTH = 80
 #: What the deciding seat is asked, by phase.
@@ -26,7 +31,7 @@ def _wrap(label: str, items: list[str]) -> list[str]:
     return textwrap.wrap(f"{label}{text}", WIDTH, subsequent_indent=" " * len(label)) or [label]
 
 
-def render(obs: dict[str, Any]) -> str:
+def render(obs: dict[str, Any], options: dict[str, Any] | None = None) -> str:
     """Regnum from one seat: the table, every realm, the hand and the decision pending."""
     seat = obs["seat"]
     turn = "game over" if obs["terminal"] else f"turn {obs['turn'] + 1}, seat {obs['active']} to play"
@@ -35,7 +40,10 @@ def render(obs: dict[str, Any]) -> str:
         f"  resource deck {obs['resource_deck']}, character deck {obs['character_deck']}",
     ]
     lines += _wrap("  standards: ", obs["standards"])
-    lineup = [f"{i + 1}:{name or '-'}" for i, name in enumerate(obs["lineup"])]
+    costs = _costs(options, len(obs["castles"]))
+    lineup = [
+        f"{i + 1}:{name} ({costs.get(name, '?')})" if name else f"{i + 1}:-" for i, name in enumerate(obs["lineup"])
+    ]
     lines += _wrap("  line-up: ", lineup)
     discard = obs["discard"]
     lines.append(f"  discard: {len(discard)} cards, top {discard[-1] if discard else '-'}")
@@ -57,3 +65,19 @@ def render(obs: dict[str, Any]) -> str:
     if obs.get("deck_cards") is not None:
         lines += _wrap("  the deck: ", obs["deck_cards"])
     return "\n".join(lines)
+
+
+def card_set(options: dict[str, Any] | None, players: int) -> CardSet:
+    """The card set of a game with ``options`` (the default one unless ``card_set`` is set)."""
+    data = (options or {}).get("card_set")
+    return _parsed(None if data is None else json.dumps(data), players)
+
+
+@cache
+def _parsed(data: str | None, players: int) -> CardSet:
+    return parse_card_set(default_card_set_data() if data is None else json.loads(data), players)
+
+
+def _costs(options: dict[str, Any] | None, players: int) -> dict[str, str]:
+    """Each character's cost as printed (``G O P``, ``2= 2= G``), by name."""
+    return {c.name: " ".join(SLOT_NAMES[x] for x in c.slots) for c in card_set(options, players).characters}
