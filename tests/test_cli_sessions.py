@@ -167,3 +167,8 @@ def test_regnums_breakdown_adds_up_to_the_score(players: int) -> None:
             state.apply(pick.choice(state.legal_actions()))
         parts = breakdown(state.observation(0), Seats(0, ["random"] * players, game.options))
         assert [sum(p.values()) for p in parts] == state.scores()
+
+
+def test_a_bad_option_of_best_is_caught_for_the_game_before_it_starts() -> None:
+    result = run("play", "duo", "--seats", "random,best:iters=5", "--seed", "1")
+    assert result.exit_code == exits.USAGE and "iters" in result.stderr and "its options: iterations" in result.stderr

@@ -80,8 +80,8 @@ def make_agent(name: str, seed: int | None = None, **options: Any) -> Agent:
     except KeyError:
         raise InvalidOptionError(f"unknown agent {base!r}; agents: {', '.join(AGENTS)}") from None
     allowed = agent_options(base.strip())
-    unknown = [key for key in options if key not in allowed]
-    if unknown:
+    unknown = [key for key in options if allowed is not None and key not in allowed]
+    if allowed is not None and unknown:
         listed = ", ".join(allowed) or "none"
         raise InvalidOptionError(f"unknown option {unknown[0]!r} for agent {base.strip()!r}; its options: {listed}")
     try:
@@ -90,9 +90,12 @@ def make_agent(name: str, seed: int | None = None, **options: Any) -> Agent:
         raise InvalidOptionError(f"bad options for agent {base!r}: {e}") from None
 
 
-def agent_options(name: str) -> list[str]:
-    """The keyword options the built-in agent ``name`` takes (besides its seed)."""
+def agent_options(name: str) -> list[str] | None:
+    """The keyword options the built-in agent ``name`` takes (besides its seed); None for
+    an agent that passes any options on (``best``: its game's agent checks them)."""
     import inspect
 
     params = inspect.signature(AGENTS[name]).parameters.values()
+    if any(p.kind == p.VAR_KEYWORD for p in params):
+        return None
     return [p.name for p in params if p.name != "seed" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]

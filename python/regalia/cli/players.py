@@ -61,13 +61,24 @@ def parse_seats(text: str) -> list[str]:
     return names
 
 
-def check_agent(spec: str) -> None:
-    """Ends the command (exit 2) unless ``spec`` makes an agent: a bad option is caught
-    here, before any game starts."""
+def check_agent(spec: str, game: str | None = None) -> None:
+    """Ends the command (exit 2) unless ``spec`` makes an agent (for ``game``, when given:
+    an agent that plays another agent per game, like ``best``, checks its options there):
+    a bad option is caught here, before any game starts."""
     try:
-        make_agent(spec, 0)
+        agent = make_agent(spec, 0)
+        agent_for = getattr(agent, "agent_for", None)
+        if game is not None and agent_for is not None:
+            agent_for(game)
     except RegaliaError as e:
         exits.fail(str(e), exits.USAGE)
+
+
+def check_seats(names: list[str], game: str) -> None:
+    """Every bot of ``names`` checked for ``game`` (see ``check_agent``)."""
+    for name in names:
+        if name != HUMAN:
+            check_agent(name, game)
 
 
 def _seats(n: int) -> str:

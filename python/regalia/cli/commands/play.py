@@ -12,7 +12,7 @@ import regalia
 from regalia.cli import exits
 from regalia.cli.console import screen
 from regalia.cli.params import GameArg, NoColorOpt, OptionOpt, RecordOpt, SeatsOpt, SeedOpt
-from regalia.cli.players import HUMAN, default_seats, make_game, parse_options, parse_seats
+from regalia.cli.players import HUMAN, check_seats, default_seats, make_game, parse_options, parse_seats
 from regalia.cli.records import read_record, write_record
 from regalia.cli.renderers import render_text
 from regalia.cli.report import result_table
@@ -48,6 +48,7 @@ def play(
     names = parse_seats(seats) if seats else None
     g = make_game(game, parse_options(option), len(names) if names else None)
     names = names or default_seats(g.num_players, HUMAN)
+    check_seats(names, g.name)
     if seed is None:
         seed = secrets.randbits(32)
         if HUMAN not in names and not as_json:

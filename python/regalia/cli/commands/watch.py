@@ -10,7 +10,7 @@ import typer
 from regalia.cli import exits
 from regalia.cli.console import screen
 from regalia.cli.params import GameArg, NoColorOpt, OptionOpt, RecordOpt, SeatsOpt, SeedOpt, StepOpt
-from regalia.cli.players import HUMAN, default_seats, make_game, parse_options, parse_seats
+from regalia.cli.players import HUMAN, check_seats, default_seats, make_game, parse_options, parse_seats
 from regalia.cli.records import write_record
 from regalia.cli.report import result_table
 from regalia.cli.show import Narrator
@@ -48,6 +48,7 @@ def watch(
         exits.fail("watch is for bots only; to play, use: regalia play", exits.USAGE)
     g = make_game(game, parse_options(option), len(names) if names else None)
     names = names or default_seats(g.num_players)
+    check_seats(names, g.name)
     if view is not None and view >= g.num_players:
         exits.fail(f"there is no seat {view}: seats are 0 to {g.num_players - 1}", exits.USAGE)
     seed = secrets.randbits(32) if seed is None else seed

@@ -11,6 +11,7 @@ AGENT_TITLES = {
     "random": "random (picks any legal move)",
     "rules": "rules (a rule-based player)",
     "ismcts": "ismcts (a search over sampled deals)",
+    "best": "best (the strongest built-in player of this game)",
 }
 
 
