@@ -80,7 +80,7 @@ def test_built_in_agents_by_name() -> None:
     assert make_agent("ismcts", 2, iterations=7).iterations == 7  # type: ignore[attr-defined]
     with pytest.raises(InvalidOptionError, match="unknown agent 'nobody'"):
         make_agent("nobody")
-    with pytest.raises(InvalidOptionError, match="bad options"):
+    with pytest.raises(InvalidOptionError, match="unknown option 'depth' for agent 'random'; its options: none"):
         make_agent("random:depth=3")
     with pytest.raises(InvalidOptionError, match="key=value"):
         make_agent("ismcts:200")

@@ -7,6 +7,7 @@ terminal a hand-over screen (with the scrollback cleared) stands between two of 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -203,15 +204,17 @@ class Table:
             self.screen.say(f"  saved to {path}; continue later with: regalia resume {path}", style="green")
 
     def _offer_to_save(self) -> None:
-        """Before leaving: asks whether to save (unless saved as it stands); no answer, or
-        the end of the input, saves nothing."""
+        """Before leaving: asks whether to save (unless saved as it stands): ``y`` saves to
+        ``DEFAULT_SAVE``, a file name there; no answer, or the end of the input, saves nothing."""
         if self.saved is not None and self.saved[1] == len(self.actions):
             return
         try:
-            answer = self.read(f"Save the game before you go? [y/N, or a file name; y saves to {DEFAULT_SAVE}] ")
+            answer = self.read("Save the game before you go? [y/N, or a file name] ")
         except EOFError:
             self.prompt.say("")
             return
+        if not sys.stdin.isatty():
+            self.prompt.say(answer)
         answer = answer.strip()
         if answer.lower() in ("y", "yes"):
             self._save(Request("save"))

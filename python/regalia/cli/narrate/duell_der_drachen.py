@@ -51,13 +51,13 @@ def _count_line(t: Obs, seats: Seats) -> str:
     """One territory of the final count: strengths, the doubling rule, the marker."""
     me, other = seats.viewer, 1 - seats.viewer
     s = t["strength"]
-    line = f"  {t['colour']:<7} {seats.name(me)} {s[me]:>2}, {seats.name(other)} {s[other]:>2}: "
+    line = f"  {t['colour']:<7} {s[me]:>2} : {s[other]:<2}  "
     strong = 0 if s[0] > s[1] else 1
     weak = 1 - strong
     if s[0] == s[1]:
         why = "equal, the marker stays"
     elif s[weak] > 0 and s[strong] >= 2 * s[weak]:
-        why = f"{s[strong]} is at least double {s[weak]}, so the weaker side takes it"
+        why = "at least double, so the weaker side takes it"
     else:
         why = "the stronger side takes it"
     return line + f"{why} -> {_side(seats, t['marker'])}"
@@ -70,7 +70,10 @@ def ending(obs: Obs, seats: Seats) -> list[str]:
     me, other = seats.viewer, 1 - seats.viewer
     tally = f"markers: {seats.name(me)} {markers[me]}, {seats.name(other)} {markers[other]}"
     if obs["final_count"]:
-        lines = ["Both sides are full: the final count (face-down cards of the territory's colour count, others not)."]
+        lines = [
+            f"Both sides are full: the final count ({seats.name(me)} : {seats.name(other)}; a face-down card"
+            " counts in the territory of its colour only)."
+        ]
         lines += [_count_line(t, seats) for t in obs["territories"]]
         result = "a draw" if winner is None else seats.verb(winner, "win", "wins")
         return [*lines, f"Final {tally}: {result}."]
