@@ -96,7 +96,7 @@ def test_gauntlet_command_prints_the_librarys_numbers() -> None:
     for row in expected["rows"]:
         assert any(line.startswith(f"| {row['opponent']} ") for line in table.stdout.splitlines())
     bad = run("gauntlet", "duo", "--agent", "rules:x=1")
-    assert bad.exit_code == exits.USAGE and "bad options" in bad.stderr
+    assert bad.exit_code == exits.USAGE and "unknown option 'x' for agent 'rules'" in bad.stderr
     two = run("gauntlet", "duo", "--agent", "rules,random")
     assert two.exit_code == exits.USAGE
 
