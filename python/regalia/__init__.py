@@ -12,9 +12,8 @@ import json
 from typing import Any, Literal, Union
 
 import regalia._core as _core
-from regalia import jsontext
-from regalia import reference as _reference
-from regalia._core import VectorEnv
+from regalia import jsontext, reference
+from regalia._core import Game, State, VectorEnv
 from regalia.errors import (
     AgentError,
     ExecutorError,
@@ -33,9 +32,9 @@ from regalia.tournaments import TournamentResult, tournament
 __version__: str = _core.__version__
 
 #: A game of either backend: both have the same interface.
-AnyGame = Union["_core.Game", "_reference.Game"]
+AnyGame = Union["_core.Game", "reference.Game"]
 #: A state of either backend.
-AnyState = Union["_core.State", "_reference.State"]
+AnyState = Union["_core.State", "reference.State"]
 
 BACKENDS = ("rust", "reference")
 
@@ -45,6 +44,7 @@ __all__ = [
     "AnyState",
     "BACKENDS",
     "ExecutorError",
+    "Game",
     "IllegalActionError",
     "InvalidArgumentError",
     "InvalidOptionError",
@@ -53,6 +53,7 @@ __all__ = [
     "GauntletResult",
     "RegaliaError",
     "Simulation",
+    "State",
     "VectorEnv",
     "TournamentResult",
     "games",
@@ -90,7 +91,7 @@ def make(name: str, backend: Literal["rust", "reference"] = "rust", **options: A
     if backend == "rust":
         return _core.make(name, options)
     if backend == "reference":
-        return _reference.make(name, _plain_options(options))
+        return reference.make(name, _plain_options(options))
     raise InvalidOptionError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
 
 

@@ -7,13 +7,15 @@
 >>> obs, info = env.reset(seed=1)
 >>> terminated = truncated = False
 >>> env = gymnasium.make("regalia/duo-regna-v0", opponents="random")  # the same, registered
+>>> env = gymnasium.make("regalia.gymnasium:regalia/duo-regna-v0")  # with no import first
 >>> obs, info = env.reset(seed=1)
 >>> while not (terminated or truncated):
 ...     action = int(np.flatnonzero(info["action_mask"])[0])
 ...     obs, reward, terminated, truncated, info = env.step(action)
 
 The observation is the seat's ``observation_tensor``; ``info["action_mask"]`` (int8, one
-entry per action) marks the legal actions. The reward is the seat's return at the end (+1
+entry per action) marks the legal actions, and ``env.action_masks()`` gives them as bools
+(for sb3-contrib's ``MaskablePPO``). The reward is the seat's return at the end (+1
 win, -1 loss, 0 draw for two seats; zero-sum shares for more) and 0 before. An illegal
 action ends the episode with ``ILLEGAL_ACTION_REWARD`` and ``info["illegal_action"] = True``
 (the state is left as it was), so an agent that ignores the mask learns to respect it.
@@ -151,6 +153,14 @@ class RegaliaEnv(gym.Env[npt.NDArray[Any], np.int64]):
         self._done = bool(self.state.is_terminal)
         reward = float(self.state.returns()[self.seat]) if self._done else 0.0
         return obs, reward, self._done, False, info
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """This seat's legal actions now, as a bool mask (what sb3-contrib's ``MaskablePPO``
+        asks for); all false when it is not this seat's turn or the episode is over."""
+        if self.state is None or self._done or not self._my_turn():
+            return np.zeros(self.game.num_actions, dtype=np.bool_)
+        mask: npt.NDArray[np.bool_] = self.state.legal_action_mask()
+        return mask
 
     def render(self) -> str | None:
         """The board as this seat sees it (the CLI's text renderer)."""

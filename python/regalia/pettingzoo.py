@@ -15,7 +15,18 @@ seat's ``observation`` tensor and an int8 ``action_mask`` (all zeros but on the 
 turn). Rewards are the game's returns, given at the end; games end by themselves, so there
 are no truncations. ``render()`` shows the board through the CLI's renderer, as the agent to
 act sees it. An illegal action raises ``IllegalActionError`` (wrap the env in PettingZoo's
-``TerminateIllegalWrapper`` to end the game with a penalty instead).
+``TerminateIllegalWrapper`` to end the game with a penalty instead). The game position is
+``game_state``; ``state()`` is PettingZoo's global state: every seat's observation tensor,
+concatenated (in ``state_space``), e.g. for a centralised critic.
+
+Duo Regna, where both players choose a card at once, is also a parallel environment:
+
+>>> from regalia.pettingzoo import parallel_env
+>>> p = parallel_env("duo-regna")
+>>> observations, infos = p.reset(seed=1)
+>>> while p.agents:
+...     actions = {a: int(np.flatnonzero(observations[a]["action_mask"])[0]) for a in p.agents}
+...     observations, rewards, terminations, truncations, infos = p.step(actions)
 """
 
 from __future__ import annotations
@@ -24,15 +35,38 @@ import random
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 import regalia
 from regalia.cli.renderers import render as render_board
-from regalia.gymnasium import RENDER_MODES, action_mask, check_render_mode, observation_box
+from regalia.errors import InvalidOptionError
+from regalia.gymnasium import RENDER_MODES, TENSOR_BOUND, action_mask, check_render_mode, observation_box
 
-__all__ = ["RegaliaAECEnv", "env", "raw_env"]
+__all__ = ["SIMULTANEOUS_GAMES", "RegaliaAECEnv", "RegaliaParallelEnv", "env", "parallel_env", "raw_env"]
+
+#: Per agent, a flag (terminations, truncations).
+Flags = dict[str, bool]
+
+#: Games whose seats choose at once (a round is one step of the parallel environment).
+SIMULTANEOUS_GAMES = ("duo-regna",)
+
+
+def _spaces(game: Any) -> tuple[list[str], spaces.Space[Any], spaces.Space[Any], spaces.Box]:
+    """The agents of ``game``, its action space, observation space and global state space."""
+    agents = [f"player_{i}" for i in range(game.num_players)]
+    mask = spaces.Box(low=0, high=1, shape=(game.num_actions,), dtype=np.int8)
+    observation = spaces.Dict({"observation": observation_box(game), "action_mask": mask})
+    size = game.num_players * int(np.prod(game.observation_shape))
+    state = spaces.Box(low=-TENSOR_BOUND, high=TENSOR_BOUND, shape=(size,), dtype=np.float32)
+    return agents, spaces.Discrete(game.num_actions), observation, state
+
+
+def _global_state(game: Any, state: Any) -> npt.NDArray[np.float32]:
+    """Every seat's observation tensor, concatenated in seat order."""
+    return np.concatenate([state.observation_tensor(s).ravel() for s in range(game.num_players)])
 
 
 class RegaliaAECEnv(AECEnv):  # type: ignore[misc]
@@ -46,14 +80,11 @@ class RegaliaAECEnv(AECEnv):  # type: ignore[misc]
         check_render_mode(render_mode)
         self.metadata = {**self.metadata, "name": f"regalia_{self.game.name.replace('-', '_')}_v0"}
         self.render_mode = render_mode
-        self.possible_agents = [f"player_{i}" for i in range(self.game.num_players)]
-        self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
-        mask = spaces.Box(low=0, high=1, shape=(self.game.num_actions,), dtype=np.int8)
-        self.observation_spaces = {
-            a: spaces.Dict({"observation": observation_box(self.game), "action_mask": mask})
-            for a in self.possible_agents
-        }
-        self.state: Any = None
+        self.possible_agents, action, observation, self.state_space = _spaces(self.game)
+        self.action_spaces = dict.fromkeys(self.possible_agents, action)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
+        #: The game position (a ``regalia.State``), ``None`` before the first reset.
+        self.game_state: Any = None
         self._seeds = random.Random()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -67,25 +98,29 @@ class RegaliaAECEnv(AECEnv):  # type: ignore[misc]
     def _seat(self, agent: str) -> int:
         return self.possible_agents.index(agent)
 
+    def state(self) -> npt.NDArray[np.float32]:
+        """The global state: every seat's observation tensor, concatenated in seat order."""
+        return _global_state(self.game, self.game_state)
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game; with ``seed`` this and the following resets are repeatable."""
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.state = self.game.new_state(self._seeds.getrandbits(64))
+        self.game_state = self.game.new_state(self._seeds.getrandbits(64))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.state.current_player]
+        self.agent_selection = self.possible_agents[self.game_state.current_player]
 
     def observe(self, agent: str) -> dict[str, Any]:
         """What ``agent`` sees: its tensor, and its legal actions when it is its turn."""
         seat = self._seat(agent)
-        mine = self.state.current_player == seat
-        mask = action_mask(self.state) if mine else np.zeros(self.game.num_actions, dtype=np.int8)
-        return {"observation": self.state.observation_tensor(seat), "action_mask": mask}
+        mine = self.game_state.current_player == seat
+        mask = action_mask(self.game_state) if mine else np.zeros(self.game.num_actions, dtype=np.int8)
+        return {"observation": self.game_state.observation_tensor(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Plays the selected agent's ``action`` (``None`` for an agent whose game is over)."""
@@ -93,26 +128,26 @@ class RegaliaAECEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.state.apply(action)
+        self.game_state.apply(action)
         self._cumulative_rewards[agent] = 0.0
-        if self.state.is_terminal:
-            returns = self.state.returns()
+        if self.game_state.is_terminal:
+            returns = self.game_state.returns()
             for a in self.agents:
                 self.rewards[a] = float(returns[self._seat(a)])
                 self.terminations[a] = True
         else:
             self.rewards = dict.fromkeys(self.agents, 0.0)
-            self.agent_selection = self.possible_agents[self.state.current_player]
+            self.agent_selection = self.possible_agents[self.game_state.current_player]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def render(self) -> str | None:
         """The board as the agent to act sees it (the CLI's text renderer)."""
-        if self.render_mode is None or self.state is None:
+        if self.render_mode is None or self.game_state is None:
             return None
-        seat = self.state.current_player if self.state.current_player is not None else 0
-        text = render_board(self.game.name, self.state.observation(seat))
+        seat = self.game_state.current_player if self.game_state.current_player is not None else 0
+        text = render_board(self.game.name, self.game_state.observation(seat))
         if self.render_mode == "human":
             print(text)
             return None
@@ -130,3 +165,122 @@ def raw_env(game: str, render_mode: str | None = None, **options: Any) -> Regali
 def env(game: str, render_mode: str | None = None, **options: Any) -> Any:
     """The environment of ``game`` in PettingZoo's order-enforcing wrapper."""
     return OrderEnforcingWrapper(raw_env(game, render_mode=render_mode, **options))
+
+
+class RegaliaParallelEnv(ParallelEnv):  # type: ignore[misc]
+    """A game whose seats choose at once (``SIMULTANEOUS_GAMES``) as a PettingZoo parallel
+    environment: one ``step`` takes every seat's choice for the round.
+
+    The engine plays the round in seat order, each seat's choice hidden from the others until
+    the reveal, so each agent sees the round exactly as in the AEC environment at its turn
+    (a later seat's view is taken after a stand-in choice of the earlier seats: its view does
+    not depend on what they chose)."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": "regalia_v0", "render_fps": 1}
+
+    def __init__(self, game: str, render_mode: str | None = None, backend: str = "rust", **options: Any) -> None:
+        self.game = regalia.make(game, backend=backend, **options)  # type: ignore[arg-type]
+        if self.game.name not in SIMULTANEOUS_GAMES:
+            raise InvalidOptionError(
+                f"{self.game.name} is played in turns: use env() (parallel games: {', '.join(SIMULTANEOUS_GAMES)})"
+            )
+        check_render_mode(render_mode)
+        self.metadata = {**self.metadata, "name": f"regalia_{self.game.name.replace('-', '_')}_v0"}
+        self.render_mode = render_mode
+        self.possible_agents, action, observation, self.state_space = _spaces(self.game)
+        self.action_spaces = dict.fromkeys(self.possible_agents, action)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
+        self.agents: list[str] = []
+        #: The game position (a ``regalia.State``), ``None`` before the first reset.
+        self.game_state: Any = None
+        self._seeds = random.Random()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The agent's observation space."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The agent's action space."""
+        return self.action_spaces[agent]
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The global state: every seat's observation tensor, concatenated in seat order."""
+        return _global_state(self.game, self.game_state)
+
+    def _observe(self) -> dict[str, dict[str, Any]]:
+        """Each live agent's view of the round to choose in, with its legal actions."""
+        views: dict[str, dict[str, Any]] = {}
+        turn = self.game_state.clone()
+        for seat, agent in enumerate(self.possible_agents):
+            if agent not in self.agents:
+                continue
+            assert turn.current_player == seat, "every seat chooses in each round, in seat order"
+            views[agent] = {"observation": turn.observation_tensor(seat), "action_mask": action_mask(turn)}
+            if seat + 1 < len(self.possible_agents):
+                turn.apply(turn.legal_actions()[0])  # a stand-in: the next seat cannot see it
+        return views
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+        """A new game; with ``seed`` this and the following resets are repeatable."""
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        self.game_state = self.game.new_state(self._seeds.getrandbits(64))
+        self.agents = self.possible_agents[:]
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), {a: {} for a in self.agents}
+
+    def step(
+        self, actions: dict[str, int]
+    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
+        """Plays one round: every live agent's action, in seat order. A missing or illegal
+        action raises ``IllegalActionError`` and leaves the game as it was."""
+        missing = [a for a in self.agents if a not in actions]
+        if missing:
+            raise regalia.IllegalActionError(f"every agent chooses each round; no action for {', '.join(missing)}")
+        after = self.game_state.clone()
+        for agent in self.agents:
+            after.apply(actions[agent])
+        self.game_state = after
+        over = bool(after.is_terminal)
+        returns = after.returns()
+        rewards = {
+            a: float(returns[i]) if over else 0.0 for i, a in enumerate(self.possible_agents) if a in self.agents
+        }
+        terminations = dict.fromkeys(self.agents, over)
+        truncations = dict.fromkeys(self.agents, False)
+        infos: dict[str, Any] = {a: {} for a in self.agents}
+        live = self.agents
+        self.agents = [] if over else live
+        observations = (
+            {
+                a: {"observation": after.observation_tensor(i), "action_mask": np.zeros(self.game.num_actions, np.int8)}
+                for i, a in enumerate(self.possible_agents)
+                if a in live
+            }
+            if over
+            else self._observe()
+        )
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        """The board as the first seat sees it (the CLI's text renderer)."""
+        if self.render_mode is None or self.game_state is None:
+            return None
+        text = render_board(self.game.name, self.game_state.observation(0))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def parallel_env(game: str = "duo-regna", render_mode: str | None = None, **options: Any) -> RegaliaParallelEnv:
+    """The parallel environment of a game whose seats choose at once (``SIMULTANEOUS_GAMES``)."""
+    return RegaliaParallelEnv(game, render_mode=render_mode, **options)
