@@ -20,10 +20,13 @@ from regalia.errors import (
     InvalidArgumentError,
     InvalidStateError,
 )
+from regalia.reference import recall
 from regalia.reference.options import OptionSpec
 from regalia.reference.rng import MASK64, Rng
 
 STATE_FORMAT = "regalia-state"
+#: The most record entries an information-state tensor may keep.
+MAX_SLOTS = 1 << 16
 STATE_VERSION = 1
 
 S = TypeVar("S")
@@ -189,6 +192,13 @@ def _count_arg(value: Any, what: str, least: int) -> int:
     return n
 
 
+def _slots_arg(slots: Any) -> int:
+    n = _count_arg(slots, "slots", 1)
+    if n > MAX_SLOTS:
+        raise InvalidArgumentError(f"slots must be at most {MAX_SLOTS}")
+    return n
+
+
 def _seed_arg(seed: Any) -> int:
     s = _int_arg(seed, "seed", InvalidArgumentError)
     if not 0 <= s <= MASK64:
@@ -213,6 +223,11 @@ class Game:
     def options(self) -> dict[str, Any]:
         """Every option in force."""
         return self.rules.options()
+
+    def information_state_shape(self, slots: Any = None) -> tuple[int, ...]:
+        """Shape of ``State.information_state_tensor(seat, slots)``."""
+        n = recall.DEFAULT_SLOTS if slots is None else _slots_arg(slots)
+        return (1 + n * recall.entry_size(self.rules),)
 
     def new_state(self, seed: Any = None) -> State:
         """A new game from ``seed`` (random when omitted)."""
@@ -310,6 +325,9 @@ class State:
         self.data = data
         self._history = history
         self._seed = seed
+        #: Where the history starts when not from the seed: a world determinized for a seat,
+        #: ``(start data, parent state, seat)`` (see ``recall``).
+        self._origin: tuple[Any, State, int] | None = None
 
     @property
     def current_player(self) -> int | None:
@@ -389,7 +407,9 @@ class State:
 
     def clone(self) -> State:
         """An independent copy."""
-        return State(self._game, self._rules.copy_state(self.data), list(self._history), self._seed)
+        copy = State(self._game, self._rules.copy_state(self.data), list(self._history), self._seed)
+        copy._origin = self._origin
+        return copy
 
     __copy__ = clone
 
@@ -465,7 +485,31 @@ class State:
         """A state consistent with what ``seat`` has seen, hidden cards resampled from ``seed``."""
         s = self._seat(seat)
         rng = Rng.new(_seed_arg(seed))
-        return State(self._game, self._rules.determinize(self.data, s, rng), [], None)
+        world = State(self._game, self._rules.determinize(self.data, s, rng), [], None)
+        world._origin = (self._rules.copy_state(world.data), self.clone(), s)
+        return world
+
+    def _record(self, seat: int) -> recall.Progress:
+        if self._origin is not None:
+            start, parent, world_seat = self._origin
+            progress = recall.Progress(self._rules, start, parent._record(seat) if world_seat == seat else None)
+        elif self._seed is not None:
+            progress = recall.Progress(self._rules, self._rules.new_state(Rng.new(self._seed)))
+        else:
+            raise InvalidStateError("this state was loaded without its seed: its information states are unknown")
+        progress.extend(self._history, seat)
+        return progress
+
+    def information_state_string(self, seat: Any) -> str:
+        """``seat``'s perfect-recall information state as text (see ``recall``)."""
+        s = self._seat(seat)
+        return recall.to_string(s, self._record(s).record)
+
+    def information_state_tensor(self, seat: Any, slots: Any = None) -> npt.NDArray[np.float32]:
+        """The same as a float32 array keeping the newest ``slots`` record entries."""
+        s = self._seat(seat)
+        n = recall.DEFAULT_SLOTS if slots is None else _slots_arg(slots)
+        return recall.tensor(self._rules, s, self._record(s).record, n)
 
     def to_json(self) -> str:
         """The saved form: the same text the extension writes."""

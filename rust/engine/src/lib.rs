@@ -15,6 +15,7 @@ pub mod game;
 pub mod games;
 pub mod options;
 pub mod playout;
+pub mod recall;
 pub mod registry;
 pub mod rng;
 pub mod search;

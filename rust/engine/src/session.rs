@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::game::{Game, GameInfo, Seat};
 use crate::options::Options;
 use crate::playout::{random_playouts, PlayoutStats};
+use crate::recall::{self, Memo, Progress};
 use crate::rng::Rng;
 use crate::search::{ismcts_until, IsmctsConfig, IsmctsResult};
 use serde_json::{json, Value};
@@ -47,6 +48,8 @@ pub trait DynGame: Send + Sync {
     ) -> Option<PlayoutStats>;
     /// `n` games stepped together on up to `threads` threads (see [`crate::batch`]).
     fn new_batch(&self, n: usize, seed: u64, threads: usize) -> Box<dyn DynBatch>;
+    /// Length of the information-state tensor keeping `slots` record entries (see [`recall`]).
+    fn information_state_size(&self, slots: usize) -> usize;
 }
 
 /// A state of some game, with its history.
@@ -97,6 +100,11 @@ pub trait DynState: Send + Sync {
     /// Runs the game's [`Game::check_state`] on this state: every reachable state must pass
     /// it (the conformance and fuzz harnesses assert this after every step).
     fn check_state(&self) -> Result<()>;
+    /// `seat`'s perfect-recall information state as text (see [`recall`]).
+    fn information_state_string(&self, seat: i64) -> Result<String>;
+    /// The same as a tensor keeping the newest record entries, written into `out` (of
+    /// [`DynGame::information_state_size`] for the number of entries it keeps).
+    fn information_state_tensor(&self, seat: i64, out: &mut [f32]) -> Result<()>;
 }
 
 impl<G: Game> DynGame for G {
@@ -133,6 +141,9 @@ impl<G: Game> DynGame for G {
     fn new_batch(&self, n: usize, seed: u64, threads: usize) -> Box<dyn DynBatch> {
         Box::new(Batch::new(Arc::new(self.clone()), n, seed, threads))
     }
+    fn information_state_size(&self, slots: usize) -> usize {
+        recall::tensor_size(self, slots)
+    }
 }
 
 /// A game's state plus what the session layer tracks.
@@ -145,6 +156,26 @@ pub struct Session<G: Game> {
     legal: ActionSet,
     history: Vec<Action>,
     seed: Option<u64>,
+    /// Where `history` starts, for the information states.
+    origin: Origin<G>,
+    /// The seats' information-state records built so far.
+    records: Memo<G::State>,
+}
+
+/// Where a session's history starts.
+#[derive(Clone, Debug)]
+enum Origin<G: Game> {
+    /// The start of the game from the session's seed.
+    Seed,
+    /// A world determinized for `seat` from `parent`: the state it began as. That seat's
+    /// record goes on from its record in `parent`; the others' begin in this world.
+    World {
+        start: Arc<G::State>,
+        parent: Arc<Session<G>>,
+        seat: Seat,
+    },
+    /// Unknown (a state loaded without its seed): there is no record to give.
+    Unknown,
 }
 
 /// The fields of a saved state's envelope, every one required and no other allowed.
@@ -212,7 +243,52 @@ impl<G: Game> Session<G> {
             game,
             state,
             history,
+            origin: if seed.is_some() {
+                Origin::Seed
+            } else {
+                Origin::Unknown
+            },
+            records: Memo::default(),
             seed,
+        }
+    }
+
+    /// Runs `f` on `seat`'s record from the start of its game to now (see [`recall`]).
+    fn with_record<R>(&self, seat: Seat, f: impl FnOnce(&Progress<G::State>) -> R) -> Result<R> {
+        self.records.with(seat, |progress| {
+            let progress = match progress {
+                Some(p) => p,
+                None => progress.insert(self.start_record(seat)?),
+            };
+            progress.extend(&*self.game, &self.history, seat);
+            Ok(f(progress))
+        })
+    }
+
+    /// `seat`'s record where the session's history starts.
+    fn start_record(&self, seat: Seat) -> Result<Progress<G::State>> {
+        match (&self.origin, self.seed) {
+            (Origin::Seed, Some(seed)) => {
+                Ok(Progress::new(self.game.new_state(Rng::new(seed)), None))
+            }
+            (
+                Origin::World {
+                    start,
+                    parent,
+                    seat: s,
+                },
+                _,
+            ) => {
+                let start = G::State::clone(start);
+                if *s == seat {
+                    parent.with_record(seat, |before| Progress::new(start, Some(before)))
+                } else {
+                    Ok(Progress::new(start, None))
+                }
+            }
+            _ => Err(bad_state(
+                "this state was loaded without its seed: its information states are unknown",
+            )),
         }
     }
 
@@ -448,12 +524,13 @@ impl<G: Game> DynState for Session<G> {
         let seat = self.seat(seat)?;
         let mut rng = Rng::new(seed);
         let state = self.game.determinize(&self.state, seat, &mut rng);
-        Ok(Box::new(Session::from_parts(
-            self.game.clone(),
-            state,
-            Vec::new(),
-            None,
-        )))
+        let mut world = Session::from_parts(self.game.clone(), state, Vec::new(), None);
+        world.origin = Origin::World {
+            start: Arc::new(world.state.clone()),
+            parent: Arc::new(self.clone()),
+            seat,
+        };
+        Ok(Box::new(world))
     }
     fn ismcts(&self, config: &IsmctsConfig, stop: &AtomicBool) -> Option<IsmctsResult> {
         ismcts_until(&*self.game, &self.state, config, stop)
@@ -475,5 +552,23 @@ impl<G: Game> DynState for Session<G> {
     }
     fn check_state(&self) -> Result<()> {
         self.game.check_state(&self.state).map_err(bad_state)
+    }
+    fn information_state_string(&self, seat: i64) -> Result<String> {
+        let seat = self.seat(seat)?;
+        self.with_record(seat, |p| recall::to_string(seat, &p.record))
+    }
+    fn information_state_tensor(&self, seat: i64, out: &mut [f32]) -> Result<()> {
+        let seat = self.seat(seat)?;
+        let entry = recall::tensor_size(&*self.game, 1) - 1;
+        if out.is_empty() || (out.len() - 1) % entry != 0 {
+            return Err(Error::InvalidArgument(format!(
+                "an information-state buffer holds 1 + slots * {entry} floats, not {}",
+                out.len()
+            )));
+        }
+        out.fill(0.0);
+        self.with_record(seat, |p| {
+            recall::write_tensor(&*self.game, seat, &p.record, out)
+        })
     }
 }

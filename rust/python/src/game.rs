@@ -3,7 +3,7 @@
 use crate::convert::{count_arg, json_to_py, seed_arg, text_arg};
 use crate::errors::{guard, InvalidStateError};
 use crate::interrupt::interruptible;
-use crate::state::PyState;
+use crate::state::{slots_arg, PyState};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use regalia_engine::DynGame;
@@ -60,6 +60,15 @@ impl PyGame {
     #[getter]
     fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.inner.observation_shape())
+    }
+    /// Shape of ``State.information_state_tensor(seat, slots)`` (``slots`` record entries).
+    #[pyo3(signature = (slots=None))]
+    fn information_state_shape<'py>(
+        &self,
+        py: Python<'py>,
+        slots: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, [self.inner.information_state_size(slots_arg(slots)?)])
     }
     /// A new game; all its randomness comes from ``seed`` (random when omitted).
     #[pyo3(signature = (seed=None))]

@@ -1,12 +1,13 @@
 //! `regalia._core.State`: one position of a game, with its history.
 
-use crate::convert::{int_arg, json_to_py, seed_arg};
+use crate::convert::{count_arg, int_arg, json_to_py, seed_arg};
 use crate::errors::{
     guard, not_contiguous, IllegalActionError, InvalidArgumentError, RegaliaError,
 };
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use regalia_engine::recall::DEFAULT_SLOTS;
 use regalia_engine::{
     Action, DynGame, DynState, Error, IsmctsConfig, IsmctsResult, Rollout, MAX_ACTIONS,
 };
@@ -363,11 +364,47 @@ impl PyState {
             (self.inner.to_json(),),
         ))
     }
+    /// ``seat``'s perfect-recall information state as text: ``seat N``, then what it saw
+    /// (each new observation, as JSON) and what it played, one a line, from the start.
+    fn information_state_string(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
+        let seat = self.seat(seat)?;
+        guard(|| self.inner.information_state_string(seat))
+    }
+    /// The same as a float32 array of ``game.information_state_shape(slots)``: the count of
+    /// older entries left out, then the newest ``slots`` entries of the record.
+    #[pyo3(signature = (seat, slots=None))]
+    fn information_state_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+        slots: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let seat = self.seat(seat)?;
+        let mut out = vec![0.0; self.game.information_state_size(slots_arg(slots)?)];
+        guard(|| self.inner.information_state_tensor(seat, &mut out))?;
+        Ok(PyArray1::from_vec(py, out))
+    }
     /// Unused: states are immutable except through ``apply``.
     fn __getnewargs__(&self) -> PyResult<()> {
         Err(RegaliaError::new_err("use to_json() to save a state"))
     }
 }
+
+/// The number of record entries an information-state tensor keeps (default
+/// [`DEFAULT_SLOTS`], at most [`MAX_SLOTS`]).
+pub fn slots_arg(slots: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    let Some(slots) = slots.filter(|s| !s.is_none()) else {
+        return Ok(DEFAULT_SLOTS);
+    };
+    let n = count_arg(slots, "slots", 1)?;
+    usize::try_from(n)
+        .ok()
+        .filter(|&n| n <= MAX_SLOTS)
+        .ok_or_else(|| InvalidArgumentError::new_err(format!("slots must be at most {MAX_SLOTS}")))
+}
+
+/// The most record entries an information-state tensor may keep.
+pub const MAX_SLOTS: usize = 1 << 16;
 
 /// Reads any game's saved state (game and options taken from the file).
 pub fn load_any(text: &str) -> PyResult<PyState> {

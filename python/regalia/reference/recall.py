@@ -1,0 +1,89 @@
+"""Perfect-recall information states, written once for every game on top of its observation:
+the pure-Python twin of ``rust/engine/src/recall.rs`` (which documents the format).
+
+A seat's record is what it saw (each observation that differs from the one before, as the
+fields that changed) and what it played (its own actions), rebuilt by replaying the history
+from where it starts.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+#: The number of record entries the tensor form keeps unless told otherwise.
+DEFAULT_SLOTS = 16
+
+#: An entry: ``("saw", changes, state)`` or ``("played", action, name)``.
+Entry = tuple[str, Any, Any]
+
+
+class Progress:
+    """A seat's record from ``start``, going on from ``before`` (another seat record's
+    progress, e.g. what the seat knew before a determinized world began)."""
+
+    def __init__(self, rules: Any, start: Any, before: Progress | None = None) -> None:
+        self.rules = rules
+        self.state = rules.copy_state(start)
+        self.seen: Any = None if before is None else before.seen
+        self.record: list[Entry] = [] if before is None else list(before.record)
+
+    def extend(self, history: list[int], seat: int) -> None:
+        """What ``seat`` sees now, then through ``history``: its own actions and every
+        observation that differs from the last one it saw."""
+        self._saw(seat)
+        for a in history:
+            if self.rules.current_player(self.state) == seat:
+                self.record.append(("played", a, self.rules.action_name(self.state, a)))
+            self.rules.apply(self.state, a)
+            self._saw(seat)
+
+    def _saw(self, seat: int) -> None:
+        seen = self.rules.observation(self.state, seat)
+        if seen != self.seen:
+            self.record.append(("saw", _changes(self.seen, seen), self.rules.copy_state(self.state)))
+            self.seen = seen
+
+
+def _changes(before: Any, now: Any) -> Any:
+    """For two objects with the same fields, the fields with a new value; else all of ``now``."""
+    if not isinstance(before, dict) or not isinstance(now, dict) or before.keys() != now.keys():
+        return now
+    return {k: v for k, v in now.items() if before[k] != v}
+
+
+def to_string(seat: int, record: list[Entry]) -> str:
+    """``seat N``, then one line per entry (``saw {json}`` / ``played NAME``)."""
+    lines = [f"seat {seat}"]
+    for kind, value, name in record:
+        if kind == "saw":
+            lines.append("saw " + json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+        else:
+            lines.append("played " + name)
+    return "\n".join(lines)
+
+
+def entry_size(rules: Any) -> int:
+    """Floats per entry: two flags, the observation tensor and the one-hot action."""
+    return 2 + int(np.prod(rules.observation_shape())) + int(rules.num_actions)
+
+
+def tensor(rules: Any, seat: int, record: list[Entry], slots: int) -> npt.NDArray[np.float32]:
+    """The tensor form: the count of entries left out, then the newest ``slots`` entries."""
+    size = entry_size(rules)
+    out = np.zeros(1 + slots * size, dtype=np.float32)
+    kept = min(len(record), slots)
+    out[0] = len(record) - kept
+    observation = size - 2 - int(rules.num_actions)
+    for i, (kind, value, state) in enumerate(record[len(record) - kept :]):
+        slot = out[1 + i * size : 1 + (i + 1) * size]
+        if kind == "saw":
+            slot[0] = 1.0
+            rules.observation_tensor(state, seat, slot[2 : 2 + observation])
+        else:
+            slot[1] = 1.0
+            slot[2 + observation + value] = 1.0
+    return out
