@@ -5,6 +5,7 @@ count: PettingZoo's ``api_test`` and ``seed_test``, Gymnasium's ``check_env``, O
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 import warnings
@@ -50,10 +51,65 @@ def test_pettingzoo_rewards_are_the_returns_and_render_shows_the_board() -> None
         mask = obs["action_mask"]
         assert mask.dtype == np.int8 and (mask.any() != (terminated or truncated))
         env.step(None if terminated or truncated else int(np.flatnonzero(mask)[-1]))
-    final = regalia.make("duo-regna").new_state(env.state.seed)
-    for a in env.state.history():
+    final = regalia.make("duo-regna").new_state(env.game_state.seed)
+    for a in env.game_state.history():
         final.apply(a)
     assert list(total.values()) == final.returns() and abs(sum(total.values())) < 1e-9
+
+
+@CONFIGS
+def test_pettingzoo_state_is_every_seats_observation(config: tuple[str, int]) -> None:
+    pz = pytest.importorskip("regalia.pettingzoo")
+    state_test = importlib.import_module("pettingzoo.test.state_test")  # (the package hides it)
+
+    name, players = config
+    env = pz.raw_env(name, players=players)
+    env.reset(seed=3)
+    state = env.state()
+    assert env.state_space.contains(state)
+    size = state.size // players
+    for seat in range(players):
+        assert np.array_equal(state[seat * size : (seat + 1) * size], env.game_state.observation_tensor(seat).ravel())
+    state_test.test_state_space(env)  # (its test_state plays unmasked random actions)
+
+
+def test_pettingzoo_parallel_duo_regna_passes_the_parallel_api_test() -> None:
+    pz = pytest.importorskip("regalia.pettingzoo")
+    from pettingzoo.test import parallel_api_test, parallel_seed_test
+
+    state_test = importlib.import_module("pettingzoo.test.state_test")  # (the package hides it)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # advice on Dict spaces with action masks
+        parallel_api_test(pz.parallel_env("duo-regna", max_rounds=40), num_cycles=200)
+        parallel_seed_test(lambda: pz.parallel_env("duo-regna"), num_cycles=50)
+    state_test.test_parallel_env(pz.parallel_env("duo-regna"))
+    with pytest.raises(regalia.InvalidOptionError):
+        pz.parallel_env("regine")
+
+
+def test_pettingzoo_parallel_rounds_replay_as_the_game_in_turns() -> None:
+    pz = pytest.importorskip("regalia.pettingzoo")
+    env = pz.parallel_env("duo-regna")
+    observations, _ = env.reset(seed=6)
+    rng = np.random.default_rng(0)
+    game = regalia.make("duo-regna")
+    turns = game.new_state(env.game_state.seed)
+    rewards: dict[str, float] = {}
+    while env.agents:
+        actions = {a: int(rng.choice(np.flatnonzero(observations[a]["action_mask"]))) for a in env.agents}
+        for seat, agent in enumerate(env.possible_agents):  # the views are those of the game in turns
+            assert turns.current_player == seat
+            assert np.array_equal(observations[agent]["observation"], turns.observation_tensor(seat))
+            assert np.array_equal(observations[agent]["action_mask"], turns.legal_action_mask())
+            turns.apply(actions[agent])
+        before = env.game_state.to_json()
+        with pytest.raises(regalia.IllegalActionError):
+            env.step({"player_0": actions["player_0"]})
+        assert env.game_state.to_json() == before
+        observations, rewards, terminations, truncations, _ = env.step(actions)
+        assert all(terminations.values()) == bool(turns.is_terminal) and not any(truncations.values())
+    assert env.game_state == turns and list(rewards.values()) == turns.returns()
 
 
 @CONFIGS
@@ -68,6 +124,33 @@ def test_gymnasium_check_env_passes(config: tuple[str, int]) -> None:
         for seat in {0, players - 1}:
             check_env(gym_adapter.RegaliaEnv(name, seat=seat, players=players), skip_render_check=False)
         check_env(gymnasium.make(gym_adapter.env_id(name), players=players).unwrapped)
+
+
+@CONFIGS
+def test_gymnasium_action_masks_are_the_legal_actions(config: tuple[str, int]) -> None:
+    gym_adapter = pytest.importorskip("regalia.gymnasium")
+    name, players = config
+    env = gym_adapter.RegaliaEnv(name, seat=players - 1, players=players)
+    assert not env.action_masks().any()  # before the first reset
+    _, info = env.reset(seed=8)
+    rng = np.random.default_rng(8)
+    done = False
+    while not done:
+        masks = env.action_masks()
+        assert masks.dtype == np.bool_ and np.array_equal(masks, env.state.legal_action_mask())
+        assert np.array_equal(masks, info["action_mask"].astype(bool))
+        _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(masks))))
+    assert not env.action_masks().any()
+
+
+def test_gymnasium_ids_work_in_a_fresh_process_without_an_import() -> None:
+    pytest.importorskip("regalia.gymnasium")
+    code = (
+        "import gymnasium; env = gymnasium.make('regalia.gymnasium:regalia/duo-regna-v0', opponents='random');"
+        "obs, info = env.reset(seed=1); print(env.unwrapped.action_masks().sum() == info['action_mask'].sum())"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "True"
 
 
 def test_gymnasium_episode_mask_and_illegal_actions() -> None:
@@ -120,10 +203,117 @@ def test_openspiel_random_simulations_pass(config: tuple[str, int]) -> None:
     assert game.num_players() == players and game.num_distinct_actions() == regalia.make(name).num_actions
     pyspiel.random_sim_test(game, num_sims=10, serialize=False, verbose=False)
     state = game.new_initial_state()
+    while not state.is_terminal() and len(state.history()) < 7:
+        state.apply_action(state.legal_actions()[-1])
     seat = state.current_player()
-    world = state.resample_from_infostate(seat, None)
+    if seat < 0:
+        return
+    world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
     assert world.observation_string(seat) == state.observation_string(seat)
     assert world.observation_tensor(seat) == state.observation_tensor(seat)
+    assert world.information_state_string(seat) == state.information_state_string(seat)
+    assert world.information_state_tensor(seat) == state.information_state_tensor(seat)
+    assert len(state.information_state_tensor(seat)) == game.information_state_tensor_size()
+
+
+def test_openspiel_resampling_follows_the_sampler_it_is_given() -> None:
+    os_adapter = pytest.importorskip("regalia.openspiel")
+    import pyspiel
+
+    game = pyspiel.load_game(os_adapter.game_name("duo-regna"), {"seed": 3})
+    state = game.new_initial_state()
+    state.apply_action(4)  # seat 1 cannot see this card, so resampling redraws it
+
+    def worlds(seed: int) -> list[str]:
+        sampler = np.random.RandomState(seed).random_sample
+        return [str(state.resample_from_infostate(1, sampler)) for _ in range(8)]
+
+    assert worlds(1) == worlds(1)
+    assert worlds(1) != worlds(2)
+
+
+def test_openspiel_games_and_states_pickle_and_serialize() -> None:
+    import pickle
+
+    os_adapter = pytest.importorskip("regalia.openspiel")
+    import pyspiel
+
+    game = pyspiel.load_game(os_adapter.game_name("duo-regna"), {"seed": 3, "dragon_deck": "[2; 1]"})
+    assert game.regalia.options["dragon_deck"] == [2, 1]
+    state = game.new_initial_state()
+    for action in (4, 2, 0):
+        state.apply_action(action)
+    for copy in (pickle.loads(pickle.dumps(state)), game.deserialize_state(state.serialize())):
+        assert copy.history() == state.history() and str(copy) == str(state)
+        assert copy.information_state_string(0) == state.information_state_string(0)
+        assert copy.get_game().regalia.options == game.regalia.options
+    for again in (pickle.loads(pickle.dumps(game)), pyspiel.load_game(str(game))):
+        assert str(again) == str(game) and again.regalia.options == game.regalia.options
+    # OpenSpiel saves a sampled-stochastic game's generator with Game::GetRNGState, which its
+    # Python-game bindings give no way to provide (docs/adapters.md): these two refuse.
+    with pytest.raises(pyspiel.SpielError, match="GetRNGState"):
+        pyspiel.serialize_game_and_state(game, state)
+    with pytest.raises(pyspiel.SpielError, match="GetRNGState"):
+        pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    with pytest.raises(regalia.InvalidOptionError):
+        pyspiel.load_game(os_adapter.game_name("duo-regna"), {"dragon_deck": "[2,"})
+
+
+#: Per game, options short enough for external sampling, which walks every action of the
+#: updating seat (None: no option makes a hand short enough; see docs/adapters.md).
+SHORT_OPTIONS: dict[str, dict[str, Any] | None] = {
+    "duo-regna": {"max_rounds": 2},
+    "duo": None,
+    "duell-der-drachen": {"values": 2, "hand_size": 1},
+    "regine": None,
+    "regnum": {"max_turns": 1},
+}
+
+
+@pytest.mark.parametrize("name", [g["name"] for g in regalia.games()])
+def test_openspiel_monte_carlo_cfr_runs_on_the_information_states(name: str) -> None:
+    os_adapter = pytest.importorskip("regalia.openspiel")
+    import pyspiel
+    from open_spiel.python.algorithms import external_sampling_mccfr, outcome_sampling_mccfr
+
+    game = pyspiel.load_game(os_adapter.game_name(name), {"seed": 1})
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(3):
+        solver.iteration()
+    check_average_policy(game, solver.average_policy())
+    options = SHORT_OPTIONS[name]
+    if options is not None:
+        game = pyspiel.load_game(os_adapter.game_name(name), {"seed": 1, **options})
+        solver = external_sampling_mccfr.ExternalSamplingSolver(game)
+        solver.iteration()
+        check_average_policy(game, solver.average_policy())
+
+
+def check_average_policy(game: Any, policy: Any) -> None:
+    """Along a game, the policy gives a distribution over the legal actions."""
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        probs = policy.action_probabilities(state)
+        assert set(probs) <= set(state.legal_actions()) and abs(sum(probs.values()) - 1) < 1e-9
+        state.apply_action(max(probs, key=probs.get))
+
+
+def test_openspiel_cfr_converges_on_one_round_of_duo_regna() -> None:
+    os_adapter = pytest.importorskip("regalia.openspiel")
+    import pyspiel
+    from open_spiel.python.algorithms import cfr, exploitability
+
+    # One dragon, one round: the round's winner takes the game; seat 1 chooses without
+    # seeing seat 0's card. A small zero-sum game with a mixed equilibrium.
+    params = {"dragon_deck": "[1; 0]", "dragons_to_win": 1, "max_rounds": 1}
+    game = pyspiel.load_game(os_adapter.game_name("duo-regna"), params)
+    solver = cfr.CFRPlusSolver(game)
+    gaps = []
+    for i in range(1, 101):
+        solver.evaluate_and_update_policy()
+        if i in (1, 10, 100):
+            gaps.append(exploitability.exploitability(game, solver.average_policy()))
+    assert gaps[0] > 0.2 and gaps[1] < gaps[0] and gaps[2] < gaps[1] and gaps[2] < 0.01, gaps
 
 
 def test_openspiel_rl_environment_and_bots_play_whole_games() -> None:
@@ -152,11 +342,19 @@ def test_openspiel_information_set_search_plays_on_the_observations() -> None:
 
     game = pyspiel.load_game(os_adapter.game_name("duo-regna"), {"seed": 2})
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
-    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 10, random_state=np.random.RandomState(1), use_observation_string=True)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        action = bot.step(state) if state.current_player() == 0 else legal[0]
-        assert action in legal
-        state.apply_action(action)
-    assert sum(state.returns()) == 0
+    for use_observation_string in (True, False):  # its default keys nodes by information states
+        bot = ismcts.ISMCTSBot(
+            game,
+            evaluator,
+            2.0,
+            10,
+            random_state=np.random.RandomState(1),
+            use_observation_string=use_observation_string,
+        )
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            action = bot.step(state) if state.current_player() == 0 else legal[0]
+            assert action in legal
+            state.apply_action(action)
+        assert sum(state.returns()) == 0

@@ -11,10 +11,16 @@
 Each game is sequential, imperfect-information and *sampled-stochastic*: the shuffles happen
 inside the state, from a seed drawn for each ``new_initial_state()`` from the game's
 parameter ``seed``, so there are no chance nodes. Utilities are zero-sum, in [-1, 1], at the
-end. The parameters are ``players``, ``seed`` and every option of the game with a number,
-bool or string value (list options keep their defaults). Observations: the seat's
-``observation_tensor`` and its ``observation`` as JSON text. ``resample_from_infostate``
-is the seat's ``determinize``, for OpenSpiel's information-set search (IS-MCTS).
+end. The parameters are ``players``, ``seed``, ``info_state_slots`` and every option of the
+game (a list or ``None`` option is given as JSON text, where ``;`` may stand for ``,``, e.g.
+``{"dragon_deck": "[1; 0]"}``: then ``pyspiel.load_game(str(game))`` loads the same game).
+
+Observations: the seat's ``observation_tensor`` and its ``observation`` as JSON text.
+Information states are perfect recall: the seat's ``information_state_string`` (everything it
+saw and played) and ``information_state_tensor`` keeping the newest ``info_state_slots``
+entries of that record. ``resample_from_infostate`` is the seat's ``determinize``, seeded from
+the sampler it is given, for OpenSpiel's information-set search (IS-MCTS). Games and states
+pickle, and ``serialize()`` / ``game.deserialize_state()`` go through the state's saved form.
 """
 
 from __future__ import annotations
@@ -28,10 +34,13 @@ import pyspiel
 
 import regalia
 
-__all__ = ["MAX_GAME_LENGTH", "game_name", "register"]
+__all__ = ["DEFAULT_INFO_STATE_SLOTS", "MAX_GAME_LENGTH", "game_name", "load", "register"]
 
 #: Declared bound on a game's length, for algorithms that size buffers by it.
 MAX_GAME_LENGTH = 100_000
+#: Record entries an information-state tensor keeps unless the ``info_state_slots``
+#: parameter says otherwise.
+DEFAULT_INFO_STATE_SLOTS = 16
 
 
 def game_name(name: str) -> str:
@@ -39,22 +48,38 @@ def game_name(name: str) -> str:
     return "regalia_" + name.replace("-", "_")
 
 
-class RegaliaObserver:
-    """A seat's observation: the tensor (in ``tensor`` / ``dict["observation"]``) and JSON text."""
+def load(name: str, params: dict[str, Any]) -> Any:
+    """``pyspiel.load_game(name, params)`` (registering the games first): how pickles load."""
+    return pyspiel.load_game(name, params)
 
-    def __init__(self, game: Any, iig_obs_type: Any) -> None:
-        if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            raise ValueError("Regalia games provide observations, not perfect-recall information states")
-        size = int(np.prod(game.observation_shape))
-        self.tensor = np.zeros(size, dtype=np.float32)
-        self.dict = {"observation": self.tensor.reshape(game.observation_shape)}
+
+class RegaliaObserver:
+    """A seat's view: with ``perfect_recall`` its information state, else its observation;
+    the tensor (in ``tensor`` / ``dict``) and the text."""
+
+    def __init__(self, game: Any, iig_obs_type: Any, slots: int) -> None:
+        self.perfect_recall = iig_obs_type is None or bool(iig_obs_type.perfect_recall)
+        self.slots = slots
+        if self.perfect_recall:
+            shape = tuple(game.information_state_shape(slots))
+            self.tensor = np.zeros(int(np.prod(shape)), dtype=np.float32)
+            self.dict = {"info_state": self.tensor}
+        else:
+            shape = tuple(game.observation_shape)
+            self.tensor = np.zeros(int(np.prod(shape)), dtype=np.float32)
+            self.dict = {"observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: Any, player: int) -> None:
         """Writes ``player``'s view of ``state`` into ``tensor``."""
-        state.inner.observation_tensor(player, self.tensor)
+        if self.perfect_recall:
+            self.tensor[:] = state.inner.information_state_tensor(player, self.slots)
+        else:
+            state.inner.observation_tensor(player, self.tensor)
 
     def string_from(self, state: Any, player: int) -> str:
-        """``player``'s observation of ``state`` as JSON text."""
+        """``player``'s view of ``state`` as text (its observation as JSON)."""
+        if self.perfect_recall:
+            return str(state.inner.information_state_string(player))
         return json.dumps(state.inner.observation(player), sort_keys=True)
 
 
@@ -88,27 +113,73 @@ class RegaliaState(pyspiel.State):  # type: ignore[misc]
         return [float(r) for r in self.inner.returns()]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> RegaliaState:
-        """A state ``player_id`` cannot tell from this one (hidden cards resampled)."""
-        seed = random.getrandbits(64)
-        return RegaliaState(self.get_game(), self.inner.determinize(player_id, seed))
+        """A state ``player_id`` cannot tell from this one (hidden cards resampled), seeded
+        from two draws of ``probability_sampler`` (a callable giving floats in [0, 1), such as
+        ``pyspiel.UniformProbabilitySampler``)."""
+        high, low = (min(int(float(probability_sampler()) * 2**32), 2**32 - 1) for _ in range(2))
+        return RegaliaState(self.get_game(), self.inner.determinize(player_id, high << 32 | low))
+
+    def serialize(self) -> str:
+        """The state's saved form (JSON text), read back by ``game.deserialize_state``."""
+        return str(self.inner.to_json())
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, str]]:
+        return _restore_state, (self.get_game(), self.serialize())
 
     def __str__(self) -> str:
         return str(self.inner.to_json())
 
 
-def _scalar_options(info: dict[str, Any]) -> dict[str, Any]:
-    """The game's options that pyspiel parameters can carry, with their defaults."""
+def _restore_state(game: Any, text: str) -> RegaliaState:
+    return game.deserialize_state(text)  # type: ignore[no-any-return]
+
+
+def _is_scalar(value: Any) -> bool:
+    return isinstance(value, (bool, int, float, str))
+
+
+def _parameters(info: dict[str, Any]) -> dict[str, Any]:
+    """The game's options as pyspiel parameters, with their defaults (a list or ``None``
+    option, which pyspiel parameters cannot carry, is JSON text; ``""`` is its default)."""
     return {
-        o["name"]: o["default"]
-        for o in info["options"]
-        if o["name"] != "players" and isinstance(o["default"], (bool, int, float, str))
+        o["name"]: o["default"] if _is_scalar(o["default"]) else "" for o in info["options"] if o["name"] != "players"
     }
+
+
+def _decode(name: str, text: str) -> Any:
+    """A list or ``None`` option from JSON text, where ``;`` may stand for ``,`` (a game's
+    name lists its parameters separated by commas, so ``str(game)`` loads again)."""
+    for candidate in (text, text.replace(";", ",")):
+        try:
+            return json.loads(candidate)
+        except ValueError:
+            pass
+    raise regalia.InvalidOptionError(f"{name} must be JSON text (';' may stand for ','), got {text!r}")
+
+
+def _options(info: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    """The ``regalia.make`` options for pyspiel parameters ``given``."""
+    options: dict[str, Any] = {"players": given.get("players", info["min_players"])}
+    for o in info["options"]:
+        name = o["name"]
+        if name in given and name != "players":
+            value = given[name]
+            if not _is_scalar(o["default"]) and isinstance(value, str):
+                if not value:
+                    continue
+                value = _decode(name, value)
+            options[name] = value
+    return options
 
 
 def register(info: dict[str, Any]) -> None:
     """Registers one game (an entry of ``regalia.games()``) with pyspiel."""
-    options = _scalar_options(info)
-    params: dict[str, Any] = {"players": info["min_players"], "seed": 0, **options}
+    params: dict[str, Any] = {
+        "players": info["min_players"],
+        "seed": 0,
+        "info_state_slots": DEFAULT_INFO_STATE_SLOTS,
+        **_parameters(info),
+    }
     game_type = pyspiel.GameType(
         short_name=game_name(info["name"]),
         long_name=f"Regalia {info['title']}",
@@ -119,8 +190,8 @@ def register(info: dict[str, Any]) -> None:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=info["max_players"],
         min_num_players=info["min_players"],
-        provides_information_state_string=False,
-        provides_information_state_tensor=False,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params,
@@ -131,8 +202,8 @@ def register(info: dict[str, Any]) -> None:
 
         def __init__(self, params: dict[str, Any] | None = None) -> None:
             given = {**{"players": info["min_players"], "seed": 0}, **(params or {})}
-            chosen = {k: v for k, v in given.items() if k in options or k == "players"}
-            self.regalia = regalia.make(info["name"], **chosen)
+            self.regalia = regalia.make(info["name"], **_options(info, given))
+            self.slots = int(given.get("info_state_slots", DEFAULT_INFO_STATE_SLOTS))
             game_info = pyspiel.GameInfo(
                 num_distinct_actions=self.regalia.num_actions,
                 max_chance_outcomes=0,
@@ -143,6 +214,7 @@ def register(info: dict[str, Any]) -> None:
                 max_game_length=MAX_GAME_LENGTH,
             )
             super().__init__(game_type, game_info, params or {})
+            self._params = dict(params or {})
             self._seeds = random.Random(int(given["seed"]))
 
         def new_initial_state(self) -> RegaliaState:
@@ -150,8 +222,22 @@ def register(info: dict[str, Any]) -> None:
             return RegaliaState(self, self.regalia.new_state(self._seeds.getrandbits(64)))
 
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> RegaliaObserver:
-            """The observer of a seat's observation."""
-            return RegaliaObserver(self.regalia, iig_obs_type)
+            """The observer of a seat's information state (``perfect_recall``) or observation."""
+            return RegaliaObserver(self.regalia, iig_obs_type, self.slots)
+
+        def deserialize_state(self, text: str) -> RegaliaState:
+            """A state from ``state.serialize()``, its moves replayed so that OpenSpiel's
+            ``history()`` is whole (a determinized world has none to replay)."""
+            saved = self.regalia.state_from_json(text)
+            if saved.seed is None:
+                return RegaliaState(self, saved)
+            state = RegaliaState(self, self.regalia.new_state(saved.seed))
+            for action in saved.history():
+                state.apply_action(action)
+            return state
+
+        def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+            return load, (game_type.short_name, self._params)
 
     RegaliaGame.__name__ = RegaliaGame.__qualname__ = "Regalia" + info["title"].replace(" ", "") + "Game"
     pyspiel.register_game(game_type, RegaliaGame)
