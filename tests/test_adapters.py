@@ -270,13 +270,18 @@ SHORT_OPTIONS: dict[str, dict[str, Any] | None] = {
 }
 
 
+#: Per game, options for outcome sampling, which recurses once per move: Duo's whole game
+#: (rounds to the target) is deeper than Python's recursion limit, so it plays one round.
+OUTCOME_OPTIONS: dict[str, dict[str, Any]] = {"duo": {"rounds": 1}}
+
+
 @pytest.mark.parametrize("name", [g["name"] for g in regalia.games()])
 def test_openspiel_monte_carlo_cfr_runs_on_the_information_states(name: str) -> None:
     os_adapter = pytest.importorskip("regalia.openspiel")
     import pyspiel
     from open_spiel.python.algorithms import external_sampling_mccfr, outcome_sampling_mccfr
 
-    game = pyspiel.load_game(os_adapter.game_name(name), {"seed": 1})
+    game = pyspiel.load_game(os_adapter.game_name(name), {"seed": 1, **OUTCOME_OPTIONS.get(name, {})})
     solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
     for _ in range(3):
         solver.iteration()

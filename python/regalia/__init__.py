@@ -117,7 +117,7 @@ def load_state(text: str, backend: Literal["rust", "reference"] = "rust") -> Any
     except (KeyError, TypeError):
         raise InvalidStateError("not a Regalia saved state") from None
     try:
-        game = _reference.make_saved(name, options)
+        game = reference.make_saved(name, options)
     except InvalidOptionError as e:
         raise InvalidStateError(str(e)) from None
     return game.state_from_json(text)
