@@ -117,3 +117,18 @@ def test_best_plays_each_games_strongest_agent_with_options_passed_on() -> None:
     assert record.agents[0] == "best" and record.returns
     with pytest.raises(regalia.InvalidOptionError):
         make_agent("best:genius=1", 0).act(_views("duo", 1)[0])
+
+
+def test_best_in_duo_regna_is_the_solver_where_it_solves_and_search_elsewhere() -> None:
+    from regalia.agents import IsmctsAgent, SolverAgent
+    from regalia.agents.best import best_for
+
+    assert best_for("duo-regna")[0] == "solver"
+    assert best_for("duo-regna", {"max_rounds": 50})[0] == "ismcts"  # the solver refuses this guard
+    best = make_agent("best:iterations=40", 1)
+    assert isinstance(best.agent_for("duo-regna"), SolverAgent)  # takes no search options
+    searching = best.agent_for("duo-regna", {"max_rounds": 50})
+    assert isinstance(searching, IsmctsAgent) and searching.iterations == 40
+    game = regalia.make("duo-regna", max_rounds=50)
+    record = regalia.play(game, ["best:iterations=40", "random"], seed=4)
+    assert record.returns

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from regalia import _core
-from regalia.errors import InvalidArgumentError, InvalidStateError
+from regalia.errors import InvalidArgumentError, InvalidOptionError, InvalidStateError
 
 __all__ = ["SUPPORTED_GAMES", "cache_dir", "policy", "table"]
 
@@ -52,6 +52,15 @@ def _full_options(options: dict[str, Any] | None) -> dict[str, Any]:
     import regalia
 
     return regalia.make("duo-regna", **(options or {})).options
+
+
+def supports(options: dict[str, Any] | None = None) -> bool:
+    """Whether Duo Regna with ``options`` can be solved (``table`` would build it)."""
+    try:
+        _core.DuoRegnaSolver.horizon_for(_full_options(options))
+    except InvalidOptionError:
+        return False
+    return True
 
 
 def table(options: dict[str, Any] | None = None, progress: bool | None = None) -> _core.DuoRegnaSolver:

@@ -29,13 +29,14 @@ Exploit = Callable[[View, dict[str, Any]], int | None]
 EXPLOITS: dict[str, Exploit] = {"duo-regna": duo_regna.exploit}
 
 
-def best_for(game: str) -> tuple[str, dict[str, Any]]:
-    """The agent ``best`` plays in ``game`` and its default options."""
-    from regalia.agents import AGENTS
+def best_for(game: str, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+    """The agent ``best`` plays in ``game`` with the game's ``options`` (default: the
+    defaults), and that agent's default options: the exact solver where it can solve those
+    options, else the search agent of ``BEST``."""
+    from regalia import solver
 
-    solver = SOLVERS.get(game)
-    if solver is not None and solver in AGENTS:
-        return solver, {}
+    if SOLVERS.get(game) == "solver" and solver.supports(options):
+        return "solver", {}
     try:
         return BEST[game]
     except KeyError:
@@ -43,8 +44,9 @@ def best_for(game: str) -> tuple[str, dict[str, Any]]:
 
 
 class BestAgent:
-    """Plays as the strongest built-in agent of whatever game it is given (see ``BEST``);
-    ``options`` are passed on to it (``best:iterations=5000``) over its defaults. Where the
+    """Plays as the strongest built-in agent of whatever game it is given (see ``best_for``);
+    ``options`` are passed on to a search agent (``best:iterations=5000``) over its defaults,
+    and not to the exact solver, which takes none. Where the
     game has one (``EXPLOITS``), a fixed strategy seen in the opponent's play is exploited
     first."""
 
@@ -53,31 +55,33 @@ class BestAgent:
     def __init__(self, seed: int | None = None, **options: Any) -> None:
         self.seed = seed
         self.options = options
-        self._game: str | None = None
+        self._played: tuple[str, str] | None = None
         self._agent: Agent | None = None
         self._memory: dict[str, Any] = {}
 
-    def agent_for(self, game: str) -> Agent:
-        """The agent this plays in ``game`` (made once per game id)."""
-        if self._agent is None or self._game != game:
+    def agent_for(self, game: str, options: dict[str, Any] | None = None) -> Agent:
+        """The agent this plays in ``game`` with the game's ``options`` (made once, and again
+        only when the game or the agent to play changes)."""
+        name, defaults = best_for(game, options)
+        if self._agent is None or self._played != (game, name):
             from regalia.agents import make_agent
 
-            name, defaults = best_for(game)
-            self._agent = make_agent(name, self.seed, **{**defaults, **self.options})
-            self._game = game
+            given = {} if name in SOLVERS.values() else self.options
+            self._agent = make_agent(name, self.seed, **{**defaults, **given})
+            self._played = (game, name)
         return self._agent
 
     def game_start(self, view: View) -> None:
         """Forgets the last game; passed on to the agent of this game."""
         self._memory.clear()
-        call_hook(self.agent_for(view.game), "game_start", view)
+        call_hook(self.agent_for(view.game, view.options), "game_start", view)
 
     def act(self, view: View) -> int:
         """The exploiting move if there is one, else the strongest agent's choice."""
         exploit = EXPLOITS.get(view.game)
         found = exploit(view, self._memory) if exploit is not None else None
-        return found if found is not None else self.agent_for(view.game).act(view)
+        return found if found is not None else self.agent_for(view.game, view.options).act(view)
 
     def game_end(self, view: View, returns: list[float]) -> None:
         """Passed on to the agent of this game."""
-        call_hook(self.agent_for(view.game), "game_end", view, returns)
+        call_hook(self.agent_for(view.game, view.options), "game_end", view, returns)
