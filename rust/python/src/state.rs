@@ -4,6 +4,7 @@ use crate::convert::{count_arg, int_arg, json_to_py, seed_arg};
 use crate::errors::{
     guard, not_contiguous, IllegalActionError, InvalidArgumentError, RegaliaError,
 };
+use crate::interrupt::interruptible;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -11,14 +12,8 @@ use regalia_engine::recall::DEFAULT_SLOTS;
 use regalia_engine::{
     Action, DynGame, DynState, Error, IsmctsConfig, IsmctsResult, Rollout, MAX_ACTIONS,
 };
-use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
-use std::thread;
+use std::sync::Arc;
 use std::time::Duration;
-
-/// How often a search started from Python looks for Ctrl-C.
-const SIGNAL_POLL: Duration = Duration::from_millis(20);
 
 /// A game position. Mutated only by ``apply``; everything else reads.
 #[pyclass(name = "State", module = "regalia._core")]
@@ -83,38 +78,10 @@ impl PyState {
             rollout,
         };
         let inner = &self.inner;
-        let flag = AtomicBool::new(false);
-        let stop = &flag;
-        let outcome = thread::scope(|scope| -> PyResult<_> {
-            let (done, finished) = mpsc::channel();
-            scope.spawn(move || {
-                let result = catch_unwind(AssertUnwindSafe(|| inner.ismcts(&config, stop)));
-                let _ = done.send(result);
-            });
-            // The search runs on its own thread; this one waits without the GIL in short
-            // slices and looks for Ctrl-C (Python runs signal handlers on the main thread
-            // only), setting the stop flag when one arrives.
-            let mut finished = finished;
-            loop {
-                let (back, result) = py.detach(move || {
-                    let result = finished.recv_timeout(SIGNAL_POLL);
-                    (finished, result)
-                });
-                finished = back;
-                if let Ok(result) = result {
-                    return Ok(result);
-                }
-                if let Err(e) = py.check_signals() {
-                    stop.store(true, Ordering::Relaxed);
-                    return Err(e);
-                }
-            }
-        })?;
-        guard(|| match outcome {
-            Ok(found) => found.ok_or_else(|| {
+        interruptible(py, |stop| {
+            inner.ismcts(&config, stop).ok_or_else(|| {
                 Error::InvalidArgument("the game is over: there is nothing to search".into())
-            }),
-            Err(p) => resume_unwind(p),
+            })
         })
     }
 }
