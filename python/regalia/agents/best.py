@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -55,20 +56,21 @@ class BestAgent:
     def __init__(self, seed: int | None = None, **options: Any) -> None:
         self.seed = seed
         self.options = options
-        self._played: tuple[str, str] | None = None
+        self._played: tuple[str, str] | None = None  # the game and its options, as JSON
         self._agent: Agent | None = None
         self._memory: dict[str, Any] = {}
 
     def agent_for(self, game: str, options: dict[str, Any] | None = None) -> Agent:
-        """The agent this plays in ``game`` with the game's ``options`` (made once, and again
-        only when the game or the agent to play changes)."""
-        name, defaults = best_for(game, options)
-        if self._agent is None or self._played != (game, name):
+        """The agent this plays in ``game`` with the game's ``options`` (chosen and made once
+        for each game and options, not at every decision)."""
+        played = (game, json.dumps(options or {}, sort_keys=True))
+        if self._agent is None or self._played != played:
             from regalia.agents import make_agent
 
+            name, defaults = best_for(game, options)
             given = {} if name in SOLVERS.values() else self.options
             self._agent = make_agent(name, self.seed, **{**defaults, **given})
-            self._played = (game, name)
+            self._played = played
         return self._agent
 
     def game_start(self, view: View) -> None:
