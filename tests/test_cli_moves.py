@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import regalia
-from regalia.cli.moves import MoveList, MoveRefused, has_numeric_names, normalize
+from regalia.cli.moves import MoveList, MoveRefused, card_initials, has_numeric_names, normalize
 
 
 def first_moves() -> tuple[MoveList, Any]:
@@ -79,3 +79,34 @@ def test_a_known_move_that_is_not_legal_now_is_refused_as_such() -> None:
 
 def test_normalize() -> None:
     assert normalize("  6-King!! ") == "6 king"
+
+
+def duell_moves() -> tuple[MoveList, Any]:
+    state = regalia.make("duell-der-drachen").new_state(1)
+    legal = state.legal_actions()
+    return MoveList(legal, [state.action_name(a) for a in legal]), state
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("G6 up", "green 6 face up"),
+        ("y9 face up", "yellow 9 face up"),
+        ("W3 down white", "white 3 face down on white"),
+        ("g7 down b", "green 7 face down on blue"),
+    ],
+)
+def test_the_boards_short_card_labels_are_read(text: str, name: str) -> None:
+    moves, state = duell_moves()
+    assert state.action_name(moves.read(text, state.parse_action)) == name
+
+
+def test_a_short_card_label_alone_is_ambiguous_and_a_long_list_is_cut_short() -> None:
+    moves, state = duell_moves()
+    with pytest.raises(MoveRefused, match=r"'G6' could be 'green 6 face up', 'green 6 face down on red' or 4 more:"):
+        moves.read("G6", state.parse_action)
+
+
+def test_card_initials() -> None:
+    assert card_initials("Green 6 face down on red") == "g6 face down on red"
+    assert card_initials("6 queen") == "6 queen"

@@ -4,8 +4,8 @@ Moves are labelled 1, 2, 3, ... unless some move of the game is named by a numbe
 Regna's cards ``0`` to ``6``): then they are labelled a, b, c, ... for the whole game, so
 that ``3`` always means the move called 3. A name may be typed in any case, with any
 punctuation, shortened to a unique beginning or to some of its words (``queen`` for
-``6 queen``), or in the short form the boards print (``6K``, ``6♛``: a number and the
-initials of the words after it).
+``6 queen``), or in the short forms the boards print (``6K``, ``6♛``: a number and the
+initials of the words after it; ``G6``, ``Y7``: a colour's initial and the card's value).
 """
 
 from __future__ import annotations
@@ -39,6 +39,12 @@ def short_form(name: str) -> str:
     if len(words) < 2 or not words[0].isdigit():
         return ""
     return words[0] + "".join(w[0] for w in words[1:])
+
+
+def card_initials(name: str) -> str:
+    """``green 6 face up`` -> ``g6 face up``: every word followed by a number shortened to its
+    initial and joined to the number (the way boards print a coloured card)."""
+    return re.sub(r"\b([a-z])[a-z]* (\d+)\b", r"\1\2", normalize(name))
 
 
 def _letters(i: int) -> str:
@@ -97,9 +103,10 @@ class MoveList:
         shorts = [short_form(n) for n in self.names]
         if wanted.replace(" ", "") in shorts and shorts.count(wanted.replace(" ", "")) == 1:
             return self.actions[shorts.index(wanted.replace(" ", ""))]
-        found = [a for a, n in zip(self.actions, names) if n.startswith(wanted)] or [
-            a for a, n in zip(self.actions, names) if _has_words(n, wanted)
-        ]
+        forms = [(n, card_initials(n)) for n in names]
+        found = [a for a, f in zip(self.actions, forms) if wanted in f]
+        found = found or [a for a, f in zip(self.actions, forms) if any(n.startswith(wanted) for n in f)]
+        found = found or [a for a, f in zip(self.actions, forms) if any(_has_words(n, wanted) for n in f)]
         if len(found) == 1:
             return found[0]
         raise MoveRefused(self._why_not(text, wanted, found, parse))
@@ -152,6 +159,9 @@ def _has_words(name: str, wanted: str) -> bool:
     return True
 
 
-def _either(names: list[str]) -> str:
+def _either(names: list[str], most: int = 3) -> str:
+    """``'a', 'b' or 'c'``; past ``most`` names, the first ones and how many more."""
     quoted = [f"'{n}'" for n in names]
+    if len(quoted) > most:
+        return ", ".join(quoted[: most - 1]) + f" or {len(quoted) - most + 1} more"
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
