@@ -26,7 +26,7 @@ RayAddressOpt = Annotated[
     ),
 ]
 WorkersOpt = Annotated[
-    int, typer.Option(min=1, help="processes playing games at once (with --ray: CPUs of the local Ray)")
+    int, typer.Option(min=1, metavar="N", help="processes playing games at once (with --ray: CPUs of the local Ray)")
 ]
 
 

@@ -25,11 +25,11 @@ EXAMPLES = [
 
 def gauntlet(
     game: GameArg,
-    agent: Annotated[str, typer.Option("--agent", "-a", help="the agent, options after colons")],
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="games against each opponent")] = 24,
-    seed: Annotated[int, typer.Option(min=0, help="the gauntlet's seed")] = 0,
+    agent: Annotated[str, typer.Option("--agent", "-a", metavar="SPEC", help="the agent, options after colons")],
+    games: Annotated[int, typer.Option("--games", "-n", min=1, metavar="N", help="games against each opponent")] = 24,
+    seed: Annotated[int, typer.Option(min=0, metavar="SEED", help="the gauntlet's seed")] = 0,
     option: OptionOpt = None,
-    workers: Annotated[int, typer.Option(min=1, help="processes playing games at once")] = 1,
+    workers: Annotated[int, typer.Option(min=1, metavar="N", help="processes playing games at once")] = 1,
     as_json: JsonOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:

@@ -32,6 +32,7 @@ SeatsOrAgents = Annotated[
         "--seats",
         "--agents",
         "-s",
+        metavar="SEATS",
         help="one agent per seat, comma-separated: a built-in agent; NAME*N repeats (random*4)",
         show_default=False,
     ),
@@ -40,6 +41,7 @@ OutOpt = Annotated[
     Path | None,
     typer.Option(
         "--out",
+        metavar="FILE",
         help="also write every step as a row of this file: Parquet, or Arrow IPC for a name ending in .arrow "
         '(needs pip install "regalia\\[parquet]")',
         dir_okay=False,
@@ -50,9 +52,9 @@ OutOpt = Annotated[
 
 def simulate(
     game: GameArg,
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="how many games")] = 100,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, metavar="N", help="how many games")] = 100,
     seats: SeatsOrAgents = None,
-    seed: Annotated[int, typer.Option(min=0, help="game i is played with seed SEED+i")] = 0,
+    seed: Annotated[int, typer.Option(min=0, metavar="SEED", help="game i is played with seed SEED+i")] = 0,
     option: OptionOpt = None,
     out: OutOpt = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="replace the --out file if it exists")] = False,

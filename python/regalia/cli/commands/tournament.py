@@ -28,10 +28,15 @@ def tournament(
     game: GameArg,
     agents: Annotated[
         str,
-        typer.Option("--agents", "-a", help="one agent per seat, comma-separated (NAME*N repeats); seats rotate"),
+        typer.Option(
+            "--agents",
+            "-a",
+            metavar="AGENTS",
+            help="one agent per seat, comma-separated (NAME*N repeats); seats rotate",
+        ),
     ],
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="how many games")] = 100,
-    seed: Annotated[int, typer.Option(min=0, help="the tournament's seed")] = 0,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, metavar="N", help="how many games")] = 100,
+    seed: Annotated[int, typer.Option(min=0, metavar="SEED", help="the tournament's seed")] = 0,
     option: OptionOpt = None,
     workers: WorkersOpt = 1,
     ray: RayOpt = False,

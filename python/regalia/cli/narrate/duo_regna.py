@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from regalia.cli.narrate.seats import Seats
+from regalia.cli.words import count
 
 Obs = dict[str, Any]
 
@@ -28,10 +29,6 @@ def why(cards: list[str], winner: int | None) -> str:
     return "the higher card wins" if winner is not None else "nobody wins"
 
 
-def _dragons(n: int) -> str:
-    return f"{n} dragon" + ("s" if n != 1 else "")
-
-
 def _reveal(before: Obs, after: Obs, seats: Seats) -> str:
     me, other = seats.viewer, 1 - seats.viewer
     cards = after["last_reveal"]
@@ -50,7 +47,7 @@ def _reveal(before: Obs, after: Obs, seats: Seats) -> str:
     if any(took):
         target = seats.options.get("dragons_to_win")
         of = f" of {target}" if target else ""
-        line += f"{seats.verb(winner, 'capture', 'captures')} the dragon ({_dragons(took[winner])}): "
+        line += f"{seats.verb(winner, 'capture', 'captures')} the dragon ({count(took[winner], 'dragon')}): "
         line += f"{seats.verb(winner, 'have', 'has')} {after['captured'][winner]}{of}."
         if after["dragon"] is not None:
             line += f" A new dragon ({after['dragon']}) appears in the centre."
@@ -82,7 +79,7 @@ def ending(obs: Obs, seats: Seats) -> list[str]:
     caught = obs["captured"]
     target = seats.options.get("dragons_to_win", 4)
     if max(caught) >= target:
-        reason = f"{_dragons(target)} win the duel"
+        reason = f"{count(target, 'dragon')} win the duel"
     elif obs["dragon"] is None and obs["dragons_in_pile"] == 0:
         reason = "the dragon pile ran out: most dragons wins"
     else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from regalia.cli.narrate.seats import Seats
+from regalia.cli.words import count
 
 Obs = dict[str, Any]
 SUITS = ("Queens", "Jesters", "Pairs", "Game")
@@ -149,7 +150,7 @@ def news(before: Obs, after: Obs, mover: int, told: str | None, seats: Seats) ->
         after["marked_count"] < before["marked_count"] and before["decision"] == "exchange"
     ):
         n = before["marked_count"]
-        line = f"{seats.Verb(mover, 'exchange', 'exchanges')} {n} card{'s' * (n != 1)} with the deck"
+        line = f"{seats.Verb(mover, 'exchange', 'exchanges')} {count(n, 'card')} with the deck"
         if mover == seats.viewer:
             line += (
                 f" ({', '.join(before['marked'])} for {', '.join(_new(before['hand'], after['hand'])) or 'the same'})"

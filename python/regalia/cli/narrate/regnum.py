@@ -7,6 +7,7 @@ from typing import Any
 
 from regalia.cli.narrate.seats import Seats
 from regalia.cli.renderers.regnum import card_set
+from regalia.cli.words import count
 from regalia.reference.regnum import score_parts
 
 Obs = dict[str, Any]
@@ -31,7 +32,7 @@ def news(before: Obs, after: Obs, mover: int, told: str | None, seats: Seats) ->
     hand = after["hand_sizes"][mover] - before["hand_sizes"][mover]
     if phase == "draw":
         if after["resource_deck"] < before["resource_deck"] and len(after["discard"]) == len(before["discard"]):
-            lines.append(f"{seats.Verb(mover, 'draw', 'draws')} {hand} card{'s' * (hand != 1)} blind.")
+            lines.append(f"{seats.Verb(mover, 'draw', 'draws')} {count(hand, 'card')} blind.")
         else:
             taken = before["discard"][-1] if before["discard"] else "a card"
             lines.append(f"{seats.Verb(mover, 'take', 'takes')} the discard pile's top card ({taken}).")

@@ -8,6 +8,7 @@ from typing import Any
 from rich.text import Text
 
 from regalia.cli.renderers.colours import coloured
+from regalia.cli.words import count
 
 #: Each colour's cards, by full name (``red 7``) or short (``R7``), and its territory's name.
 PATTERNS = {c: rf"\b({c} \d|{c[0].upper()}\d)\b|(?<=\n){c}\b" for c in ("red", "blue", "green", "yellow", "white")}
@@ -69,7 +70,7 @@ def board(obs: dict[str, Any]) -> str:
             f"{t['strength'][1]:<3} {s1:<15} {display}"
         )
     sizes = obs["hand_sizes"]
-    lines.append(f"deck: {obs['deck']} cards   hands: seat 0 {sizes[0]}, seat 1 {sizes[1]}   [..]: face down")
+    lines.append(f"deck: {count(obs['deck'], 'card')}   hands: seat 0 {sizes[0]}, seat 1 {sizes[1]}   [..]: face down")
     lines += wrapped(f"your hand (seat {obs['seat']})", obs["hand"])
     if obs["opponent_hand"] is not None:
         lines += wrapped("opponent's hand", obs["opponent_hand"])

@@ -7,6 +7,7 @@ from typing import Any
 from rich.text import Text
 
 from regalia.cli.renderers.colours import coloured
+from regalia.cli.words import count
 
 #: Each colour's cards (``blue 2 circle``, ``blue joker``).
 PATTERNS = {c: rf"\b{c} (\d \w+|joker)" for c in ("red", "blue", "green", "yellow")}
@@ -55,8 +56,7 @@ def board(obs: dict[str, Any]) -> str:
     lines += _wrapped("  scores:     ", [f"seat {i} {x}" for i, x in enumerate(obs["scores"])])
     lines += _wrapped("  hand sizes: ", [f"seat {i} {x}" for i, x in enumerate(obs["hand_sizes"])])
     for name, top, cards in zip(("left ", "right"), obs["pile_tops"], obs["pile_cards"]):
-        count = f"{len(cards)} card" + ("s" if len(cards) != 1 else "")
-        lines.append(f"  {name} pile: {top:<16} ({count})")
+        lines.append(f"  {name} pile: {top:<16} ({count(len(cards), 'card')})")
     if obs["turn_pile"] is not None:
         who = f"seat {obs['current_player']}"
         lines += _wrapped(f"  {who} plays on the {obs['turn_pile']} pile: ", obs["turn_cards"])

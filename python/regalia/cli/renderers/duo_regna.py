@@ -7,6 +7,7 @@ from typing import Any
 from rich.text import Text
 
 from regalia.cli.console import glyph
+from regalia.cli.words import count
 
 
 def _card(name: str) -> str:
@@ -72,7 +73,7 @@ def _track(obs: dict[str, Any], seat: int) -> Text:
     track = Text("  Dragon        ")
     for i, place in enumerate(places):
         if i == where:
-            dragons = f"{obs['dragon']} dragon" + ("s" if obs["dragon"] > 1 else "")
+            dragons = count(obs["dragon"], "dragon")
             track.append(f"[{place}: {dragons}]", style="bold yellow")
         else:
             track.append(f"[{place}]", style="dim")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from regalia.cli.words import count
+
 
 def _card(slot: dict[str, Any]) -> str:
     """A table card: face up as its name, own face-down card in brackets, hidden as ``??``."""
@@ -34,7 +36,7 @@ def render(obs: dict[str, Any], options: dict[str, Any] | None = None) -> str:
     if obs["marked"]:
         lines.append(f"  marked for exchange: {' '.join(obs['marked'])}")
     elif obs["marked_count"]:
-        lines.append(f"  seat {obs['turn']} is exchanging {obs['marked_count']} card(s)")
+        lines.append(f"  seat {obs['turn']} is exchanging {count(obs['marked_count'], 'card')}")
     if obs["herald_card"]:
         lines.append(f"  the Herald shows you the top card: {obs['herald_card']}")
     if obs["phase"] != "build":

@@ -7,6 +7,7 @@ import textwrap
 from functools import cache
 from typing import Any
 
+from regalia.cli.words import count
 from regalia.reference.regnum import SLOT_NAMES
 from regalia.reference.regnum_cards import CardSet, default_card_set_data, parse_card_set
 
@@ -46,11 +47,11 @@ def render(obs: dict[str, Any], options: dict[str, Any] | None = None) -> str:
     ]
     lines += _wrap("  line-up: ", lineup)
     discard = obs["discard"]
-    lines.append(f"  discard: {len(discard)} cards, top {discard[-1] if discard else '-'}")
+    lines.append(f"  discard: {count(len(discard), 'card')}, top {discard[-1] if discard else '-'}")
     for p, castle in enumerate(obs["castles"]):
         me = " (you)" if p == seat else ""
         cards = obs["hand_sizes"][p]
-        lines.append(f"  seat {p}{me}: {castle}, {cards} card{'s' * (cards != 1)}, {obs['scores'][p]} points")
+        lines.append(f"  seat {p}{me}: {castle}, {count(cards, 'card')}, {count(obs['scores'][p], 'point')}")
         lines += _wrap("    realm: ", obs["realms"][p])
         if obs["known"][p]:
             lines += _wrap("    known in hand: ", obs["known"][p])
