@@ -153,6 +153,20 @@ def test_watch_draws_every_board_from_one_seat() -> None:
     assert boards and all("board of seat 0" in line for line in boards)
 
 
+def test_watch_tells_what_each_move_did_and_why_the_game_ended() -> None:
+    out = run("watch", "duo-regna", "--seats", "random,random", "--seed", "2", "--delay", "0", "--no-color").stdout
+    assert "      You chose 5, face down; the opponent chooses now." in out
+    assert "      You played 5, the opponent 6 king: the opponent wins the round" in out
+    end = out[out.index("final board of seat 0") :]
+    assert "Dragons captured: you 5, the opponent 3 (4 dragons win the duel)." in end
+
+
+def test_watch_with_a_view_tells_the_moves_from_that_seat() -> None:
+    out = run("watch", "duo-regna", "--seats", "random,random", "--seed", "2", "--delay", "0", "--view", "1").stdout
+    assert "      The opponent chose a card, face down.\n" in out and "      You chose 6 king.\n" in out
+    assert "Dragons captured: you 3, the opponent 5" in out
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_regnums_breakdown_adds_up_to_the_score(players: int) -> None:
     import random

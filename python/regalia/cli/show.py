@@ -1,7 +1,9 @@
 """Showing a game move by move to an onlooker (``watch``, ``replay``, a game between bots).
 
 An onlooker is not a player: it may see every move by name. The board is drawn from the
-seat about to move, or always from ``view`` when one is chosen.
+seat about to move, or always from ``view`` when one is chosen; then each move is followed by
+what the table says of it (who won the reveal, what the purchase did) and the game ends with
+its reason and score breakdown, in the words of that seat's board ("you", "the opponent").
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from regalia.cli import narrate
 from regalia.cli.console import Screen
 from regalia.cli.renderers import render_text
 
@@ -30,10 +33,26 @@ class Narrator:
         self.options = options or {}
         self.delay, self.step = delay, step
         self.count = 0
+        #: The view's observation before the last move told, its mover and what was said.
+        self._before: tuple[dict[str, Any], int, str | None] | None = None
+
+    def _seats(self, view: int) -> narrate.Seats:
+        return narrate.Seats(view, self.agents, self.options)
+
+    def _news(self, state: Any) -> None:
+        """What the table said of the last move, from ``view``'s observations around it."""
+        if self._before is None or self.view is None:
+            return
+        before, mover, told = self._before
+        seats = self._seats(self.view)
+        for line in narrate.news(state.game_name, before, state.observation(self.view), seats, told):
+            self.screen.tell(f"      {line}")
+        self._before = None
 
     def move(self, state: Any, seat: int, action: int) -> None:
         """Tells the move ``seat`` is about to play in ``state``; waits as asked.
         ``EOFError`` (no more Enter to wait for) stops the waiting, not the game."""
+        self._news(state)
         self.count += 1
         out = self.screen.out
         if self.boards:
@@ -42,6 +61,10 @@ class Narrator:
             out.print(render_text(state.game_name, state.observation(board_seat), self.options), highlight=False)
         line = f"{self.count:>4}. seat {seat} ({self.agents[seat]}) plays {state.action_name(action)}"
         self.screen.say(line, style="bold" if self.boards else "")
+        if self.view is not None:
+            name = state.action_name(action)
+            told = name if seat == self.view else narrate.public(state.game_name, name)
+            self._before = (state.observation(self.view), seat, told)
         if self.step:
             try:
                 input("press Enter for the next move ")
@@ -51,10 +74,13 @@ class Narrator:
             time.sleep(self.delay)
 
     def final(self, state: Any) -> None:
-        """The final board, from ``view`` or seat 0."""
+        """The final board, from ``view`` or seat 0, and why the game ended."""
+        self._news(state)
         seat = 0 if self.view is None else self.view
         self.screen.rule(f"final board of seat {seat}")
         self.screen.out.print(render_text(state.game_name, state.observation(seat), self.options), highlight=False)
+        for line in narrate.ending(state.game_name, state.observation(seat), self._seats(seat)):
+            self.screen.tell(line)
 
 
 class BrokenRecord(ValueError):
