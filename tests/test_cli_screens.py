@@ -12,7 +12,7 @@ from rich.cells import cell_len
 import regalia
 from regalia.cli import console
 from regalia.cli.app import COMMANDS
-from regalia.cli.renderers import RENDERERS, render, render_plain
+from regalia.render import RENDERERS, render, render_plain
 from tests.cli_helpers import run
 
 ESCAPE = re.compile(r"\x1b\[")
@@ -57,9 +57,13 @@ def test_the_plain_fallback_fits_and_shows_every_field() -> None:
     assert all(key.replace("_", " ") in text for key in obs)
 
 
-def test_plain_boards_are_ascii() -> None:
-    for obs, _ in observations("duo-regna", 2, games=1):
-        assert render("duo-regna", obs).isascii()
+def test_boards_asked_for_ascii_are_ascii_and_others_have_card_symbols() -> None:
+    boards = [
+        (render("duo-regna", obs, symbols=False), render("duo-regna", obs))
+        for obs, _ in observations("duo-regna", 2, games=1)
+    ]
+    assert all(ascii_board.isascii() for ascii_board, _ in boards)
+    assert any("6♛" in board for _, board in boards) and all("6Q" not in board for _, board in boards)
 
 
 def test_colour_mode_has_colours_and_card_symbols() -> None:

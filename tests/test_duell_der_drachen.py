@@ -417,7 +417,7 @@ def test_backends_agree_with_other_options(options: dict[str, int]) -> None:
 
 
 def test_the_text_board_fits_80_columns_and_hides_what_it_should() -> None:
-    from regalia.cli.renderers import render
+    from regalia.render import render
 
     game = regalia.make(GAME, values=12, hand_size=8)
     for seed in range(20):

@@ -384,7 +384,7 @@ def test_random_games_terminate_by_the_stalemate_guard() -> None:
 
 
 def test_the_text_view_fits_80_columns() -> None:
-    from regalia.cli.renderers import render
+    from regalia.render import render
 
     game = regalia.make("duo", players=6, turbo=True, target=1000, rounds=8)
     s = game.new_state(3)

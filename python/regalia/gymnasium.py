@@ -33,8 +33,8 @@ from gymnasium import spaces
 import regalia
 from regalia.agents import Agent, make_agent, view_of
 from regalia.agents.base import world_seed
-from regalia.cli.renderers import render as render_board
 from regalia.errors import IllegalActionError, InvalidOptionError
+from regalia.render import render as render_board
 
 __all__ = ["ILLEGAL_ACTION_REWARD", "RENDER_MODES", "TENSOR_BOUND", "RegaliaEnv", "env_id", "observation_box"]
 

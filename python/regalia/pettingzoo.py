@@ -13,7 +13,7 @@
 Agents are ``player_0`` .. ``player_{n-1}`` (the seats). An observation is a dict: the
 seat's ``observation`` tensor and an int8 ``action_mask`` (all zeros but on the agent's own
 turn). Rewards are the game's returns, given at the end; games end by themselves, so there
-are no truncations. ``render()`` shows the board through the CLI's renderer, as the agent to
+are no truncations. ``render()`` shows the board drawn by ``regalia.render``, as the agent to
 act sees it. An illegal action raises ``IllegalActionError`` (wrap the env in PettingZoo's
 ``TerminateIllegalWrapper`` to end the game with a penalty instead). The game position is
 ``game_state``; ``state()`` is PettingZoo's global state: every seat's observation tensor,
@@ -41,9 +41,9 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 import regalia
-from regalia.cli.renderers import render as render_board
 from regalia.errors import InvalidOptionError
 from regalia.gymnasium import RENDER_MODES, TENSOR_BOUND, action_mask, check_render_mode, observation_box
+from regalia.render import render as render_board
 
 __all__ = ["SIMULTANEOUS_GAMES", "RegaliaAECEnv", "RegaliaParallelEnv", "env", "parallel_env", "raw_env"]
 

@@ -1,7 +1,7 @@
 """The terminal of one run: a Rich console for the screen, one for messages, and plain mode.
 
 Plain mode (``--no-color``, or automatically when the output is not a terminal) prints no
-colour and no escape codes, and renderers use ASCII instead of card symbols (see ``glyph``).
+colour and no escape codes, and boards use ASCII instead of card symbols.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from typing import Any
 from rich import box
 from rich.console import Console
 from rich.table import Table
+
+from regalia.render import render_text
 
 #: Screens are laid out for this many columns (and never wider).
 WIDTH = 80
@@ -48,6 +50,10 @@ class Screen:
     def rule(self, title: str) -> None:
         """A dim line across the screen with ``title`` in it (dashes in plain mode)."""
         self.out.rule(title, style="dim", characters="-" if self.plain else "─")
+
+    def board(self, game: str, obs: dict[str, Any], options: dict[str, Any]) -> None:
+        """The board ``obs``'s seat sees, drawn with ASCII instead of card symbols in plain mode."""
+        self.out.print(render_text(game, obs, options, symbols=not self.plain), highlight=False)
 
     def table(self, **options: Any) -> Table:
         """A Rich table, drawn with ASCII in plain mode."""
@@ -89,11 +95,6 @@ def set_plain(no_color: bool) -> Screen:
     global _screen
     _screen = make_screen(no_color)
     return _screen
-
-
-def glyph(symbol: str, ascii_text: str) -> str:
-    """``symbol`` on a colour terminal, ``ascii_text`` in plain mode: for renderers."""
-    return ascii_text if screen().plain else symbol
 
 
 def emit_json(value: Any) -> None:

@@ -18,7 +18,6 @@ from rich.text import Text
 from regalia.agents import View
 from regalia.cli.console import Screen
 from regalia.cli.moves import MoveList, MoveRefused
-from regalia.cli.renderers import render_text
 
 HELP = """\
   Type a move's label from the list, or its name (a unique beginning will do).
@@ -81,7 +80,7 @@ class HumanPrompt:
         for line in news:
             self.say(f"  {line}", style="italic")
         self.screen.rule(f"{view.game}: seat {view.seat}, your move")
-        out.print(render_text(view.game, view.observation, view.options), highlight=False)
+        self.screen.board(view.game, view.observation, view.options)
         self.show_moves(view)
 
     def show_moves(self, view: View) -> None:

@@ -13,7 +13,6 @@ from typing import Any
 
 from regalia.cli import narrate
 from regalia.cli.console import Screen
-from regalia.cli.renderers import render_text
 
 
 class Narrator:
@@ -54,11 +53,10 @@ class Narrator:
         ``EOFError`` (no more Enter to wait for) stops the waiting, not the game."""
         self._news(state)
         self.count += 1
-        out = self.screen.out
         if self.boards:
             board_seat = seat if self.view is None else self.view
             self.screen.rule(f"move {self.count}: board of seat {board_seat}")
-            out.print(render_text(state.game_name, state.observation(board_seat), self.options), highlight=False)
+            self.screen.board(state.game_name, state.observation(board_seat), self.options)
         line = f"{self.count:>4}. seat {seat} ({self.agents[seat]}) plays {state.action_name(action)}"
         self.screen.say(line, style="bold" if self.boards else "")
         if self.view is not None:
@@ -78,7 +76,7 @@ class Narrator:
         self._news(state)
         seat = 0 if self.view is None else self.view
         self.screen.rule(f"final board of seat {seat}")
-        self.screen.out.print(render_text(state.game_name, state.observation(seat), self.options), highlight=False)
+        self.screen.board(state.game_name, state.observation(seat), self.options)
         for line in narrate.ending(state.game_name, state.observation(seat), self._seats(seat)):
             self.screen.tell(line)
 

@@ -14,7 +14,6 @@ from regalia.cli.console import screen
 from regalia.cli.params import GameArg, NoColorOpt, OptionOpt, RecordOpt, SeatsOpt, SeedOpt
 from regalia.cli.players import HUMAN, check_seats, default_seats, make_game, parse_options, parse_seats
 from regalia.cli.records import read_record, write_record
-from regalia.cli.renderers import render_text
 from regalia.cli.report import result_table
 from regalia.cli.show import Narrator, walk
 from regalia.cli.table import GameLeft, Table
@@ -113,7 +112,7 @@ def _report(
         screen().tell(f"  {line}", style="italic")
     if seat is not None:
         screen().rule(f"final board of seat {seat}")
-        screen().out.print(render_text(game.name, state.observation(seat), game.options), highlight=False)
+        screen().board(game.name, state.observation(seat), game.options)
     for line in ending or []:
         screen().tell(line, style="bold")
     screen().out.print(result_table(rec, game.title))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from regalia.cli.narrate.seats import Seats
-from regalia.cli.words import count
+from regalia.render.words import count
 
 Obs = dict[str, Any]
 

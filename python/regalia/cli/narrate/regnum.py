@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from regalia.cli.narrate.seats import Seats
-from regalia.cli.renderers.regnum import card_set
-from regalia.cli.words import count
 from regalia.reference.regnum import score_parts
+from regalia.render.regnum import card_set
+from regalia.render.words import count
 
 Obs = dict[str, Any]
 

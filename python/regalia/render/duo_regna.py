@@ -6,8 +6,8 @@ from typing import Any
 
 from rich.text import Text
 
-from regalia.cli.console import glyph
-from regalia.cli.words import count
+from regalia.render.symbols import glyph
+from regalia.render.words import count
 
 
 def _card(name: str) -> str:

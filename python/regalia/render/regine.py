@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from regalia.cli.words import count
+from regalia.render.words import count
 
 
 def _card(slot: dict[str, Any]) -> str:

@@ -6,8 +6,8 @@ from typing import Any
 
 from rich.text import Text
 
-from regalia.cli.renderers.colours import coloured
-from regalia.cli.words import count
+from regalia.render.colours import coloured
+from regalia.render.words import count
 
 #: Each colour's cards (``blue 2 circle``, ``blue joker``).
 PATTERNS = {c: rf"\b{c} (\d \w+|joker)" for c in ("red", "blue", "green", "yellow")}

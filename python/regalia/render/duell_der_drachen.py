@@ -7,8 +7,8 @@ from typing import Any
 
 from rich.text import Text
 
-from regalia.cli.renderers.colours import coloured
-from regalia.cli.words import count
+from regalia.render.colours import coloured
+from regalia.render.words import count
 
 #: Each colour's cards, by full name (``red 7``) or short (``R7``), and its territory's name.
 PATTERNS = {c: rf"\b({c} \d|{c[0].upper()}\d)\b|(?<=\n){c}\b" for c in ("red", "blue", "green", "yellow", "white")}
