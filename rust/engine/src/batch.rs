@@ -4,15 +4,15 @@
 //!
 //! Seeds: game `e` (counting from 0) played in slot `i` of a batch of `n` starts from
 //! `derive_seed(seed, e * n + i)`, so the first games are those of `game.new_state(derive_seed(seed, i))`
-//! and no two games of a batch share a seed. [`DynBatch::sample_actions`] draws from a
+//! and no two games of a batch share a seed. [`Batch::sample_actions`] draws from a
 //! generator of each game's own, seeded by `derive_seed(!game_seed, 0)` when the game starts,
 //! so random play is as reproducible as the games, whatever the threads.
 
-use crate::actions::{Action, ActionSet};
+use crate::actions::Action;
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::rng::{derive_seed, Rng};
-use crate::session::{DynState, Session};
+use crate::session::Session;
 use crate::workers::Workers;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex};
 /// microsecond).
 pub const MIN_GAMES_PER_THREAD: usize = 256;
 
-/// The caller's output buffers, one row per game: [`DynBatch::reset`] and [`DynBatch::step`]
+/// The caller's output buffers, one row per game: [`Batch::reset`] and [`Batch::step`]
 /// write every element (so they need not be initialised) or, on an error, none.
 pub struct BatchOut<'a> {
     /// `n * observation_size` floats: each game's observation tensor for its current player
@@ -89,66 +89,46 @@ struct Sizes {
     players: usize,
 }
 
-/// Many games of one kind behind a trait object: what `regalia.VectorEnv` binds.
-pub trait DynBatch: Send + Sync {
-    /// Number of games.
-    fn len(&self) -> usize;
-    /// Whether the batch holds no game.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    /// Threads used for a large batch (at least one).
-    fn threads(&self) -> usize;
-    /// Floats in one observation tensor.
-    fn observation_size(&self) -> usize;
-    /// Restarts every game: from `seed` when given, else from the batch's seed.
-    fn reset(&mut self, seed: Option<u64>, out: BatchOut<'_>) -> Result<()>;
-    /// Plays `actions[i]` in game `i`, restarts the games that ended and writes the outputs.
-    /// Any bad action is refused before anything changes, naming the game.
-    fn step(&mut self, actions: &[i64], out: BatchOut<'_>) -> Result<()>;
-    /// Writes a uniformly random legal action of each game into `out` (`-1` for a game that
-    /// is over), drawn from each game's own generator: random play without a Python loop.
-    fn sample_actions(&mut self, out: &mut [i64]) -> Result<()>;
-    /// The seed each game started from.
-    fn seeds(&self) -> Vec<u64>;
-    /// A copy of game `i` as a state with its history and seed.
-    fn state(&self, i: usize) -> Result<Box<dyn DynState>>;
-}
-
-/// One slot of a batch: the game being played there, its history and seed.
+/// One slot of a batch: the game being played there (a [`Session`]: state, history, seed),
+/// which game of the slot it is, and its sampler.
 #[derive(Clone, Debug)]
-struct Slot<S> {
-    state: S,
-    legal: ActionSet,
-    history: Vec<Action>,
-    seed: u64,
+struct Slot<G: Game> {
+    session: Session<G>,
     episode: u64,
-    /// The generator of [`DynBatch::sample_actions`] for this game.
+    /// The generator of [`Batch::sample_actions`] for this game.
     sampler: Rng,
 }
 
-impl<S> Slot<S> {
+/// The seed of game `episode` of slot `index` in a batch of `n` seeded by `seed`.
+fn game_seed(seed: u64, n: usize, index: usize, episode: u64) -> u64 {
+    derive_seed(
+        seed,
+        episode.wrapping_mul(n as u64).wrapping_add(index as u64),
+    )
+}
+
+/// The sampler of the game started from `game_seed`.
+fn sampler(game_seed: u64) -> Rng {
+    Rng::new(derive_seed(!game_seed, 0))
+}
+
+impl<G: Game> Slot<G> {
     /// Game `episode` of slot `index` in a batch of `n` seeded by `seed`, at its start.
-    fn start<G: Game<State = S>>(
-        game: &G,
-        seed: u64,
-        n: usize,
-        index: usize,
-        episode: u64,
-    ) -> Self {
-        let game_seed = derive_seed(
-            seed,
-            episode.wrapping_mul(n as u64).wrapping_add(index as u64),
-        );
-        let state = game.new_state(Rng::new(game_seed));
+    fn start(game: &Arc<G>, seed: u64, n: usize, index: usize, episode: u64) -> Self {
+        let game_seed = game_seed(seed, n, index, episode);
         Slot {
-            legal: game.legal_actions(&state),
-            state,
-            history: Vec::new(),
-            seed: game_seed,
+            session: Session::new(game.clone(), game_seed),
             episode,
-            sampler: Rng::new(derive_seed(!game_seed, 0)),
+            sampler: sampler(game_seed),
         }
+    }
+
+    /// Starts game `episode` of this slot, the `index`th of a batch of `n` seeded by `seed`.
+    fn restart(&mut self, seed: u64, n: usize, index: usize, episode: u64) {
+        let game_seed = game_seed(seed, n, index, episode);
+        self.session.restart(game_seed);
+        self.episode = episode;
+        self.sampler = sampler(game_seed);
     }
 }
 
@@ -162,11 +142,11 @@ pub struct Batch<G: Game> {
     /// than one thread: the calling thread works on a share as well.
     workers: Option<Workers>,
     sizes: Sizes,
-    slots: Vec<Slot<G::State>>,
+    slots: Vec<Slot<G>>,
 }
 
 impl<G: Game> Batch<G> {
-    /// `n` games seeded from `seed`, stepped on up to `threads` threads (call [`DynBatch::reset`]
+    /// `n` games seeded from `seed`, stepped on up to `threads` threads (call [`Batch::reset`]
     /// to get the first observations).
     pub fn new(game: Arc<G>, n: usize, seed: u64, threads: usize) -> Self {
         let sizes = Sizes {
@@ -187,7 +167,7 @@ impl<G: Game> Batch<G> {
             slots: Vec::with_capacity(n),
         };
         for i in 0..n {
-            let slot = Slot::start(&*batch.game, seed, n, i, 0);
+            let slot = Slot::start(&batch.game, seed, n, i, 0);
             batch.slots.push(slot);
         }
         batch
@@ -211,9 +191,9 @@ impl<G: Game> Batch<G> {
     }
 
     /// Runs `work` on every slot with its output rows, split over the threads.
-    fn run<O: Rows>(&mut self, out: O, work: impl Fn(&G, usize, &mut Slot<G::State>, O) + Sync) {
+    fn run<O: Rows>(&mut self, out: O, work: impl Fn(&G, usize, &mut Slot<G>, O) + Sync) {
         let (game, sizes, work) = (&*self.game, self.sizes, &work);
-        let run_chunk = move |first: usize, slots: &mut [Slot<G::State>], mut out: O| {
+        let run_chunk = move |first: usize, slots: &mut [Slot<G>], mut out: O| {
             for (k, slot) in slots.iter_mut().enumerate() {
                 let (row, rest) = out.split_at(1, sizes);
                 work(game, first + k, slot, row);
@@ -245,66 +225,59 @@ impl<G: Game> Batch<G> {
 }
 
 /// Writes what game `slot` shows its current player into its output row.
-fn observe<G: Game>(game: &G, slot: &Slot<G::State>, out: &mut BatchOut<'_>) {
+fn observe<G: Game>(game: &G, slot: &Slot<G>, out: &mut BatchOut<'_>) {
     out.observations.fill(0.0);
-    match game.current_player(&slot.state) {
+    let state = slot.session.state();
+    match game.current_player(state) {
         Some(seat) => {
-            game.observation_tensor(&slot.state, seat, out.observations);
+            game.observation_tensor(state, seat, out.observations);
             out.players[0] = seat as i64;
         }
         None => out.players[0] = -1,
     }
     out.masks.fill(false);
-    for a in slot.legal.iter() {
+    for a in slot.session.legal_actions().iter() {
         if let Some(m) = out.masks.get_mut(a as usize) {
             *m = true;
         }
     }
 }
 
-/// Starts game `episode` of slot `index` in a batch of `n` seeded by `seed`.
-fn restart<G: Game>(
-    game: &G,
-    seed: u64,
-    n: usize,
-    index: usize,
-    episode: u64,
-    slot: &mut Slot<G::State>,
-) {
-    // The history's buffer is kept: no allocation for the games that follow.
-    let mut history = std::mem::take(&mut slot.history);
-    history.clear();
-    *slot = Slot {
-        history,
-        ..Slot::start(game, seed, n, index, episode)
-    };
-}
-
-impl<G: Game> DynBatch for Batch<G> {
-    fn len(&self) -> usize {
+impl<G: Game> Batch<G> {
+    /// Number of games.
+    pub fn len(&self) -> usize {
         self.slots.len()
     }
-    fn threads(&self) -> usize {
+    /// Whether the batch holds no game.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+    /// Threads used for a large batch (at least one).
+    pub fn threads(&self) -> usize {
         self.threads
     }
-    fn observation_size(&self) -> usize {
+    /// Floats in one observation tensor.
+    pub fn observation_size(&self) -> usize {
         self.sizes.observation
     }
-    fn reset(&mut self, seed: Option<u64>, out: BatchOut<'_>) -> Result<()> {
+    /// Restarts every game: from `seed` when given, else from the batch's seed.
+    pub fn reset(&mut self, seed: Option<u64>, out: BatchOut<'_>) -> Result<()> {
         self.check_out(&out)?;
         if let Some(seed) = seed {
             self.seed = seed;
         }
         let (seed, n) = (self.seed, self.slots.len());
         self.run(out, |game, i, slot, mut row| {
-            restart(game, seed, n, i, 0, slot);
+            slot.restart(seed, n, i, 0);
             row.rewards.fill(0.0);
             row.terminated[0] = false;
             observe(game, slot, &mut row);
         });
         Ok(())
     }
-    fn step(&mut self, actions: &[i64], out: BatchOut<'_>) -> Result<()> {
+    /// Plays `actions[i]` in game `i`, restarts the games that ended and writes the outputs.
+    /// Any bad action is refused before anything changes, naming the game.
+    pub fn step(&mut self, actions: &[i64], out: BatchOut<'_>) -> Result<()> {
         self.check_out(&out)?;
         let n = self.slots.len();
         if actions.len() != n {
@@ -316,22 +289,19 @@ impl<G: Game> DynBatch for Batch<G> {
         // Every action is checked before any is played, in parallel like the step itself.
         let first_illegal = AtomicUsize::new(usize::MAX);
         self.run(actions, |_, i, slot, a| {
-            let legal = a
-                .first()
-                .is_some_and(|&a| usize::try_from(a).is_ok_and(|a| slot.legal.contains(a)));
+            let legal = a.first().is_some_and(|&a| {
+                usize::try_from(a).is_ok_and(|a| slot.session.legal_actions().contains(a))
+            });
             if !legal {
                 first_illegal.fetch_min(i, Ordering::Relaxed);
             }
         });
         let i = first_illegal.into_inner();
         if let (Some(slot), Some(&a)) = (self.slots.get(i), actions.get(i)) {
-            let why = if slot.legal.is_empty() {
+            let why = if slot.session.is_terminal() {
                 "the game is over".to_string()
             } else if (0..self.sizes.actions as i64).contains(&a) {
-                format!(
-                    "{} is not legal now",
-                    self.game.action_name(&slot.state, a as Action)
-                )
+                format!("{} is not legal now", slot.session.action_name(a)?)
             } else {
                 format!("out of range 0..{}", self.sizes.actions)
             };
@@ -339,23 +309,23 @@ impl<G: Game> DynBatch for Batch<G> {
         }
         let seed = self.seed;
         self.run(out, |game, i, slot, mut row| {
-            let a = actions[i] as Action;
-            game.apply(&mut slot.state, a);
-            slot.history.push(a);
-            slot.legal = game.legal_actions(&slot.state);
+            slot.session.play(actions[i] as Action);
+            let over = slot.session.is_terminal();
             row.rewards.fill(0.0);
-            row.terminated[0] = slot.legal.is_empty();
-            if slot.legal.is_empty() {
-                for (r, x) in row.rewards.iter_mut().zip(game.returns(&slot.state)) {
+            row.terminated[0] = over;
+            if over {
+                for (r, x) in row.rewards.iter_mut().zip(slot.session.returns()) {
                     *r = x as f32;
                 }
-                restart(game, seed, n, i, slot.episode + 1, slot);
+                slot.restart(seed, n, i, slot.episode + 1);
             }
             observe(game, slot, &mut row);
         });
         Ok(())
     }
-    fn sample_actions(&mut self, out: &mut [i64]) -> Result<()> {
+    /// Writes a uniformly random legal action of each game into `out` (`-1` for a game that
+    /// is over), drawn from each game's own generator: random play without a Python loop.
+    pub fn sample_actions(&mut self, out: &mut [i64]) -> Result<()> {
         if out.len() != self.slots.len() {
             return Err(Error::InvalidArgument(format!(
                 "the action buffer must hold one action for each of the {} games",
@@ -363,31 +333,30 @@ impl<G: Game> DynBatch for Batch<G> {
             )));
         }
         self.run(out, |_, _, slot, row| {
-            row[0] = match slot.legal.len() {
+            let legal = slot.session.legal_actions();
+            row[0] = match legal.len() {
                 0 => -1,
-                k => slot
-                    .legal
-                    .nth(slot.sampler.index(k))
-                    .map_or(-1, |a| a as i64),
+                k => legal.nth(slot.sampler.index(k)).map_or(-1, |a| a as i64),
             };
         });
         Ok(())
     }
-    fn seeds(&self) -> Vec<u64> {
-        self.slots.iter().map(|s| s.seed).collect()
+    /// The seed each game started from.
+    pub fn seeds(&self) -> Vec<u64> {
+        let n = self.slots.len();
+        let seeds = self.slots.iter().enumerate();
+        seeds
+            .map(|(i, s)| game_seed(self.seed, n, i, s.episode))
+            .collect()
     }
-    fn state(&self, i: usize) -> Result<Box<dyn DynState>> {
+    /// Game `i` as it stands, with its history and seed.
+    pub fn session(&self, i: usize) -> Result<&Session<G>> {
         let slot = self.slots.get(i).ok_or_else(|| {
             Error::InvalidArgument(format!(
                 "game index must be from 0 to {}, got {i}",
                 self.slots.len().saturating_sub(1)
             ))
         })?;
-        Ok(Box::new(Session::from_parts(
-            self.game.clone(),
-            slot.state.clone(),
-            slot.history.clone(),
-            Some(slot.seed),
-        )))
+        Ok(&slot.session)
     }
 }

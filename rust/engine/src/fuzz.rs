@@ -4,8 +4,8 @@
 //! a panic reachable from Python, a refused action that changed the state, a loaded state
 //! that later fails its own checks, a game that does not end.
 
+use crate::dynamic::{DynGame, DynState};
 use crate::rng::Rng;
-use crate::session::{DynGame, DynState};
 use crate::{all_games, load_state, make, Options, MAX_ACTIONS};
 use serde_json::Value;
 use std::sync::Arc;

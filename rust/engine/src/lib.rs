@@ -1,13 +1,15 @@
 //! Regalia's engine: five royal card games as plain Rust data and rules.
 //!
-//! Each game implements [`Game`] once (in [`games`]); [`session`] turns any game into the
-//! dynamic [`DynGame`]/[`DynState`] pair the Python layer binds, with legality checks, history
-//! and the JSON save format; [`registry`] finds games by name; [`playout`] plays many games
+//! Each game implements [`Game`] once (in [`games`]); [`session`] plays any game with
+//! legality checks, history, information states and the JSON save format; [`batch`] steps
+//! many sessions together; [`dynamic`] puts games, sessions and batches behind the trait
+//! objects [`DynGame`]/[`DynState`]/[`DynBatch`] the Python layer binds; [`registry`] finds games by name; [`playout`] plays many games
 //! natively; [`search`] holds ISMCTS; [`solver`] solves games exactly (Duo Regna). All randomness comes from [`rng::Rng`], mirrored exactly by the Python reference.
 
 pub mod actions;
 pub mod batch;
 pub mod bits;
+pub mod dynamic;
 pub mod error;
 #[cfg(feature = "fuzzing")]
 pub mod fuzz;
@@ -25,7 +27,8 @@ pub mod tensor;
 pub mod workers;
 
 pub use actions::{Action, ActionSet, MAX_ACTIONS};
-pub use batch::{BatchOut, DynBatch};
+pub use batch::BatchOut;
+pub use dynamic::{DynBatch, DynGame, DynState};
 pub use error::{Error, Result};
 pub use game::{winner_returns, Game, GameInfo, Seat};
 pub use options::{OptionSpec, Options};
@@ -33,4 +36,3 @@ pub use playout::PlayoutStats;
 pub use registry::{games as all_games, load_state, make};
 pub use rng::Rng;
 pub use search::{IsmctsConfig, IsmctsResult, Rollout};
-pub use session::{DynGame, DynState};

@@ -1,5 +1,6 @@
 //! The list of games: one line per game, and `make` by name or alias.
 
+use crate::dynamic::{DynGame, DynState};
 use crate::error::{Error, Result};
 use crate::game::{Game, GameInfo};
 use crate::games::duell_der_drachen::DuellDerDrachen;
@@ -8,7 +9,6 @@ use crate::games::duo_regna::DuoRegna;
 use crate::games::regine::Regine;
 use crate::games::regnum::Regnum;
 use crate::options::Options;
-use crate::session::{DynGame, DynState};
 use std::sync::Arc;
 
 type Maker = fn(&Options) -> Result<Arc<dyn DynGame>>;

@@ -1,150 +1,20 @@
-//! A game and its states behind trait objects, written once for every game: what the Python
-//! layer binds. Adds what the bare rules do not carry: legality checks with clear errors,
-//! the action history, the seed, action parsing and the JSON save format.
+//! A game being played, written once for every game: the state plus what the bare rules do
+//! not carry (legality checks with clear errors, the action history, the seed, action
+//! parsing, the seats' information states and the JSON save format). [`crate::dynamic`] puts
+//! it behind a trait object for the Python layer; [`crate::batch`] steps many of them.
 
 use crate::actions::{Action, ActionSet};
-use crate::batch::{Batch, DynBatch};
 use crate::error::{Error, Result};
-use crate::game::{Game, GameInfo, Seat};
-use crate::options::Options;
-use crate::playout::{random_playouts, PlayoutStats};
+use crate::game::{Game, Seat};
 use crate::recall::{self, Memo, Progress};
 use crate::rng::Rng;
-use crate::search::{ismcts_until, IsmctsConfig, IsmctsResult};
 use serde_json::{json, Value};
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// The `format` tag of a saved state.
 pub const STATE_FORMAT: &str = "regalia-state";
 /// The version of the saved-state format this engine writes and reads.
 pub const STATE_VERSION: u64 = 1;
-
-/// A configured game, any of the five.
-pub trait DynGame: Send + Sync {
-    /// The game's static description.
-    fn info(&self) -> GameInfo;
-    /// The options in force, defaults filled in.
-    fn options(&self) -> Options;
-    /// Number of seats.
-    fn num_players(&self) -> usize;
-    /// Size of the action space.
-    fn num_actions(&self) -> usize;
-    /// Shape of the observation tensor.
-    fn observation_shape(&self) -> Vec<usize>;
-    /// A new game from `seed`.
-    fn new_state(&self, seed: u64) -> Box<dyn DynState>;
-    /// Reads a saved state, checking format, game, options, invariants and (when the
-    /// state carries its seed) that replaying its history reproduces it.
-    fn state_from_json(&self, text: &str) -> Result<Box<dyn DynState>>;
-    /// Plays `games` uniformly random games natively on `threads` threads; `None` if `stop`
-    /// was set before the end.
-    fn random_playouts(
-        &self,
-        games: u64,
-        seed: u64,
-        threads: usize,
-        stop: &AtomicBool,
-    ) -> Option<PlayoutStats>;
-    /// `n` games stepped together on up to `threads` threads (see [`crate::batch`]).
-    fn new_batch(&self, n: usize, seed: u64, threads: usize) -> Box<dyn DynBatch>;
-    /// Length of the information-state tensor keeping `slots` record entries (see [`recall`]).
-    fn information_state_size(&self, slots: usize) -> usize;
-}
-
-/// A state of some game, with its history.
-pub trait DynState: Send + Sync {
-    /// A deep copy.
-    fn clone_box(&self) -> Box<dyn DynState>;
-    /// The game's name.
-    fn game_name(&self) -> &'static str;
-    /// Number of seats.
-    fn num_players(&self) -> usize;
-    /// Size of the action space.
-    fn num_actions(&self) -> usize;
-    /// The seat to decide, `None` once over.
-    fn current_player(&self) -> Option<Seat>;
-    /// Whether the game is over.
-    fn is_terminal(&self) -> bool;
-    /// The legal actions.
-    fn legal_actions(&self) -> ActionSet;
-    /// Plays `action`, or refuses it leaving the state unchanged.
-    fn apply(&mut self, action: i64) -> Result<()>;
-    /// Per-seat returns.
-    fn returns(&self) -> Vec<f64>;
-    /// Per-seat game points.
-    fn scores(&self) -> Vec<i64>;
-    /// Every action played since the start (empty for a determinized state).
-    fn history(&self) -> &[Action];
-    /// The seed the game started from (`None` for a determinized state).
-    fn seed(&self) -> Option<u64>;
-    /// The name of an action id.
-    fn action_name(&self, action: i64) -> Result<String>;
-    /// The id of a legal action named by `text`: its exact name or a unique prefix of it,
-    /// ignoring case and runs of spaces. The exact name of an action that is not legal now
-    /// is refused, with the legal actions listed.
-    fn parse_action(&self, text: &str) -> Result<Action>;
-    /// What `seat` sees, as JSON.
-    fn observation(&self, seat: i64) -> Result<Value>;
-    /// What `seat` sees, written into `out` (of the observation shape's size).
-    fn observation_tensor(&self, seat: i64, out: &mut [f32]) -> Result<()>;
-    /// A state consistent with all that `seat` has seen, hidden cards resampled from `seed`.
-    fn determinize(&self, seat: i64, seed: u64) -> Result<Box<dyn DynState>>;
-    /// ISMCTS for the seat to move, from what that seat knows (`None` once over); it ends
-    /// early once `stop` is set.
-    fn ismcts(&self, config: &IsmctsConfig, stop: &AtomicBool) -> Option<IsmctsResult>;
-    /// The saved form, generator included.
-    fn to_json(&self) -> String;
-    /// Equality of the full state (same game, same rules state, same history).
-    fn same_as(&self, other: &dyn DynState) -> bool;
-    /// Runs the game's [`Game::check_state`] on this state: every reachable state must pass
-    /// it (the conformance and fuzz harnesses assert this after every step).
-    fn check_state(&self) -> Result<()>;
-    /// `seat`'s perfect-recall information state as text (see [`recall`]).
-    fn information_state_string(&self, seat: i64) -> Result<String>;
-    /// The same as a tensor keeping the newest record entries, written into `out` (of
-    /// [`DynGame::information_state_size`] for the number of entries it keeps).
-    fn information_state_tensor(&self, seat: i64, out: &mut [f32]) -> Result<()>;
-}
-
-impl<G: Game> DynGame for G {
-    fn info(&self) -> GameInfo {
-        G::INFO
-    }
-    fn options(&self) -> Options {
-        Game::options(self)
-    }
-    fn num_players(&self) -> usize {
-        Game::num_players(self)
-    }
-    fn num_actions(&self) -> usize {
-        Game::num_actions(self)
-    }
-    fn observation_shape(&self) -> Vec<usize> {
-        Game::observation_shape(self)
-    }
-    fn new_state(&self, seed: u64) -> Box<dyn DynState> {
-        Box::new(Session::new(Arc::new(self.clone()), seed))
-    }
-    fn state_from_json(&self, text: &str) -> Result<Box<dyn DynState>> {
-        Ok(Box::new(Session::from_json(Arc::new(self.clone()), text)?))
-    }
-    fn random_playouts(
-        &self,
-        games: u64,
-        seed: u64,
-        threads: usize,
-        stop: &AtomicBool,
-    ) -> Option<PlayoutStats> {
-        random_playouts(self, games, seed, threads, stop)
-    }
-    fn new_batch(&self, n: usize, seed: u64, threads: usize) -> Box<dyn DynBatch> {
-        Box::new(Batch::new(Arc::new(self.clone()), n, seed, threads))
-    }
-    fn information_state_size(&self, slots: usize) -> usize {
-        recall::tensor_size(self, slots)
-    }
-}
 
 /// A game's state plus what the session layer tracks.
 #[derive(Clone, Debug)]
@@ -251,6 +121,27 @@ impl<G: Game> Session<G> {
             records: Memo::default(),
             seed,
         }
+    }
+
+    /// Starts over from `seed`, keeping the history's buffer (no allocation for the games
+    /// that follow, in a batch).
+    pub fn restart(&mut self, seed: u64) {
+        self.state = self.game.new_state(Rng::new(seed));
+        self.legal = self.game.legal_actions(&self.state);
+        self.history.clear();
+        self.seed = Some(seed);
+        self.origin = Origin::Seed;
+        self.records = Memo::default();
+    }
+
+    /// The game's rules and options.
+    pub fn rules(&self) -> &G {
+        &self.game
+    }
+
+    /// The rules' state of the game now.
+    pub fn state(&self) -> &G::State {
+        &self.state
     }
 
     /// Runs `f` on `seat`'s record from the start of its game to now (see [`recall`]).
@@ -402,29 +293,21 @@ impl<G: Game> Session<G> {
     }
 }
 
-impl<G: Game> DynState for Session<G> {
-    fn clone_box(&self) -> Box<dyn DynState> {
-        Box::new(self.clone())
-    }
-    fn game_name(&self) -> &'static str {
-        G::INFO.name
-    }
-    fn num_players(&self) -> usize {
-        self.game.num_players()
-    }
-    fn num_actions(&self) -> usize {
-        self.game.num_actions()
-    }
-    fn current_player(&self) -> Option<Seat> {
+impl<G: Game> Session<G> {
+    /// The seat to decide, `None` once over.
+    pub fn current_player(&self) -> Option<Seat> {
         self.game.current_player(&self.state)
     }
-    fn is_terminal(&self) -> bool {
+    /// Whether the game is over.
+    pub fn is_terminal(&self) -> bool {
         self.legal.is_empty()
     }
-    fn legal_actions(&self) -> ActionSet {
+    /// The legal actions (computed once per change).
+    pub fn legal_actions(&self) -> ActionSet {
         self.legal
     }
-    fn apply(&mut self, action: i64) -> Result<()> {
+    /// Plays `action`, or refuses it leaving the session unchanged.
+    pub fn apply(&mut self, action: i64) -> Result<()> {
         let a = self.action_id(action)?;
         if !self.legal.contains(a as usize) {
             if self.legal.is_empty() {
@@ -437,28 +320,41 @@ impl<G: Game> DynState for Session<G> {
                 "action {a} ({name}) is not legal now"
             )));
         }
+        self.play(a);
+        Ok(())
+    }
+    /// Plays `a`, which the caller has checked is legal: the one step every driver shares
+    /// (rules, legal actions, history).
+    pub(crate) fn play(&mut self, a: Action) {
         self.game.apply(&mut self.state, a);
         self.legal = self.game.legal_actions(&self.state);
         self.history.push(a);
-        Ok(())
     }
-    fn returns(&self) -> Vec<f64> {
+    /// Per-seat returns.
+    pub fn returns(&self) -> Vec<f64> {
         self.game.returns(&self.state)
     }
-    fn scores(&self) -> Vec<i64> {
+    /// Per-seat game points.
+    pub fn scores(&self) -> Vec<i64> {
         self.game.scores(&self.state)
     }
-    fn history(&self) -> &[Action] {
+    /// Every action played since the start (empty for a determinized state).
+    pub fn history(&self) -> &[Action] {
         &self.history
     }
-    fn seed(&self) -> Option<u64> {
+    /// The seed the game started from (`None` for a determinized state).
+    pub fn seed(&self) -> Option<u64> {
         self.seed
     }
-    fn action_name(&self, action: i64) -> Result<String> {
+    /// The name of an action id.
+    pub fn action_name(&self, action: i64) -> Result<String> {
         let a = self.action_id(action)?;
         Ok(self.game.action_name(&self.state, a))
     }
-    fn parse_action(&self, text: &str) -> Result<Action> {
+    /// The id of a legal action named by `text`: its exact name or a unique prefix of it,
+    /// ignoring case and runs of spaces. The exact name of an action that is not legal now
+    /// is refused, with the legal actions listed.
+    pub fn parse_action(&self, text: &str) -> Result<Action> {
         let want = normalize(text);
         if want.is_empty() {
             return Err(Error::IllegalAction("empty action name".into()));
@@ -503,11 +399,13 @@ impl<G: Game> DynState for Session<G> {
             ))),
         }
     }
-    fn observation(&self, seat: i64) -> Result<Value> {
+    /// What `seat` sees, as JSON.
+    pub fn observation(&self, seat: i64) -> Result<Value> {
         let seat = self.seat(seat)?;
         Ok(self.game.observation(&self.state, seat))
     }
-    fn observation_tensor(&self, seat: i64, out: &mut [f32]) -> Result<()> {
+    /// What `seat` sees, written into `out` (of the observation shape's size).
+    pub fn observation_tensor(&self, seat: i64, out: &mut [f32]) -> Result<()> {
         let seat = self.seat(seat)?;
         let size: usize = self.game.observation_shape().iter().product();
         if out.len() != size {
@@ -520,7 +418,8 @@ impl<G: Game> DynState for Session<G> {
         self.game.observation_tensor(&self.state, seat, out);
         Ok(())
     }
-    fn determinize(&self, seat: i64, seed: u64) -> Result<Box<dyn DynState>> {
+    /// A session consistent with all that `seat` has seen, hidden cards resampled from `seed`.
+    pub fn determinize(&self, seat: i64, seed: u64) -> Result<Self> {
         let seat = self.seat(seat)?;
         let mut rng = Rng::new(seed);
         let state = self.game.determinize(&self.state, seat, &mut rng);
@@ -530,12 +429,10 @@ impl<G: Game> DynState for Session<G> {
             parent: Arc::new(self.clone()),
             seat,
         };
-        Ok(Box::new(world))
+        Ok(world)
     }
-    fn ismcts(&self, config: &IsmctsConfig, stop: &AtomicBool) -> Option<IsmctsResult> {
-        ismcts_until(&*self.game, &self.state, config, stop)
-    }
-    fn to_json(&self) -> String {
+    /// The saved form, generator included.
+    pub fn to_json(&self) -> String {
         json!({
             "format": STATE_FORMAT,
             "version": STATE_VERSION,
@@ -547,17 +444,17 @@ impl<G: Game> DynState for Session<G> {
         })
         .to_string()
     }
-    fn same_as(&self, other: &dyn DynState) -> bool {
-        other.game_name() == G::INFO.name && other.to_json() == self.to_json()
-    }
-    fn check_state(&self) -> Result<()> {
+    /// Runs the game's [`Game::check_state`] on this state.
+    pub fn check_state(&self) -> Result<()> {
         self.game.check_state(&self.state).map_err(bad_state)
     }
-    fn information_state_string(&self, seat: i64) -> Result<String> {
+    /// `seat`'s perfect-recall information state as text (see [`recall`]).
+    pub fn information_state_string(&self, seat: i64) -> Result<String> {
         let seat = self.seat(seat)?;
         self.with_record(seat, |p| recall::to_string(seat, &p.record))
     }
-    fn information_state_tensor(&self, seat: i64, out: &mut [f32]) -> Result<()> {
+    /// The same as a tensor keeping the newest record entries, written into `out`.
+    pub fn information_state_tensor(&self, seat: i64, out: &mut [f32]) -> Result<()> {
         let seat = self.seat(seat)?;
         let entry = recall::tensor_size(&*self.game, 1) - 1;
         if out.is_empty() || (out.len() - 1) % entry != 0 {
