@@ -17,7 +17,8 @@ from rich.text import Text
 from regalia.render import duell_der_drachen, duo, duo_regna, regine, regnum
 from regalia.render.symbols import using_symbols
 
-Renderer = Callable[[dict[str, Any], dict[str, Any]], str | Text]
+#: A game's renderer: its observation (see ``regalia.observations``) and options to text.
+Renderer = Callable[[Any, dict[str, Any]], str | Text]
 
 #: The renderer of each game, by game id.
 RENDERERS: dict[str, Renderer] = {
@@ -47,7 +48,8 @@ def render_text(game: str, obs: dict[str, Any], options: dict[str, Any] | None =
     """The board as ``obs``'s seat sees it in the game with ``options``, styled (plain
     strings become unstyled text); card symbols, or ASCII where ``symbols`` is false."""
     with using_symbols(symbols):
-        shown = RENDERERS.get(game, render_plain)(obs, options or {})
+        renderer: Renderer = RENDERERS.get(game, render_plain)
+        shown = renderer(obs, options or {})
     return shown if isinstance(shown, Text) else Text(shown)
 
 

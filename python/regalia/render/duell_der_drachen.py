@@ -7,6 +7,7 @@ from typing import Any
 
 from rich.text import Text
 
+from regalia.observations import DuellDerDrachenObservation
 from regalia.render.colours import coloured
 from regalia.render.words import count
 
@@ -35,7 +36,7 @@ def marker(m: int | None) -> str:
     return {None: "  --  ", 0: "<- 0  ", 1: "  1 ->"}[m]
 
 
-def status(obs: dict[str, Any]) -> str:
+def status(obs: DuellDerDrachenObservation) -> str:
     """Whose turn it is, or how the game ended."""
     if not obs["terminal"]:
         return f"seat {obs['current_player']} to move"
@@ -49,13 +50,13 @@ def wrapped(label: str, cards: list[str]) -> list[str]:
     return textwrap.wrap(text, WIDTH, subsequent_indent="    ")
 
 
-def render(obs: dict[str, Any], options: dict[str, Any] | None = None) -> Text:
+def render(obs: DuellDerDrachenObservation, options: dict[str, Any] | None = None) -> Text:
     """The board from one seat: each territory with both sides, strengths, marker and
     display, every card in its colour."""
     return coloured(board(obs), PATTERNS)
 
 
-def board(obs: dict[str, Any]) -> str:
+def board(obs: DuellDerDrachenObservation) -> str:
     """The board as plain text."""
     lines = [
         f"Duell der Drachen, seat {obs['seat']}'s view: {status(obs)}",

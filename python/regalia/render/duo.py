@@ -6,6 +6,7 @@ from typing import Any
 
 from rich.text import Text
 
+from regalia.observations import DuoLastRound, DuoObservation
 from regalia.render.colours import coloured
 from regalia.render.words import count
 
@@ -32,7 +33,7 @@ def _wrapped(label: str, items: list[str]) -> list[str]:
     return lines
 
 
-def _last_round(last: dict[str, Any]) -> list[str]:
+def _last_round(last: DuoLastRound) -> list[str]:
     if last["winner"] is None:
         points = [f"seat {i} {p}" for i, p in enumerate(last["points"])]
         return _wrapped("  last round: the draw pile ran out: ", points)
@@ -40,12 +41,12 @@ def _last_round(last: dict[str, Any]) -> list[str]:
     return [f"  last round: seat {w} played her last card (+{last['points'][w]})"]
 
 
-def render(obs: dict[str, Any], options: dict[str, Any] | None = None) -> Text:
+def render(obs: DuoObservation, options: dict[str, Any] | None = None) -> Text:
     """Duo from one seat, every card in its colour (see ``board``)."""
     return coloured(board(obs), PATTERNS)
 
 
-def board(obs: dict[str, Any]) -> str:
+def board(obs: DuoObservation) -> str:
     """Duo from one seat as plain text: scores, hand sizes, the two piles, the turn so far,
     the hand."""
     seat = obs["seat"]

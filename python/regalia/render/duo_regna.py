@@ -6,6 +6,7 @@ from typing import Any
 
 from rich.text import Text
 
+from regalia.observations import DuoRegnaObservation
 from regalia.render.symbols import glyph
 from regalia.render.words import count
 
@@ -28,7 +29,7 @@ def _dragons(count: int) -> str:
     return (f"{count} " + glyph("◆", "") * count).rstrip()
 
 
-def render(obs: dict[str, Any], options: dict[str, Any] | None = None) -> Text:
+def render(obs: DuoRegnaObservation, options: dict[str, Any] | None = None) -> Text:
     """Duo Regna from one seat: captures, the dragon's place, the last reveal, the hands."""
     seat = obs["seat"]
     other = 1 - seat
@@ -63,18 +64,17 @@ def render(obs: dict[str, Any], options: dict[str, Any] | None = None) -> Text:
     return out
 
 
-def _track(obs: dict[str, Any], seat: int) -> Text:
+def _track(obs: DuoRegnaObservation, seat: int) -> Text:
     """The three places of the dragon, from your side to the opponent's."""
     places = ["your side", "centre", "their side"]
-    where = None
-    if obs["dragon"] is not None:
+    where, dragon = None, obs["dragon"]
+    if dragon is not None:
         side = obs["dragon_side"]
         where = 1 if side is None else (0 if side == seat else 2)
     track = Text("  Dragon        ")
     for i, place in enumerate(places):
-        if i == where:
-            dragons = count(obs["dragon"], "dragon")
-            track.append(f"[{place}: {dragons}]", style="bold yellow")
+        if i == where and dragon is not None:
+            track.append(f"[{place}: {count(dragon, 'dragon')}]", style="bold yellow")
         else:
             track.append(f"[{place}]", style="dim")
         track.append(" " if i < 2 else "\n")

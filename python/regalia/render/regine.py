@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from regalia.observations import RegineObservation, RegineTableCard
 from regalia.render.words import count
 
 
-def _card(slot: dict[str, Any]) -> str:
+def _card(slot: RegineTableCard) -> str:
     """A table card: face up as its name, own face-down card in brackets, hidden as ``??``."""
     if slot["card"] is None:
         return "??"
@@ -18,7 +19,7 @@ def _seats(seats: list[int]) -> str:
     return ",".join(str(k) for k in seats) or "-"
 
 
-def render(obs: dict[str, Any], options: dict[str, Any] | None = None) -> str:
+def render(obs: RegineObservation, options: dict[str, Any] | None = None) -> str:
     """Regine from one seat: scores, every table, the own hand, bets and who decides what."""
     seat, n = obs["seat"], len(obs["scores"])
     scores = " / ".join(str(x) for x in obs["scores"])
@@ -52,12 +53,12 @@ def render(obs: dict[str, Any], options: dict[str, Any] | None = None) -> str:
         lines.append("  last round:")
         for k, combo in enumerate(obs["last_combinations"]):
             lines.append(f"    seat {k}: {' '.join(combo)}")
-        won = ", ".join(
+        winners = ", ".join(
             f"{s} seat {w} +{p}"
             for s, w, p in zip(("queens", "jesters", "pairs", "game"), obs["suit_winners"], obs["suit_points"])
             if w is not None
         )
-        lines.append(f"    {won or 'no Suit won'}")
+        lines.append(f"    {winners or 'no Suit won'}")
     if obs["current_player"] is not None:
         suit = f" on {obs['suit']}" if obs["suit"] else ""
         lines.append(f"  seat {obs['current_player']} to decide{suit}: {obs['decision']}")

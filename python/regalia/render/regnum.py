@@ -7,6 +7,7 @@ import textwrap
 from functools import cache
 from typing import Any
 
+from regalia.observations import RegnumObservation
 from regalia.reference.regnum import SLOT_NAMES
 from regalia.reference.regnum_cards import CardSet, default_card_set_data, parse_card_set
 from regalia.render.words import count
@@ -32,7 +33,7 @@ def _wrap(label: str, items: list[str]) -> list[str]:
     return textwrap.wrap(f"{label}{text}", WIDTH, subsequent_indent=" " * len(label)) or [label]
 
 
-def render(obs: dict[str, Any], options: dict[str, Any] | None = None) -> str:
+def render(obs: RegnumObservation, options: dict[str, Any] | None = None) -> str:
     """Regnum from one seat: the table, every realm, the hand and the decision pending."""
     seat = obs["seat"]
     turn = "game over" if obs["terminal"] else f"turn {obs['turn'] + 1}, seat {obs['active']} to play"
@@ -58,13 +59,13 @@ def render(obs: dict[str, Any], options: dict[str, Any] | None = None) -> str:
     lines += _wrap("  your hand: ", obs["hand"])
     if obs["terminal"]:
         lines.append("  game over")
-    elif obs["character"] is not None and obs["phase"] == "pay":
+    elif obs["phase"] == "pay" and obs["character"] is not None and obs["cost"] is not None:
         cost = " ".join(obs["cost"])
-        lines.append(f"  paying for {obs['character']} ({cost}): slot {obs['pay_step'] + 1}")
+        lines.append(f"  paying for {obs['character']} ({cost}): slot {(obs['pay_step'] or 0) + 1}")
     else:
         lines.append(f"  seat {obs['current_player']} to {ASKED.get(obs['phase'], obs['phase'])}")
-    if obs.get("deck_cards") is not None:
-        lines += _wrap("  the deck: ", obs["deck_cards"])
+    if (deck := obs["deck_cards"]) is not None:
+        lines += _wrap("  the deck: ", deck)
     return "\n".join(lines)
 
 
