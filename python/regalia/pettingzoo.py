@@ -64,18 +64,13 @@ def _spaces(game: Any) -> tuple[list[str], spaces.Space[Any], spaces.Space[Any],
     return agents, spaces.Discrete(game.num_actions), observation, state
 
 
-def _global_state(game: Any, state: Any) -> npt.NDArray[np.float32]:
-    """Every seat's observation tensor, concatenated in seat order."""
-    return np.concatenate([state.observation_tensor(s).ravel() for s in range(game.num_players)])
+class _RegaliaEnv:
+    """What both environments share: the game, its agents and spaces, the global state, the
+    seeding of new games and the text render."""
 
+    metadata: dict[str, Any]
 
-class RegaliaAECEnv(AECEnv):  # type: ignore[misc]
-    """One Regalia game as a PettingZoo AEC environment."""
-
-    metadata = {"render_modes": list(RENDER_MODES), "name": "regalia_v0", "is_parallelizable": False, "render_fps": 1}
-
-    def __init__(self, game: str, render_mode: str | None = None, backend: str = "rust", **options: Any) -> None:
-        super().__init__()
+    def _setup(self, game: str, render_mode: str | None, backend: str, options: dict[str, Any]) -> None:
         self.game = regalia.make(game, backend=backend, **options)  # type: ignore[arg-type]
         check_render_mode(render_mode)
         self.metadata = {**self.metadata, "name": f"regalia_{self.game.name.replace('-', '_')}_v0"}
@@ -83,6 +78,7 @@ class RegaliaAECEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents, action, observation, self.state_space = _spaces(self.game)
         self.action_spaces = dict.fromkeys(self.possible_agents, action)
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
+        self.agents: list[str] = []
         #: The game position (a ``regalia.State``), ``None`` before the first reset.
         self.game_state: Any = None
         self._seeds = random.Random()
@@ -95,19 +91,46 @@ class RegaliaAECEnv(AECEnv):  # type: ignore[misc]
         """The agent's action space."""
         return self.action_spaces[agent]
 
-    def _seat(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
-
     def state(self) -> npt.NDArray[np.float32]:
         """The global state: every seat's observation tensor, concatenated in seat order."""
-        return _global_state(self.game, self.game_state)
+        return np.concatenate([self.game_state.observation_tensor(s).ravel() for s in range(self.game.num_players)])
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game; with ``seed`` this and the following resets are repeatable."""
+    def _new_game(self, seed: int | None) -> None:
+        """A new game, every agent in it; with ``seed`` this and the following games repeat."""
         if seed is not None:
             self._seeds = random.Random(seed)
         self.game_state = self.game.new_state(self._seeds.getrandbits(64))
         self.agents = self.possible_agents[:]
+
+    def _render(self, seat: int) -> str | None:
+        """The board as ``seat`` sees it: printed in ``human`` mode, returned in ``ansi``."""
+        if self.render_mode is None or self.game_state is None:
+            return None
+        text = render_board(self.game.name, self.game_state.observation(seat))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class RegaliaAECEnv(_RegaliaEnv, AECEnv):  # type: ignore[misc]
+    """One Regalia game as a PettingZoo AEC environment."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": "regalia_v0", "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, game: str, render_mode: str | None = None, backend: str = "rust", **options: Any) -> None:
+        AECEnv.__init__(self)
+        self._setup(game, render_mode, backend, options)
+
+    def _seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; with ``seed`` this and the following resets are repeatable."""
+        self._new_game(seed)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -143,18 +166,9 @@ class RegaliaAECEnv(AECEnv):  # type: ignore[misc]
             self.render()
 
     def render(self) -> str | None:
-        """The board as the agent to act sees it (the CLI's text renderer)."""
-        if self.render_mode is None or self.game_state is None:
-            return None
-        seat = self.game_state.current_player if self.game_state.current_player is not None else 0
-        text = render_board(self.game.name, self.game_state.observation(seat))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        """Nothing to release."""
+        """The board as the agent to act sees it (seat 0 once the game is over)."""
+        player = None if self.game_state is None else self.game_state.current_player
+        return self._render(0 if player is None else player)
 
 
 def raw_env(game: str, render_mode: str | None = None, **options: Any) -> RegaliaAECEnv:
@@ -167,7 +181,7 @@ def env(game: str, render_mode: str | None = None, **options: Any) -> Any:
     return OrderEnforcingWrapper(raw_env(game, render_mode=render_mode, **options))
 
 
-class RegaliaParallelEnv(ParallelEnv):  # type: ignore[misc]
+class RegaliaParallelEnv(_RegaliaEnv, ParallelEnv):  # type: ignore[misc]
     """A game whose seats choose at once (``SIMULTANEOUS_GAMES``) as a PettingZoo parallel
     environment: one ``step`` takes every seat's choice for the round.
 
@@ -179,33 +193,11 @@ class RegaliaParallelEnv(ParallelEnv):  # type: ignore[misc]
     metadata = {"render_modes": list(RENDER_MODES), "name": "regalia_v0", "render_fps": 1}
 
     def __init__(self, game: str, render_mode: str | None = None, backend: str = "rust", **options: Any) -> None:
-        self.game = regalia.make(game, backend=backend, **options)  # type: ignore[arg-type]
+        self._setup(game, render_mode, backend, options)
         if self.game.name not in SIMULTANEOUS_GAMES:
             raise InvalidOptionError(
                 f"{self.game.name} is played in turns: use env() (parallel games: {', '.join(SIMULTANEOUS_GAMES)})"
             )
-        check_render_mode(render_mode)
-        self.metadata = {**self.metadata, "name": f"regalia_{self.game.name.replace('-', '_')}_v0"}
-        self.render_mode = render_mode
-        self.possible_agents, action, observation, self.state_space = _spaces(self.game)
-        self.action_spaces = dict.fromkeys(self.possible_agents, action)
-        self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
-        self.agents: list[str] = []
-        #: The game position (a ``regalia.State``), ``None`` before the first reset.
-        self.game_state: Any = None
-        self._seeds = random.Random()
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The agent's observation space."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        """The agent's action space."""
-        return self.action_spaces[agent]
-
-    def state(self) -> npt.NDArray[np.float32]:
-        """The global state: every seat's observation tensor, concatenated in seat order."""
-        return _global_state(self.game, self.game_state)
 
     def _observe(self) -> dict[str, dict[str, Any]]:
         """Each live agent's view of the round to choose in, with its legal actions."""
@@ -224,10 +216,7 @@ class RegaliaParallelEnv(ParallelEnv):  # type: ignore[misc]
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
         """A new game; with ``seed`` this and the following resets are repeatable."""
-        if seed is not None:
-            self._seeds = random.Random(seed)
-        self.game_state = self.game.new_state(self._seeds.getrandbits(64))
-        self.agents = self.possible_agents[:]
+        self._new_game(seed)
         if self.render_mode == "human":
             self.render()
         return self._observe(), {a: {} for a in self.agents}
@@ -268,17 +257,8 @@ class RegaliaParallelEnv(ParallelEnv):  # type: ignore[misc]
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> str | None:
-        """The board as the first seat sees it (the CLI's text renderer)."""
-        if self.render_mode is None or self.game_state is None:
-            return None
-        text = render_board(self.game.name, self.game_state.observation(0))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        """Nothing to release."""
+        """The board as the first seat sees it."""
+        return self._render(0)
 
 
 def parallel_env(game: str = "duo-regna", render_mode: str | None = None, **options: Any) -> RegaliaParallelEnv:
