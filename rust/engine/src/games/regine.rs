@@ -89,21 +89,50 @@ pub const SUIT_MAX: [u8; SUITS] = [1, 1, 2, 2];
 /// Most points one seat can win in a round (4 doubled chips on every Suit).
 const MAX_ROUND_GAIN: u32 = 40;
 
-/// Phases.
-const BUILD: u8 = 0;
-const WAGER: u8 = 1;
-const OVER: u8 = 2;
-const PHASE_NAMES: [&str; 3] = ["build", "wager", "over"];
+coded_enum! {
+    /// The part of the game being played.
+    pub enum Phase {
+        /// Phase 1: the players build their hands.
+        Build,
+        /// Phase 2: the bets on the Suits.
+        Wager,
+        /// The game is over.
+        Over,
+    }
+}
 
-/// Pending card effects in Phase 1 (decided by `effect_seat`).
-const NO_EFFECT: u8 = 0;
-const PEASANT_NAME: u8 = 1;
-const PEASANT_SHOW: u8 = 2;
-const ASSASSIN_TARGET: u8 = 3;
-const COURTESAN_TARGET: u8 = 4;
-const HERALD_CHOICE: u8 = 5;
-const KNIGHT_NAME: u8 = 6;
-const PRINCESS_DISCARD: u8 = 7;
+impl Phase {
+    /// The name observations give the phase.
+    fn name(self) -> &'static str {
+        match self {
+            Phase::Build => "build",
+            Phase::Wager => "wager",
+            Phase::Over => "over",
+        }
+    }
+}
+
+coded_enum! {
+    /// The card effect waiting for a decision in Phase 1 (made by `effect_seat`).
+    pub enum Effect {
+        /// None.
+        Nothing,
+        /// The Peasant's owner names an opponent.
+        PeasantName,
+        /// The named opponent shows a card face up.
+        PeasantShow,
+        /// The Assassin's owner eliminates a card on the table.
+        AssassinTarget,
+        /// The Courtesan's owner turns a face-down card up.
+        CourtesanTarget,
+        /// The Herald's owner takes the top card or puts it at the bottom.
+        HeraldChoice,
+        /// The Knight's owner names an opponent.
+        KnightName,
+        /// The Princess's owner discards a card.
+        PrincessDiscard,
+    }
+}
 /// What the current player decides, by decision index (see `decision`).
 const DECISIONS: [&str; 11] = [
     "turn",
@@ -223,8 +252,8 @@ pub struct State {
     pub round: u16,
     /// This round's Dealer.
     pub dealer: u8,
-    /// 0 building the hand, 1 wagers, 2 over.
-    pub phase: u8,
+    /// The part of the game being played.
+    pub phase: Phase,
     /// Whose turn it is (Phase 1) or whose bet (Phase 2).
     pub turn: u8,
     /// "There are no changes" is in force.
@@ -237,8 +266,8 @@ pub struct State {
     pub played: bool,
     /// Consecutive passes (Phase 1 turns, or bets on the current Suit).
     pub passes: u8,
-    /// The pending card effect (0: none).
-    pub effect: u8,
+    /// The pending card effect.
+    pub effect: Effect,
     /// Who decides the pending effect.
     pub effect_seat: u8,
     /// The table slot of the card whose effect is pending (used by the Herald).
@@ -406,14 +435,14 @@ impl Regine {
                 self.draw(s, seat);
             }
         }
-        s.phase = BUILD;
+        s.phase = Phase::Build;
         s.turn = s.dealer;
         s.no_changes = false;
         s.changed = false;
         s.exchanged = false;
         s.played = false;
         s.passes = 0;
-        s.effect = NO_EFFECT;
+        s.effect = Effect::Nothing;
         s.effect_seat = 0;
         s.effect_slot = 0;
         s.suit = 0;
@@ -471,14 +500,14 @@ impl Regine {
         (0..self.players).any(|k| count_face_down(s, k) > 0)
     }
 
-    fn set_effect(&self, s: &mut State, effect: u8, seat: u8, slot: u8) {
+    fn set_effect(&self, s: &mut State, effect: Effect, seat: u8, slot: u8) {
         s.effect = effect;
         s.effect_seat = seat;
         s.effect_slot = slot;
     }
 
     fn clear_effect(&self, s: &mut State) {
-        self.set_effect(s, NO_EFFECT, 0, 0);
+        self.set_effect(s, Effect::Nothing, 0, 0);
     }
 
     /// Applies the effect of the face-up card in `seat`'s `slot`, decided by `seat`.
@@ -486,21 +515,23 @@ impl Regine {
         match s.table[seat as usize][slot as usize] {
             JESTER => s.no_changes = false,
             PEASANT if self.has_opponent_with_cards(s, seat) => {
-                self.set_effect(s, PEASANT_NAME, seat, 0)
+                self.set_effect(s, Effect::PeasantName, seat, 0)
             }
-            ASSASSIN => self.set_effect(s, ASSASSIN_TARGET, seat, 0),
-            COURTESAN if self.any_face_down(s) => self.set_effect(s, COURTESAN_TARGET, seat, 0),
+            ASSASSIN => self.set_effect(s, Effect::AssassinTarget, seat, 0),
+            COURTESAN if self.any_face_down(s) => {
+                self.set_effect(s, Effect::CourtesanTarget, seat, 0)
+            }
             HERALD => {
                 self.refill(s);
                 if s.deck_len > 0 {
-                    self.set_effect(s, HERALD_CHOICE, seat, slot);
+                    self.set_effect(s, Effect::HeraldChoice, seat, slot);
                 }
             }
             KNIGHT if self.has_opponent_with_cards(s, seat) => {
-                self.set_effect(s, KNIGHT_NAME, seat, 0)
+                self.set_effect(s, Effect::KnightName, seat, 0)
             }
             PRINCESS if hand_size(&s.hands[seat as usize]) > 0 => {
-                self.set_effect(s, PRINCESS_DISCARD, seat, 0)
+                self.set_effect(s, Effect::PrincessDiscard, seat, 0)
             }
             _ => {}
         }
@@ -515,8 +546,8 @@ impl Regine {
 
     /// After a Phase 1 step: the turn ends by itself when nothing is left to do.
     fn settle(&self, s: &mut State) {
-        if s.phase == BUILD
-            && s.effect == NO_EFFECT
+        if s.phase == Phase::Build
+            && s.effect == Effect::Nothing
             && hand_size(&s.marked) == 0
             && !self.can_act(s)
         {
@@ -555,7 +586,7 @@ impl Regine {
                 }
             }
         }
-        s.phase = WAGER;
+        s.phase = Phase::Wager;
         s.turn = s.dealer;
         s.no_changes = false;
         s.changed = false;
@@ -590,7 +621,7 @@ impl Regine {
             }
             END_TURN => self.end_turn(s),
             PEASANT_SEAT..PEASANT_CARD => {
-                self.set_effect(s, PEASANT_SHOW, card(PEASANT_SEAT), 0);
+                self.set_effect(s, Effect::PeasantShow, card(PEASANT_SEAT), 0);
             }
             PEASANT_CARD..ASSASSIN_AT => {
                 self.clear_effect(s);
@@ -787,7 +818,7 @@ impl Regine {
         s.round += 1;
         let top = s.scores.iter().copied().max().unwrap_or(0);
         if top >= self.target || s.round >= self.max_rounds {
-            s.phase = OVER;
+            s.phase = Phase::Over;
             s.turn = 0;
             s.suit = 0;
         } else {
@@ -815,11 +846,11 @@ impl Regine {
     /// Index into [`DECISIONS`] of what the current player decides.
     fn decision(&self, s: &State) -> Option<usize> {
         match s.phase {
-            BUILD if s.effect != NO_EFFECT => Some(1 + s.effect as usize),
-            BUILD if hand_size(&s.marked) > 0 => Some(1),
-            BUILD => Some(0),
-            WAGER if s.doubled[s.suit as usize].is_some() => Some(10),
-            WAGER => Some(9),
+            Phase::Build if s.effect != Effect::Nothing => Some(1 + s.effect as usize),
+            Phase::Build if hand_size(&s.marked) > 0 => Some(1),
+            Phase::Build => Some(0),
+            Phase::Wager if s.doubled[s.suit as usize].is_some() => Some(10),
+            Phase::Wager => Some(9),
             _ => None,
         }
     }
@@ -830,12 +861,12 @@ impl Regine {
     }
 
     fn herald_card_for(&self, s: &State, seat: usize) -> Option<u8> {
-        (s.effect == HERALD_CHOICE && s.effect_seat as usize == seat && s.deck_len > 0)
+        (s.effect == Effect::HeraldChoice && s.effect_seat as usize == seat && s.deck_len > 0)
             .then(|| s.deck[s.deck_len as usize - 1])
     }
 
     fn marked_for(&self, s: &State, seat: usize) -> [u8; KINDS] {
-        if s.phase == BUILD && s.turn as usize == seat {
+        if s.phase == Phase::Build && s.turn as usize == seat {
             s.marked
         } else {
             [0; KINDS]
@@ -859,28 +890,28 @@ impl Regine {
             }
         };
         match s.effect {
-            PEASANT_NAME => add_opponents(out, PEASANT_SEAT),
-            PEASANT_SHOW => add_cards(out, PEASANT_CARD, d),
-            ASSASSIN_TARGET | COURTESAN_TARGET => {
-                let base = if s.effect == ASSASSIN_TARGET {
+            Effect::PeasantName => add_opponents(out, PEASANT_SEAT),
+            Effect::PeasantShow => add_cards(out, PEASANT_CARD, d),
+            Effect::AssassinTarget | Effect::CourtesanTarget => {
+                let base = if s.effect == Effect::AssassinTarget {
                     ASSASSIN_AT
                 } else {
                     COURTESAN_AT
                 };
                 for k in 0..self.players {
                     for j in 0..s.table_len[k] as usize {
-                        if s.effect == ASSASSIN_TARGET || s.face_up[k] & (1 << j) == 0 {
+                        if s.effect == Effect::AssassinTarget || s.face_up[k] & (1 << j) == 0 {
                             out.insert(base + (4 * k + j) as Action);
                         }
                     }
                 }
             }
-            HERALD_CHOICE => {
+            Effect::HeraldChoice => {
                 out.insert(HERALD_TAKE);
                 out.insert(HERALD_DECLINE);
             }
-            KNIGHT_NAME => add_opponents(out, KNIGHT_SEAT),
-            PRINCESS_DISCARD => add_cards(out, PRINCESS_CARD, d),
+            Effect::KnightName => add_opponents(out, KNIGHT_SEAT),
+            Effect::PrincessDiscard => add_cards(out, PRINCESS_CARD, d),
             _ => {
                 let p = s.turn as usize;
                 let hand = &s.hands[p];
@@ -976,14 +1007,14 @@ impl Game for Regine {
             scores: [0; MAX_PLAYERS],
             round: 0,
             dealer: 0,
-            phase: BUILD,
+            phase: Phase::Build,
             turn: 0,
             no_changes: false,
             changed: false,
             exchanged: false,
             played: false,
             passes: 0,
-            effect: NO_EFFECT,
+            effect: Effect::Nothing,
             effect_seat: 0,
             effect_slot: 0,
             suit: 0,
@@ -1000,8 +1031,8 @@ impl Game for Regine {
 
     fn current_player(&self, s: &State) -> Option<Seat> {
         match s.phase {
-            OVER => None,
-            BUILD if s.effect != NO_EFFECT => Some(s.effect_seat as usize),
+            Phase::Over => None,
+            Phase::Build if s.effect != Effect::Nothing => Some(s.effect_seat as usize),
             _ => Some(s.turn as usize),
         }
     }
@@ -1009,8 +1040,8 @@ impl Game for Regine {
     fn legal_actions(&self, s: &State) -> ActionSet {
         let mut out = ActionSet::new();
         match s.phase {
-            BUILD => self.legal_build(s, &mut out),
-            WAGER => {
+            Phase::Build => self.legal_build(s, &mut out),
+            Phase::Wager => {
                 let p = s.turn;
                 if s.doubled[s.suit as usize].is_some() {
                     out.insert(ALL_YOURS);
@@ -1030,7 +1061,7 @@ impl Game for Regine {
     }
 
     fn apply(&self, s: &mut State, action: Action) {
-        if s.phase == BUILD {
+        if s.phase == Phase::Build {
             self.apply_build(s, action);
         } else {
             self.apply_wager(s, action);
@@ -1038,7 +1069,7 @@ impl Game for Regine {
     }
 
     fn returns(&self, s: &State) -> Vec<f64> {
-        if s.phase != OVER {
+        if s.phase != Phase::Over {
             return vec![0.0; self.players];
         }
         let w = self.winner(s) as usize;
@@ -1109,15 +1140,15 @@ impl Game for Regine {
                 .map(|k| s.last_cards[k].map(|c| CARD_NAMES[c as usize]).to_vec())
                 .collect::<Vec<_>>()
         });
-        let wager = s.phase == WAGER;
+        let wager = s.phase == Phase::Wager;
         json!({
             "seat": seat,
             "current_player": self.current_player(s),
-            "phase": PHASE_NAMES[s.phase as usize],
+            "phase": s.phase.name(),
             "decision": self.decision(s).map(|d| DECISIONS[d]),
             "round": s.round,
             "dealer": s.dealer,
-            "turn": (s.phase != OVER).then_some(s.turn),
+            "turn": (s.phase != Phase::Over).then_some(s.turn),
             "scores": &s.scores[..n],
             "target": self.target,
             "hand": names(&s.hands[seat]),
@@ -1140,7 +1171,7 @@ impl Game for Regine {
             "suit_winners": s.won,
             "suit_points": s.gain,
             "last_combinations": last,
-            "terminal": s.phase == OVER,
+            "terminal": s.phase == Phase::Over,
         })
     }
 
@@ -1174,7 +1205,7 @@ impl Game for Regine {
             }
             w.scalar(s.scores[j] as f32 / self.target as f32);
             w.flag(s.dealer as usize == j);
-            w.flag(s.phase != OVER && s.turn as usize == j);
+            w.flag(s.phase != Phase::Over && s.turn as usize == j);
             w.flag(current == Some(j));
             for suit in 0..SUITS {
                 w.flag(s.bets[suit] & (1 << j) != 0);
@@ -1186,7 +1217,7 @@ impl Game for Regine {
                 w.flag(s.won[suit] == Some(j as u8));
             }
         }
-        w.one_hot(3, Some(s.phase as usize));
+        w.one_hot(Phase::ALL.len(), Some(s.phase as usize));
         w.one_hot(DECISIONS.len(), self.decision(s));
         w.flag(s.no_changes);
         w.flag(s.changed);
@@ -1195,7 +1226,7 @@ impl Game for Regine {
         w.scalar(hand_size(&s.marked) as f32);
         w.scalar(s.deck_len as f32);
         w.scalar(hand_size(&s.discard) as f32);
-        w.one_hot(SUITS, (s.phase == WAGER).then_some(s.suit as usize));
+        w.one_hot(SUITS, (s.phase == Phase::Wager).then_some(s.suit as usize));
         w.scalar(s.suit_turns as f32);
         for &g in &s.gain {
             w.scalar(g as f32);
@@ -1288,16 +1319,16 @@ impl Game for Regine {
         }
         let strength = || bet_strength(s.suit as usize, &s.table[s.turn as usize]);
         let choice = match s.phase {
-            WAGER if s.doubled[s.suit as usize].is_some() => {
+            Phase::Wager if s.doubled[s.suit as usize].is_some() => {
                 if strength() >= 1 {
                     WE_SHALL_SEE
                 } else {
                     ALL_YOURS
                 }
             }
-            WAGER if strength() >= 2 && legal.contains(DOUBLE_DOWN as usize) => DOUBLE_DOWN,
-            WAGER if legal.contains(BET_MINE as usize) => BET_MINE,
-            WAGER => BET_PASS,
+            Phase::Wager if strength() >= 2 && legal.contains(DOUBLE_DOWN as usize) => DOUBLE_DOWN,
+            Phase::Wager if legal.contains(BET_MINE as usize) => BET_MINE,
+            Phase::Wager => BET_PASS,
             _ => END_TURN,
         };
         if legal.contains(choice as usize) {
@@ -1319,7 +1350,6 @@ fn check(g: &Regine, s: &State) -> std::result::Result<(), String> {
     let n = g.players;
     let ok = |cond: bool, msg: &str| if cond { Ok(()) } else { Err(msg.to_string()) };
     ok(s.rng.is_valid(), "generator increment must be odd")?;
-    ok(s.phase <= OVER, "phase must be 0, 1 or 2")?;
     ok(
         (s.dealer as usize) < n && (s.turn as usize) < n && (s.effect_seat as usize) < n,
         "dealer, turn and effect seat must be seats",
@@ -1377,10 +1407,10 @@ fn check(g: &Regine, s: &State) -> std::result::Result<(), String> {
     )?;
     let ended = top >= g.target || s.round >= g.max_rounds;
     ok(
-        (s.phase == OVER) == ended || (s.phase == WAGER && s.round < g.max_rounds),
+        (s.phase == Phase::Over) == ended || (s.phase == Phase::Wager && s.round < g.max_rounds),
         "the phase does not agree with the scores and rounds",
     )?;
-    if s.phase == BUILD {
+    if s.phase == Phase::Build {
         ok(
             top < g.target,
             "a round cannot start with a score at the target",
@@ -1405,7 +1435,7 @@ fn check(g: &Regine, s: &State) -> std::result::Result<(), String> {
         s.passes < g.n() && s.suit_turns <= g.n(),
         "passes and turns must be below the number of seats",
     )?;
-    if s.phase == BUILD {
+    if s.phase == Phase::Build {
         check_build(g, s)
     } else {
         check_wager(g, s)
@@ -1426,7 +1456,7 @@ fn check_build(g: &Regine, s: &State) -> std::result::Result<(), String> {
     let marking = hand_size(&s.marked) > 0;
     ok(
         !marking
-            || (s.effect == NO_EFFECT
+            || (s.effect == Effect::Nothing
                 && !s.changed
                 && !s.no_changes
                 && (0..KINDS).all(|k| s.marked[k] <= s.hands[p][k])),
@@ -1435,23 +1465,26 @@ fn check_build(g: &Regine, s: &State) -> std::result::Result<(), String> {
     let d = s.effect_seat;
     let du = d as usize;
     let valid = match s.effect {
-        NO_EFFECT => d == 0 && s.effect_slot == 0,
-        PEASANT_NAME | KNIGHT_NAME => g.has_opponent_with_cards(s, d) && s.effect_slot == 0,
-        PEASANT_SHOW | PRINCESS_DISCARD => hand_size(&s.hands[du]) > 0 && s.effect_slot == 0,
-        ASSASSIN_TARGET => s.table_len.iter().any(|&l| l > 0) && s.effect_slot == 0,
-        COURTESAN_TARGET => g.any_face_down(s) && s.effect_slot == 0,
-        HERALD_CHOICE => {
+        Effect::Nothing => d == 0 && s.effect_slot == 0,
+        Effect::PeasantName | Effect::KnightName => {
+            g.has_opponent_with_cards(s, d) && s.effect_slot == 0
+        }
+        Effect::PeasantShow | Effect::PrincessDiscard => {
+            hand_size(&s.hands[du]) > 0 && s.effect_slot == 0
+        }
+        Effect::AssassinTarget => s.table_len.iter().any(|&l| l > 0) && s.effect_slot == 0,
+        Effect::CourtesanTarget => g.any_face_down(s) && s.effect_slot == 0,
+        Effect::HeraldChoice => {
             let j = s.effect_slot as usize;
             s.deck_len > 0
                 && j < s.table_len[du] as usize
                 && s.face_up[du] & (1 << j) != 0
                 && s.table[du][j] == HERALD
         }
-        _ => false,
     };
     ok(valid, "the pending effect is not possible here")?;
     ok(
-        s.effect != NO_EFFECT || marking || g.can_act(s),
+        s.effect != Effect::Nothing || marking || g.can_act(s),
         "the turn's player must have something to do",
     )
 }
@@ -1461,7 +1494,7 @@ fn check_wager(g: &Regine, s: &State) -> std::result::Result<(), String> {
     ok(
         s.hands.iter().all(|h| hand_size(h) == 0)
             && s.marked == [0; KINDS]
-            && s.effect == NO_EFFECT
+            && s.effect == Effect::Nothing
             && s.effect_seat == 0
             && s.effect_slot == 0
             && !s.no_changes
@@ -1472,7 +1505,7 @@ fn check_wager(g: &Regine, s: &State) -> std::result::Result<(), String> {
     )?;
     let suit = s.suit as usize;
     ok(suit < SUITS, "the Suit must be 0 to 3")?;
-    if s.phase == OVER {
+    if s.phase == Phase::Over {
         return ok(
             s.turn == 0 && s.suit == 0 && s.passes == 0 && s.suit_turns == 0,
             "a finished game has no turn",
@@ -1673,7 +1706,7 @@ mod tests {
         s.no_changes = true;
         g.check_state(&s).unwrap();
         g.apply(&mut s, PLAY_UP + PEASANT as Action);
-        assert_eq!((s.effect, s.effect_seat), (PEASANT_NAME, 0));
+        assert_eq!((s.effect, s.effect_seat), (Effect::PeasantName, 0));
         g.apply(&mut s, PEASANT_SEAT + 1);
         assert_eq!(g.current_player(&s), Some(1));
         g.apply(&mut s, PEASANT_CARD + JESTER as Action);
