@@ -141,3 +141,14 @@ def test_a_finished_game_cannot_be_searched() -> None:
     record = regalia.play("duo-regna", ["random", "random"], seed=2)
     with pytest.raises(InvalidArgumentError, match="over"):
         record.replay().ismcts(iterations=10)
+
+
+def test_the_rollout_literal_names_exactly_the_engines_kinds() -> None:
+    from typing import get_args
+
+    from regalia.kinds import Rollout
+
+    assert get_args(Rollout) == regalia._core.ROLLOUTS
+    state = regalia.make("duo").new_state(1)
+    with pytest.raises(regalia.InvalidArgumentError, match="rollout must be 'heuristic' or 'random'"):
+        state.ismcts(iterations=5, rollout="greedy")

@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Literal, Union
+from typing import Any, Union
 
 import regalia._core as _core
 from regalia import jsontext, reference
@@ -24,6 +24,7 @@ from regalia.errors import (
     RegaliaError,
 )
 from regalia.gauntlet import GauntletResult, gauntlet
+from regalia.kinds import Backend
 from regalia.match import MatchRecord, play
 from regalia.saves import load_game, save_game
 from regalia.simulations import Simulation, simulate
@@ -77,7 +78,7 @@ def _plain_options(options: dict[str, Any]) -> dict[str, Any]:
     return plain
 
 
-def make(name: str, backend: Literal["rust", "reference"] = "rust", **options: Any) -> AnyGame:
+def make(name: str, backend: Backend = "rust", **options: Any) -> AnyGame:
     """The game called ``name`` with ``options`` (see ``regalia.games()``).
 
     ``backend="rust"`` (the default) is the fast extension; ``backend="reference"`` is the
@@ -101,7 +102,7 @@ def games() -> list[dict[str, Any]]:
     return _core.games()
 
 
-def load_state(text: str, backend: Literal["rust", "reference"] = "rust") -> AnyState:
+def load_state(text: str, backend: Backend = "rust") -> AnyState:
     """Reads a state saved by ``State.to_json()``; the game and options come from the text."""
     if backend == "rust":
         return _core.load_state(text)

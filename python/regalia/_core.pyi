@@ -6,6 +6,8 @@ from typing import Any, final
 import numpy as np
 import numpy.typing as npt
 
+from regalia.kinds import Rollout
+
 __all__ = [
     "DuoRegnaSolver",
     "Game",
@@ -15,10 +17,14 @@ __all__ = [
     "games",
     "load_state",
     "rules_page",
+    "ROLLOUTS",
     "__version__",
 ]
 
 __version__: str
+
+#: Every rollout kind the engine knows, by name.
+ROLLOUTS: tuple[Rollout, ...]
 
 @final
 class Game:
@@ -80,7 +86,7 @@ class State:
         exploration: float = 1.0,
         seed: int | None = None,
         time_limit: float | None = None,
-        rollout: str | None = None,
+        rollout: Rollout | None = None,
     ) -> int: ...
     def ismcts_search(
         self,
@@ -88,7 +94,7 @@ class State:
         exploration: float = 1.0,
         seed: int | None = None,
         time_limit: float | None = None,
-        rollout: str | None = None,
+        rollout: Rollout | None = None,
     ) -> dict[str, Any]: ...
     def solver_policy(self) -> tuple[dict[int, float], float]: ...
     def to_json(self) -> str: ...

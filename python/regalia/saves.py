@@ -16,10 +16,11 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from typing import Any, Literal, Union
+from typing import Any, Union
 
 from regalia import jsontext
 from regalia.errors import IllegalActionError, InvalidStateError, RegaliaError
+from regalia.kinds import Backend
 from regalia.match import MatchRecord
 
 __all__ = ["MAX_SAVE_BYTES", "save_game", "load_game", "write_atomically"]
@@ -66,7 +67,7 @@ def save_game(path: PathLike, game: Any) -> None:
     write_atomically(path, game.to_json() + "\n")
 
 
-def _checked_record(text: str, backend: Literal["rust", "reference"]) -> MatchRecord:
+def _checked_record(text: str, backend: Backend) -> MatchRecord:
     """A match record whose actions replay legally and whose results are the replay's."""
     record = MatchRecord.from_json(text)
     if (
@@ -89,7 +90,7 @@ def _checked_record(text: str, backend: Literal["rust", "reference"]) -> MatchRe
     return record
 
 
-def load_game(path: PathLike, backend: Literal["rust", "reference"] = "rust") -> Any:
+def load_game(path: PathLike, backend: Backend = "rust") -> Any:
     """Reads a file written by ``save_game`` (or any ``to_json()`` text of a state or a match
     record): a state of ``backend``, or a ``MatchRecord``. A malformed, corrupted or tampered file raises
     ``InvalidStateError`` naming the file; a missing or unreadable one raises ``OSError``."""

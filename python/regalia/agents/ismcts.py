@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from regalia import _core
 from regalia.agents.base import View
 from regalia.errors import InvalidArgumentError
+
+if TYPE_CHECKING:
+    from regalia.kinds import Rollout
 
 
 class IsmctsAgent:
@@ -28,16 +32,17 @@ class IsmctsAgent:
         iterations: int = 1000,
         exploration: float = 1.0,
         time_limit: float | None = None,
-        rollout: str = "heuristic",
+        rollout: Rollout = "heuristic",
     ) -> None:
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise InvalidArgumentError(f"iterations must be an int >= 1, got {iterations!r}")
         self.iterations = iterations
         self.exploration = float(exploration)
         self.time_limit = time_limit
-        if rollout not in ("heuristic", "random"):
-            raise InvalidArgumentError(f"rollout must be 'heuristic' or 'random', got {rollout!r}")
-        self.rollout = rollout
+        if rollout not in _core.ROLLOUTS:
+            kinds = " or ".join(repr(r) for r in _core.ROLLOUTS)
+            raise InvalidArgumentError(f"rollout must be {kinds}, got {rollout!r}")
+        self.rollout: Rollout = rollout
         self._rng = random.Random(seed)
 
     def act(self, view: View) -> int:

@@ -76,5 +76,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load_state, m)?)?;
     m.add_function(wrap_pyfunction!(rules_page, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    let rollouts = regalia_engine::Rollout::ALL.map(regalia_engine::Rollout::name);
+    m.add("ROLLOUTS", pyo3::types::PyTuple::new(m.py(), rollouts)?)?;
     Ok(())
 }

@@ -64,11 +64,19 @@ impl PyState {
                 ))
             }
         };
-        let rollout = match rollout.and_then(|r| r.extract::<String>().ok()).as_deref() {
-            None if rollout.is_none() => Rollout::default(),
-            Some("heuristic") => Rollout::Heuristic,
-            Some("random") => Rollout::Random,
-            _ => return Err(bad("rollout must be 'heuristic' or 'random'")),
+        let rollout = match rollout {
+            None => Rollout::default(),
+            Some(r) => r
+                .extract::<String>()
+                .ok()
+                .and_then(|name| Rollout::from_name(&name))
+                .ok_or_else(|| {
+                    let names: Vec<_> = Rollout::ALL
+                        .iter()
+                        .map(|r| format!("'{}'", r.name()))
+                        .collect();
+                    bad(&format!("rollout must be {}", names.join(" or ")))
+                })?,
         };
         let config = IsmctsConfig {
             iterations,

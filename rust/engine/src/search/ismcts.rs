@@ -55,6 +55,24 @@ pub enum Rollout {
     Random,
 }
 
+impl Rollout {
+    /// Every kind, in the order of their names.
+    pub const ALL: [Rollout; 2] = [Rollout::Heuristic, Rollout::Random];
+
+    /// The kind's name, as the Python API takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rollout::Heuristic => "heuristic",
+            Rollout::Random => "random",
+        }
+    }
+
+    /// The kind called `name`, if any.
+    pub fn from_name(name: &str) -> Option<Rollout> {
+        Rollout::ALL.into_iter().find(|r| r.name() == name)
+    }
+}
+
 impl Default for IsmctsConfig {
     fn default() -> Self {
         IsmctsConfig {
