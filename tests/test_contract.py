@@ -193,6 +193,41 @@ def test_both_backends_list_the_same_games() -> None:
             assert regalia.make(alias).name == g["name"]
 
 
+def out_of_range(allowed: dict[str, Any]) -> list[Any]:
+    """Values that the declaration ``allowed`` (a listing's) refuses."""
+    kind = allowed["type"]
+    if kind == "integer":
+        return [allowed["min"] - 1, allowed["max"] + 1, True, 1.5, "3"]
+    if kind == "integer_list":
+        n, lo, hi = allowed["length"], allowed["min"], allowed["max"]
+        return [[lo] * (n + 1), [hi + 1] * n, [lo - 1] * n, lo]
+    if kind == "choice":
+        return ["no such choice", 1, [allowed["choices"][0]]]
+    if kind == "boolean":
+        return [1, "true", None]
+    return []
+
+
+def test_both_backends_declare_the_same_options_and_hold_to_them(backend: str) -> None:
+    """The reference declares every game's options as the engine does (names, defaults,
+    help, accepted values: the two listings are equal), and each backend refuses what the
+    declaration refuses, naming the option and what it accepts."""
+    from regalia import reference
+
+    for ours, theirs in zip(regalia.games(), reference.games(), strict=True):
+        assert ours["options"] == json.loads(json.dumps(theirs.to_json()["options"])), ours["name"]
+    for g in regalia.games():
+        defaults = {o["name"]: o["default"] for o in g["options"]}
+        made = regalia.make(g["name"], backend=backend, **defaults)  # type: ignore[arg-type]
+        assert {k: v for k, v in made.options.items() if defaults[k] is not None} == {
+            k: v for k, v in defaults.items() if v is not None
+        }
+        for option in g["options"]:
+            for bad in out_of_range(option["allowed"]):
+                with pytest.raises(InvalidOptionError, match=f"option '{option['name']}' must be "):
+                    regalia.make(g["name"], backend=backend, **{option["name"]: bad})  # type: ignore[arg-type]
+
+
 def test_pickling_a_rust_state_round_trips() -> None:
     import pickle
 

@@ -21,7 +21,7 @@ from regalia.errors import (
     InvalidStateError,
 )
 from regalia.reference import recall
-from regalia.reference.options import OptionSpec
+from regalia.reference.options import GameOptions, listing
 from regalia.reference.rng import MASK64, Rng
 
 STATE_FORMAT = "regalia-state"
@@ -41,7 +41,7 @@ class GameInfo:
     aliases: tuple[str, ...]
     min_players: int
     max_players: int
-    options: tuple[OptionSpec, ...]
+    options: type[GameOptions]
 
     def to_json(self) -> dict[str, Any]:
         """The listing, as the extension's ``games()`` gives it."""
@@ -51,7 +51,7 @@ class GameInfo:
             "aliases": list(self.aliases),
             "min_players": self.min_players,
             "max_players": self.max_players,
-            "options": [{"name": o.name, "default": o.default, "help": o.help} for o in self.options],
+            "options": listing(self.options),
         }
 
 

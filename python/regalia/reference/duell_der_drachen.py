@@ -28,7 +28,7 @@ import numpy.typing as npt
 from regalia.reference.base import GameInfo, Rules
 from regalia.reference.bits import count, iter_bits
 from regalia.reference.json_fields import flag, optional_uint, optional_uint_list, uint, uint_grid, uint_list
-from regalia.reference.options import OptionReader, OptionSpec
+from regalia.reference.options import Integer, echo, invalid, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
 
@@ -39,15 +39,18 @@ MAX_FACE_DOWN = 3
 MAX_VALUES = 12
 MAX_CARDS = TERRITORIES * MAX_VALUES
 MAX_TRIES = 10_000
-DEFAULT_VALUES = 9
-DEFAULT_HAND_SIZE = 5
 MASK64 = (1 << 64) - 1
 
-OPTIONS = (
-    OptionSpec("players", 2, "number of players (always 2)"),
-    OptionSpec("values", 9, "cards per colour, valued 1 to this (2-12; 5 x values must be at least 2 x hand_size + 5)"),
-    OptionSpec("hand_size", 5, "cards dealt to each player (1-27, as far as the card set allows)"),
-)
+
+@dataclass(frozen=True)
+class DuellDerDrachenOptions:
+    """Duell der Drachen's options."""
+
+    players: int = option(2, Integer(2, 2), "number of players")
+    values: int = option(
+        9, Integer(2, MAX_VALUES), "cards per colour, valued 1 to this (5 x values must be at least 2 x hand_size + 5)"
+    )
+    hand_size: int = option(5, Integer(1, 27), "cards dealt to each player (as far as the card set allows)")
 
 
 def _mask(cards: list[int]) -> int:
@@ -84,33 +87,31 @@ class DuellDerDrachen(Rules[State]):
         ("duel-of-dragons", "duell_der_drachen", "duell"),
         2,
         2,
-        OPTIONS,
+        DuellDerDrachenOptions,
     )
 
-    def __init__(self, values: int, hand_size: int) -> None:
-        self.values = values
-        self.hand_size = hand_size
+    def __init__(self, config: DuellDerDrachenOptions) -> None:
+        self.config = config
+        values = config.values
         self.num_cards = TERRITORIES * values
         self.all_cards = (1 << self.num_cards) - 1
         self._colour_cards = [((1 << values) - 1) << (t * values) for t in range(TERRITORIES)]
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> DuellDerDrachen:
-        r = OptionReader(cls.INFO.name, options, OPTIONS)
-        r.integer("players", 2, 2, 2)
-        values = r.integer("values", DEFAULT_VALUES, 2, MAX_VALUES)
-        hand_size = r.integer("hand_size", DEFAULT_HAND_SIZE, 1, 27)
+        config = read(cls.INFO.name, DuellDerDrachenOptions, options)
+        values, hand_size = config.values, config.hand_size
         if TERRITORIES * values < 2 * hand_size + TERRITORIES:
-            raise r.error(
+            raise invalid(
+                cls.INFO.name,
                 "hand_size",
                 f"of {hand_size} needs {2 * hand_size + TERRITORIES} cards (two hands and the display), "
                 f"but {values} values per colour make {TERRITORIES * values}",
             )
-        r.finish()
-        return cls(values, hand_size)
+        return cls(config)
 
     def options(self) -> dict[str, Any]:
-        return {"players": 2, "values": self.values, "hand_size": self.hand_size}
+        return echo(self.config)
 
     @property
     def num_players(self) -> int:
@@ -127,11 +128,11 @@ class DuellDerDrachen(Rules[State]):
 
     def colour(self, card: int) -> int:
         """The colour (territory) of ``card``."""
-        return card // self.values
+        return card // self.config.values
 
     def value(self, card: int) -> int:
         """The value of ``card``, 1 to ``values``."""
-        return card % self.values + 1
+        return card % self.config.values + 1
 
     def card_name(self, card: int) -> str:
         """A card's name, e.g. ``"red 7"``."""
@@ -204,7 +205,7 @@ class DuellDerDrachen(Rules[State]):
     def new_state(self, rng: Rng) -> State:
         cards = list(range(self.num_cards))
         rng.shuffle(cards)
-        h = self.hand_size
+        h = self.config.hand_size
         display: list[int | None] = [cards[2 * h + t] for t in range(TERRITORIES)]
         return State(
             rng,
@@ -378,7 +379,7 @@ class DuellDerDrachen(Rules[State]):
             w.one_hot(3, 1 if m is None else (0 if m == seat else 2))
         for t in range(TERRITORIES):
             w.one_hot(SLOTS + 1, count(s.board[opp][t] & s.face_down[opp]))
-        most = SLOTS * self.values
+        most = SLOTS * self.config.values
         for t in range(TERRITORIES):
             w.scalar(ratio(self.territory_strength(s, seat, t), most))
             w.scalar(ratio(self.territory_strength(s, opp, t), most))

@@ -16,7 +16,7 @@ Rulings, options and the order of random draws: see the Rust module and ``docs/r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -25,7 +25,7 @@ import numpy.typing as npt
 from regalia.reference.base import GameInfo, Rules, winner_returns
 from regalia.reference.bits import count, iter_bits, nth_bit, set128_from_json, set128_to_json
 from regalia.reference.json_fields import flag, int32, items, optional_uint, uint, uint_list
-from regalia.reference.options import OptionReader, OptionSpec
+from regalia.reference.options import Boolean, Integer, echo, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
 
@@ -51,19 +51,24 @@ NUMBERS = ("1", "2", "3", "4")
 SHAPES = ("circle", "square", "triangle", "cross")
 TENSOR_SIZE = 5 * KINDS + PILES + 4 * MAX_PLAYERS + 1
 
-OPTIONS = (
-    OptionSpec("players", 2, "number of players (2-6)"),
-    OptionSpec("target", None, "points that win the game (1-10000; default 10, 15 or 20 by player count)"),
-    OptionSpec(
-        "rounds",
+
+@dataclass(frozen=True)
+class DuoOptions:
+    """Duo's options."""
+
+    players: int = option(2, Integer(2, MAX_PLAYERS), "number of players")
+    target: int | None = option(
+        None, Integer(1, MAX_TARGET), "points that win the game (null: 10, 15 or 20 by player count)"
+    )
+    rounds: int = option(
         0,
+        Integer(0, MAX_ROUNDS),
         "0: the rulebook's game, rounds until someone reaches the target (stopped after "
-        f"{STALEMATE_ROUNDS} rounds at most); 1-10000: at most this many rounds, highest score winning "
+        f"{STALEMATE_ROUNDS} rounds at most); otherwise at most this many rounds, highest score winning "
         "(1: a single round)",
-    ),
-    OptionSpec("turbo", False, "add the 4 Turbo-Jokers (Turbo-Duo)"),
-    OptionSpec("switch_piles", False, "variant: each card of a turn may go onto either pile"),
-)
+    )
+    turbo: bool = option(False, Boolean(), "add the 4 Turbo-Jokers (Turbo-Duo)")
+    switch_piles: bool = option(False, Boolean(), "variant: each card of a turn may go onto either pile")
 
 
 def default_target(players: int) -> int:
@@ -140,40 +145,31 @@ class State:
 class Duo(Rules[State]):
     """Duo's rules with validated options."""
 
-    INFO = GameInfo("duo", "Duo", (), 2, MAX_PLAYERS, OPTIONS)
+    INFO = GameInfo("duo", "Duo", (), 2, MAX_PLAYERS, DuoOptions)
 
-    def __init__(self, players: int, target: int, rounds: int, turbo: bool, switch_piles: bool) -> None:
-        self.players = players
-        self.target = target
-        self.rounds = rounds
-        self.turbo = turbo
-        self.switch_piles = switch_piles
-        self.deck_size = TURBO_CARDS if turbo else BASIC_CARDS
-        self.round_limit = STALEMATE_ROUNDS if rounds == 0 else rounds
+    def __init__(self, config: DuoOptions) -> None:
+        self.config = config
+        self.deck_size = TURBO_CARDS if config.turbo else BASIC_CARDS
+        self.round_limit = STALEMATE_ROUNDS if config.rounds == 0 else config.rounds
+
+    @property
+    def target(self) -> int:
+        """Points that win."""
+        return default_target(self.config.players) if self.config.target is None else self.config.target
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> Duo:
-        r = OptionReader(cls.INFO.name, options, OPTIONS)
-        players = r.integer("players", 2, 2, MAX_PLAYERS)
-        target = r.integer("target", default_target(players), 1, MAX_TARGET)
-        rounds = r.integer("rounds", 0, 0, MAX_ROUNDS)
-        turbo = r.boolean("turbo", False)
-        switch_piles = r.boolean("switch_piles", False)
-        r.finish()
-        return cls(players, target, rounds, turbo, switch_piles)
+        config = read(cls.INFO.name, DuoOptions, options)
+        if config.target is None:
+            config = replace(config, target=default_target(config.players))
+        return cls(config)
 
     def options(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "target": self.target,
-            "rounds": self.rounds,
-            "turbo": self.turbo,
-            "switch_piles": self.switch_piles,
-        }
+        return echo(self.config)
 
     @property
     def num_players(self) -> int:
-        return self.players
+        return self.config.players
 
     @property
     def num_actions(self) -> int:
@@ -184,7 +180,7 @@ class Duo(Rules[State]):
 
     def first_player(self, s: State) -> int:
         """The seat that started the current round: seat 0, then one seat to the left a round."""
-        return (s.round - 1) % self.players
+        return (s.round - 1) % self.config.players
 
     # -- set-up ----------------------------------------------------------------------
 
@@ -205,8 +201,8 @@ class Duo(Rules[State]):
         s.hands = [0] * MAX_PLAYERS
         first = self.first_player(s)
         for _ in range(HAND_SIZE):
-            for i in range(self.players):
-                seat = (first + i) % self.players
+            for i in range(self.config.players):
+                seat = (first + i) % self.config.players
                 s.hands[seat] |= 1 << self._take(s)
         for p in range(PILES):
             s.tops[p] = self._take(s)
@@ -221,7 +217,7 @@ class Duo(Rules[State]):
         return None if s.over else s.current
 
     def _open_piles(self, s: State) -> range:
-        if s.turn_pile is None or self.switch_piles:
+        if s.turn_pile is None or self.config.switch_piles:
             return range(PILES)
         return range(s.turn_pile, s.turn_pile + 1)
 
@@ -247,7 +243,7 @@ class Duo(Rules[State]):
             self._play(s, action // KINDS, action % KINDS)
 
     def _next_seat(self, s: State) -> None:
-        s.current = (s.current + 1) % self.players
+        s.current = (s.current + 1) % self.config.players
         s.turn_pile = None
         s.turn_cards = 0
 
@@ -294,13 +290,13 @@ class Duo(Rules[State]):
 
     def returns(self, s: State) -> list[float]:
         if not s.over:
-            return [0.0] * self.players
-        scores = s.scores[: self.players]
+            return [0.0] * self.config.players
+        scores = s.scores[: self.config.players]
         best = max(scores)
         return winner_returns([x == best for x in scores])
 
     def scores(self, s: State) -> list[int]:
-        return list(s.scores[: self.players])
+        return list(s.scores[: self.config.players])
 
     def action_name(self, s: State, action: int) -> str:
         if action == DRAW:
@@ -314,7 +310,7 @@ class Duo(Rules[State]):
     # -- what a seat sees ------------------------------------------------------------
 
     def observation(self, s: State, seat: int) -> dict[str, Any]:
-        n = self.players
+        n = self.config.players
         return {
             "seat": seat,
             "current_player": self.current_player(s),
@@ -341,7 +337,7 @@ class Duo(Rules[State]):
         w.scalar(ratio(count(mask >> FIRST_TURBO), TURBO_CARDS - FIRST_TURBO))
 
     def observation_tensor(self, s: State, seat: int, out: npt.NDArray[np.float32]) -> None:
-        n = self.players
+        n = self.config.players
         w = TensorWriter(out)
         self._write_cards(w, s.hands[seat])
         for p in range(PILES):
@@ -360,10 +356,10 @@ class Duo(Rules[State]):
     def determinize(self, s: State, seat: int, rng: Rng) -> State:
         d = self.copy_state(s)
         unseen = d.draw
-        for i in range(self.players):
+        for i in range(self.config.players):
             if i != seat:
                 unseen |= d.hands[i]
-        for i in range(self.players):
+        for i in range(self.config.players):
             if i == seat:
                 continue
             size, hand = count(d.hands[i]), 0
@@ -432,7 +428,7 @@ class Duo(Rules[State]):
         )
 
     def check_state(self, s: State) -> str | None:
-        n = self.players
+        n = self.config.players
         if not s.rng.is_valid():
             return "generator increment must be odd"
         if any(h != 0 for h in s.hands[n:]) or any(x != 0 for x in s.scores[n:]):
@@ -460,7 +456,7 @@ class Duo(Rules[State]):
         elif s.turn_pile >= PILES or not s.turn_cards >> s.tops[s.turn_pile] & 1 or s.over:
             return "the turn's pile must be a pile whose top was played this turn, in a running game"
         elif s.turn_cards & ~(s.piles[0] | s.piles[1]) or (
-            not self.switch_piles and s.turn_cards & ~s.piles[s.turn_pile]
+            not self.config.switch_piles and s.turn_cards & ~s.piles[s.turn_pile]
         ):
             return "the cards played this turn must lie on the turn's pile"
         if (s.last_points is None) != (s.round == 1 and not s.over):

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from regalia.reference.base import GameInfo, Rules
 from regalia.reference.json_fields import flag, optional_uint, uint, uint_list
-from regalia.reference.options import OptionReader, OptionSpec
+from regalia.reference.options import Integer, IntegerList, echo, invalid, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
 
@@ -33,18 +33,23 @@ SHIELD = 0
 SEAT0_SIDE, CENTRE, SEAT1_SIDE = 0, 1, 2
 TENSOR_SIZE = 3 * CARDS + 1 + 3 + 2 + 3 + 2 * CARDS + 1
 
-OPTIONS = (
-    OptionSpec("players", 2, "number of players (always 2)"),
-    OptionSpec(
-        "dragon_deck", [10, 6], "two counts: cards showing one dragon, cards showing two (each 0-32, 1-32 cards in all)"
-    ),
-    OptionSpec("dragons_to_win", 4, "dragons that win the duel (1-64)"),
-    OptionSpec(
-        "max_rounds",
+
+@dataclass(frozen=True)
+class DuoRegnaOptions:
+    """Duo Regna's options."""
+
+    players: int = option(2, Integer(2, 2), "number of players")
+    dragon_deck: tuple[int, int] = option(
+        (10, 6),
+        IntegerList(2, 0, MAX_PILE),
+        "two counts: cards showing one dragon, cards showing two (1-32 cards in all)",
+    )
+    dragons_to_win: int = option(4, Integer(1, 64), "dragons that win the duel")
+    max_rounds: int = option(
         180,
-        "stalemate guard: rounds before the game is decided on dragons, then the dragon's side (1-100000)",
-    ),
-)
+        Integer(1, 100_000),
+        "stalemate guard: rounds before the game is decided on dragons, then the dragon's side",
+    )
 
 
 def value(card: int) -> int | None:
@@ -93,33 +98,30 @@ class State:
 class DuoRegna(Rules[State]):
     """Duo Regna's rules with validated options."""
 
-    INFO = GameInfo("duo-regna", "Duo Regna", ("duoregna", "duo_regna"), 2, 2, OPTIONS)
+    INFO = GameInfo("duo-regna", "Duo Regna", ("duoregna", "duo_regna"), 2, 2, DuoRegnaOptions)
 
-    def __init__(self, single: int, double: int, dragons_to_win: int, max_rounds: int) -> None:
-        self.single_dragons = single
-        self.double_dragons = double
-        self.dragons_to_win = dragons_to_win
-        self.max_rounds = max_rounds
+    def __init__(self, config: DuoRegnaOptions) -> None:
+        self.config = config
+
+    @property
+    def single_dragons(self) -> int:
+        """Cards showing one dragon."""
+        return self.config.dragon_deck[0]
+
+    @property
+    def double_dragons(self) -> int:
+        """Cards showing two dragons."""
+        return self.config.dragon_deck[1]
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> DuoRegna:
-        r = OptionReader(cls.INFO.name, options, OPTIONS)
-        r.integer("players", 2, 2, 2)
-        deck = r.integer_list("dragon_deck", [10, 6], 2, 0, MAX_PILE)
-        if not 1 <= deck[0] + deck[1] <= MAX_PILE:
-            raise r.error("dragon_deck", f"must hold 1 to {MAX_PILE} cards in all")
-        to_win = r.integer("dragons_to_win", 4, 1, 64)
-        max_rounds = r.integer("max_rounds", 180, 1, 100_000)
-        r.finish()
-        return cls(deck[0], deck[1], to_win, max_rounds)
+        config = read(cls.INFO.name, DuoRegnaOptions, options)
+        if not 1 <= sum(config.dragon_deck) <= MAX_PILE:
+            raise invalid(cls.INFO.name, "dragon_deck", f"must hold 1 to {MAX_PILE} cards in all")
+        return cls(config)
 
     def options(self) -> dict[str, Any]:
-        return {
-            "players": 2,
-            "dragon_deck": [self.single_dragons, self.double_dragons],
-            "dragons_to_win": self.dragons_to_win,
-            "max_rounds": self.max_rounds,
-        }
+        return echo(self.config)
 
     @property
     def num_players(self) -> int:
@@ -172,7 +174,7 @@ class DuoRegna(Rules[State]):
         own_side = SEAT0_SIDE if winner == 0 else SEAT1_SIDE
         if s.dragon_side == own_side:
             s.captured[winner] = min(255, s.captured[winner] + s.dragon)
-            if s.captured[winner] >= self.dragons_to_win:
+            if s.captured[winner] >= self.config.dragons_to_win:
                 s.dragon = 0  # captured: no dragon is left on the track
                 s.over = True
             else:
@@ -191,7 +193,7 @@ class DuoRegna(Rules[State]):
             self._move_dragon(s, w)
         if s.hands == [0, 0]:
             s.hands = [FULL_HAND, FULL_HAND]
-        if s.round >= self.max_rounds:
+        if s.round >= self.config.max_rounds:
             s.over = True
 
     # -- the end ---------------------------------------------------------------------
@@ -258,8 +260,8 @@ class DuoRegna(Rules[State]):
             pos = 0 if s.dragon_side == mine else (1 if s.dragon_side == CENTRE else 2)
         w.one_hot(3, pos)
         w.one_hot(2, s.dragon - 1 if s.dragon > 0 else None)
-        w.scalar(ratio(s.captured[seat], self.dragons_to_win))
-        w.scalar(ratio(s.captured[opp], self.dragons_to_win))
+        w.scalar(ratio(s.captured[seat], self.config.dragons_to_win))
+        w.scalar(ratio(s.captured[opp], self.config.dragons_to_win))
         w.scalar(ratio(s.pile_len - s.next_dragon, max(s.pile_len, 1)))
         w.one_hot(CARDS, None if s.last_reveal is None else s.last_reveal[seat])
         w.one_hot(CARDS, None if s.last_reveal is None else s.last_reveal[opp])
@@ -356,12 +358,16 @@ class DuoRegna(Rules[State]):
             return "the current dragon is not the last card revealed"
         if (
             sum(s.captured) > 2 * MAX_PILE
-            or s.round > self.max_rounds
+            or s.round > self.config.max_rounds
             or (s.last_reveal is not None and any(c >= CARDS for c in s.last_reveal))
             or (s.last_reveal is not None) != (s.round > 0)
         ):
             return "captures, rounds or the last reveal are out of range"
-        decided = any(c >= self.dragons_to_win for c in s.captured) or s.round >= self.max_rounds or s.dragon == 0
+        decided = (
+            any(c >= self.config.dragons_to_win for c in s.captured)
+            or s.round >= self.config.max_rounds
+            or s.dragon == 0
+        )
         if s.over != decided:
             return "'over' does not agree with the captures, the rounds and the pile"
         return None

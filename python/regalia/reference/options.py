@@ -1,103 +1,191 @@
-"""Reading a game's options, as ``rust/engine/src/options.rs`` does, with the same checks."""
+"""A game's options, declared once, as ``rust/engine/src/options.rs`` declares them: a frozen
+dataclass whose fields carry their default, the values they accept and a line of help
+(written with ``option``).
+
+From that one declaration come the validation of the user's options (``read``), the options
+echoed back with defaults filled in (``echo``) and the ``regalia.games()`` listing
+(``listing``). Checks that span several options (and defaults that depend on other options,
+declared with default ``None``) stay with the game, in its ``from_options``.
+"""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from regalia.errors import InvalidOptionError
-
-
-@dataclass(frozen=True)
-class OptionSpec:
-    """One option a game accepts."""
-
-    name: str
-    default: Any
-    help: str
-
-
-#: What ``_take`` returns for an option that takes its default.
-_ABSENT: Any = object()
 
 
 def _is_int(v: Any) -> bool:
     return type(v) is int
 
 
-class OptionReader:
-    """Takes options out of the user's dict one by one; ``finish`` refuses unknown names."""
+@dataclass(frozen=True)
+class Integer:
+    """An integer in ``lo..=hi``."""
 
-    def __init__(self, game: str, given: dict[str, Any], allowed: tuple[OptionSpec, ...]) -> None:
-        self.game = game
-        self.given = given
-        self.allowed = allowed
-        self.read: list[str] = []
+    lo: int
+    hi: int
 
-    def _take(self, name: str) -> Any:
-        """The value given for ``name``, ``None`` when absent. ``None`` stands for the default
-        only where the default itself is ``None``; elsewhere it is returned, to be refused as
-        a value of the wrong type (so that ``players=None`` never silently means 2)."""
-        self.read.append(name)
-        v = self.given.get(name, _ABSENT)
-        if v is _ABSENT or (v is None and any(o.name == name and o.default is None for o in self.allowed)):
-            return _ABSENT
-        return v
+    def accepts(self, v: Any) -> bool:
+        """Whether ``v`` is accepted."""
+        return _is_int(v) and self.lo <= v <= self.hi
 
-    def _bad(self, name: str, want: str, got: Any) -> InvalidOptionError:
-        return InvalidOptionError(f"{self.game}: option '{name}' must be {want}, got {got!r}")
+    def describe(self) -> str:
+        """The accepted values in words."""
+        return f"an integer from {self.lo} to {self.hi}"
 
-    def integer(self, name: str, default: int, lo: int, hi: int) -> int:
-        """An integer in ``lo..=hi``, or ``default``."""
-        v = self._take(name)
-        if v is _ABSENT:
-            return default
-        if not _is_int(v) or not lo <= v <= hi:
-            raise self._bad(name, f"an integer from {lo} to {hi}", v)
-        return int(v)
+    def to_json(self) -> dict[str, Any]:
+        """As the listing gives it."""
+        return {"type": "integer", "min": self.lo, "max": self.hi}
 
-    def boolean(self, name: str, default: bool) -> bool:
-        """A boolean, or ``default``."""
-        v = self._take(name)
-        if v is _ABSENT:
-            return default
-        if type(v) is not bool:
-            raise self._bad(name, "true or false", v)
-        return v
 
-    def choice(self, name: str, default: str, choices: tuple[str, ...]) -> str:
-        """One of ``choices``, or ``default``."""
-        v = self._take(name)
-        if v is _ABSENT:
-            return default
-        if v not in choices or type(v) is not str:
-            raise self._bad(name, f"one of {list(choices)}", v)
-        return str(v)
+@dataclass(frozen=True)
+class Boolean:
+    """``True`` or ``False``."""
 
-    def integer_list(self, name: str, default: list[int], length: int, lo: int, hi: int) -> list[int]:
-        """A list of ``length`` integers each in ``lo..=hi``, or ``default``."""
-        v = self._take(name)
-        if v is _ABSENT:
-            return list(default)
-        want = f"a list of {length} integers from {lo} to {hi}"
-        if not isinstance(v, (list, tuple)) or len(v) != length:
-            raise self._bad(name, want, v)
-        if not all(_is_int(x) and lo <= x <= hi for x in v):
-            raise self._bad(name, want, v)
-        return [int(x) for x in v]
+    def accepts(self, v: Any) -> bool:
+        """Whether ``v`` is accepted."""
+        return type(v) is bool
 
-    def raw(self, name: str) -> Any:
-        """A raw value, or ``None``."""
-        v = self._take(name)
-        return None if v is _ABSENT else v
+    def describe(self) -> str:
+        """The accepted values in words."""
+        return "true or false"
 
-    def error(self, name: str, message: str) -> InvalidOptionError:
-        """An error about option ``name``."""
-        return InvalidOptionError(f"{self.game}: option '{name}' {message}")
+    def to_json(self) -> dict[str, Any]:
+        """As the listing gives it."""
+        return {"type": "boolean"}
 
-    def finish(self) -> None:
-        """Refuses every option that was given but never read."""
-        for key in self.given:
-            if key not in self.read:
-                names = ", ".join(o.name for o in self.allowed)
-                raise InvalidOptionError(f"{self.game}: unknown option '{key}'; allowed: {names}")
+
+@dataclass(frozen=True)
+class Choice:
+    """One of these strings."""
+
+    choices: tuple[str, ...]
+
+    def accepts(self, v: Any) -> bool:
+        """Whether ``v`` is accepted."""
+        return type(v) is str and v in self.choices
+
+    def describe(self) -> str:
+        """The accepted values in words."""
+        return f"one of {list(self.choices)}"
+
+    def to_json(self) -> dict[str, Any]:
+        """As the listing gives it."""
+        return {"type": "choice", "choices": list(self.choices)}
+
+
+@dataclass(frozen=True)
+class IntegerList:
+    """A list of exactly ``length`` integers, each in ``lo..=hi``."""
+
+    length: int
+    lo: int
+    hi: int
+
+    def accepts(self, v: Any) -> bool:
+        """Whether ``v`` is accepted."""
+        return (
+            isinstance(v, (list, tuple))
+            and len(v) == self.length
+            and all(_is_int(x) and self.lo <= x <= self.hi for x in v)
+        )
+
+    def describe(self) -> str:
+        """The accepted values in words."""
+        return f"a list of {self.length} integers from {self.lo} to {self.hi}"
+
+    def to_json(self) -> dict[str, Any]:
+        """As the listing gives it."""
+        return {"type": "integer_list", "length": self.length, "min": self.lo, "max": self.hi}
+
+
+@dataclass(frozen=True)
+class Data:
+    """Structured data that the game checks itself (e.g. a card set)."""
+
+    def accepts(self, v: Any) -> bool:
+        """Every value: the game checks it."""
+        return True
+
+    def describe(self) -> str:
+        """The accepted values in words."""
+        return "data the game checks"
+
+    def to_json(self) -> dict[str, Any]:
+        """As the listing gives it."""
+        return {"type": "data"}
+
+
+#: Which values an option accepts.
+Allowed = Integer | Boolean | Choice | IntegerList | Data
+
+
+class GameOptions(Protocol):
+    """A game's options: a frozen dataclass whose fields are declared with ``option``."""
+
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+
+
+OptionsT = TypeVar("OptionsT", bound=GameOptions)
+
+
+def option(default: Any, allowed: Allowed, help: str) -> Any:
+    """Declares one option: a dataclass field with its default, accepted values and help."""
+    return dataclasses.field(default=default, metadata={"allowed": allowed, "help": help})
+
+
+def _fields(cls: type[GameOptions]) -> tuple[dataclasses.Field[Any], ...]:
+    return dataclasses.fields(cls)
+
+
+def _plain(v: Any) -> Any:
+    """A copy of a value as JSON gives it (tuples become lists)."""
+    return [_plain(x) for x in v] if isinstance(v, tuple) else copy.deepcopy(v)
+
+
+def read(game: str, cls: type[OptionsT], given: dict[str, Any]) -> OptionsT:
+    """The typed options of ``game`` from the user's ``given`` ones: every value checked
+    against its declaration (in declaration order), then any unknown name refused. ``None``
+    stands for the default only where the default itself is ``None``; elsewhere it is refused
+    as a value of the wrong type (so that ``players=None`` never silently means 2)."""
+    values: dict[str, Any] = {}
+    for f in _fields(cls):
+        allowed: Allowed = f.metadata["allowed"]
+        if f.name not in given or (given[f.name] is None and f.default is None):
+            continue
+        v = given[f.name]
+        if not allowed.accepts(v):
+            raise InvalidOptionError(f"{game}: option '{f.name}' must be {allowed.describe()}, got {v!r}")
+        values[f.name] = tuple(v) if isinstance(allowed, IntegerList) else copy.deepcopy(v)
+    names = [f.name for f in _fields(cls)]
+    for key in given:
+        if key not in names:
+            raise InvalidOptionError(f"{game}: unknown option '{key}'; allowed: {', '.join(names)}")
+    return cls(**values)
+
+
+def echo(options: GameOptions) -> dict[str, Any]:
+    """The options as a JSON-ready dict, every field present."""
+    return {f.name: _plain(getattr(options, f.name)) for f in _fields(type(options))}
+
+
+def listing(cls: type[GameOptions]) -> list[dict[str, Any]]:
+    """The options as ``regalia.games()`` lists them: name, default, help, accepted values."""
+    return [
+        {
+            "name": f.name,
+            "default": _plain(f.default),
+            "help": f.metadata["help"],
+            "allowed": f.metadata["allowed"].to_json(),
+        }
+        for f in _fields(cls)
+    ]
+
+
+def invalid(game: str, name: str, message: str) -> InvalidOptionError:
+    """An error about option ``name`` of ``game`` (for checks that span several options)."""
+    return InvalidOptionError(f"{game}: option '{name}' {message}")

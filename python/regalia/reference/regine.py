@@ -18,14 +18,14 @@ Rulings, options and the order of random draws: see the Rust module and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from regalia.reference.base import GameInfo, Rules, winner_returns
 from regalia.reference.json_fields import flag, optional_uint_list, uint, uint_grid, uint_list
-from regalia.reference.options import OptionReader, OptionSpec
+from regalia.reference.options import Choice, Integer, echo, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
 
@@ -93,12 +93,17 @@ NUM_ACTIONS = 90
 SEAT_BLOCK = 2 + COMBO * (2 + KINDS) + 1 + 3 + 3 * SUITS
 TENSOR_SIZE = 3 * KINDS + MAX_PLAYERS * SEAT_BLOCK + 3 + len(DECISIONS) + 5 + 2 + SUITS + 1 + SUITS
 
-OPTIONS = (
-    OptionSpec("players", 4, "number of players (2-4)"),
-    OptionSpec("dealer_rotation", "left", "who deals next: 'left' (the rulings' default) or 'right' of the Dealer"),
-    OptionSpec("target", 31, "points that end the game (1-1000)"),
-    OptionSpec("max_rounds", 100, "stalemate guard: rounds before the game ends on points (1-10000)"),
-)
+
+@dataclass(frozen=True)
+class RegineOptions:
+    """Regine's options."""
+
+    players: int = option(4, Integer(2, MAX_PLAYERS), "number of players")
+    dealer_rotation: Literal["left", "right"] = option(
+        "left", Choice(("left", "right")), "who deals next: 'left' (the rulings' default) or 'right' of the Dealer"
+    )
+    target: int = option(31, Integer(1, 1000), "points that end the game")
+    max_rounds: int = option(100, Integer(1, 10_000), "stalemate guard: rounds before the game ends on points")
 
 
 def ranks_desc(combo: list[int]) -> list[int]:
@@ -205,35 +210,21 @@ class State:
 class Regine(Rules[State]):
     """Regine's rules with validated options."""
 
-    INFO = GameInfo("regine", "Regine", (), 2, 4, OPTIONS)
+    INFO = GameInfo("regine", "Regine", (), 2, 4, RegineOptions)
 
-    def __init__(self, players: int, rotate_right: bool, target: int, max_rounds: int) -> None:
-        self.players = players
-        self.rotate_right = rotate_right
-        self.target = target
-        self.max_rounds = max_rounds
+    def __init__(self, config: RegineOptions) -> None:
+        self.config = config
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> Regine:
-        r = OptionReader(cls.INFO.name, options, OPTIONS)
-        players = r.integer("players", 4, 2, MAX_PLAYERS)
-        rotation = r.choice("dealer_rotation", "left", ("left", "right"))
-        target = r.integer("target", 31, 1, 1000)
-        max_rounds = r.integer("max_rounds", 100, 1, 10_000)
-        r.finish()
-        return cls(players, rotation == "right", target, max_rounds)
+        return cls(read(cls.INFO.name, RegineOptions, options))
 
     def options(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "dealer_rotation": "right" if self.rotate_right else "left",
-            "target": self.target,
-            "max_rounds": self.max_rounds,
-        }
+        return echo(self.config)
 
     @property
     def num_players(self) -> int:
-        return self.players
+        return self.config.players
 
     @property
     def num_actions(self) -> int:
@@ -245,10 +236,10 @@ class Regine(Rules[State]):
     # -- seats -----------------------------------------------------------------------
 
     def _left(self, seat: int) -> int:
-        return (seat + 1) % self.players
+        return (seat + 1) % self.config.players
 
     def _right(self, seat: int) -> int:
-        return (seat + self.players - 1) % self.players
+        return (seat + self.config.players - 1) % self.config.players
 
     # -- set-up, the deck ------------------------------------------------------------
 
@@ -297,8 +288,8 @@ class Regine(Rules[State]):
         s.table_len = [0] * MAX_PLAYERS
         s.face_up = [0] * MAX_PLAYERS
         s.marked = [0] * KINDS
-        for k in range(1, self.players + 1):
-            seat = (s.dealer + k) % self.players
+        for k in range(1, self.config.players + 1):
+            seat = (s.dealer + k) % self.config.players
             for _ in range(COMBO):
                 self._draw(s, seat)
         s.phase = BUILD
@@ -340,10 +331,10 @@ class Regine(Rules[State]):
         return slot
 
     def _has_opponent_with_cards(self, s: State, seat: int) -> bool:
-        return any(k != seat and _size(s.hands[k]) > 0 for k in range(self.players))
+        return any(k != seat and _size(s.hands[k]) > 0 for k in range(self.config.players))
 
     def _any_face_down(self, s: State) -> bool:
-        return any(_face_down(s, k) > 0 for k in range(self.players))
+        return any(_face_down(s, k) > 0 for k in range(self.config.players))
 
     def _set_effect(self, s: State, effect: int, seat: int, slot: int) -> None:
         s.effect, s.effect_seat, s.effect_slot = effect, seat, slot
@@ -385,7 +376,7 @@ class Regine(Rules[State]):
                 s.passes = 0
             else:
                 s.passes += 1
-            if s.passes >= self.players:
+            if s.passes >= self.config.players:
                 self._start_wagers(s)
                 return
             s.turn = self._left(s.turn)
@@ -394,7 +385,7 @@ class Regine(Rules[State]):
                 return
 
     def _start_wagers(self, s: State) -> None:
-        for seat in range(self.players):
+        for seat in range(self.config.players):
             for kind in range(KINDS):
                 while s.hands[seat][kind] > 0:
                     self._put_on_table(s, seat, kind, False)
@@ -425,7 +416,7 @@ class Regine(Rules[State]):
             out = [BET_PASS]
             if not s.bets[s.suit] >> s.turn & 1:
                 out.append(BET_MINE)
-            elif s.suit_turns >= self.players:
+            elif s.suit_turns >= self.config.players:
                 out.append(DOUBLE_DOWN)
             return out
         return []
@@ -437,7 +428,7 @@ class Regine(Rules[State]):
             return [base + k for k in range(KINDS) if s.hands[seat][k] > 0]
 
         def opponents(base: int) -> list[int]:
-            return [base + k for k in range(self.players) if k != d and _size(s.hands[k]) > 0]
+            return [base + k for k in range(self.config.players) if k != d and _size(s.hands[k]) > 0]
 
         e = s.effect
         if e == PEASANT_NAME:
@@ -448,7 +439,7 @@ class Regine(Rules[State]):
             base = ASSASSIN_AT if e == ASSASSIN_TARGET else COURTESAN_AT
             return [
                 base + 4 * k + j
-                for k in range(self.players)
+                for k in range(self.config.players)
                 for j in range(s.table_len[k])
                 if e == ASSASSIN_TARGET or not s.face_up[k] >> j & 1
             ]
@@ -576,8 +567,8 @@ class Regine(Rules[State]):
                 s.passes = 0
             else:
                 s.passes += 1
-            s.suit_turns = min(s.suit_turns + 1, self.players)
-            if s.passes >= self.players:
+            s.suit_turns = min(s.suit_turns + 1, self.config.players)
+            if s.passes >= self.config.players:
                 self._close_suit(s)
             else:
                 s.turn = self._right(p)
@@ -620,8 +611,8 @@ class Regine(Rules[State]):
     def suit_winner(self, s: State, suit: int, mask: int) -> tuple[int, int] | None:
         """The winner of ``suit`` among the seats in ``mask``, with the Suit's points."""
         best: tuple[int, list[int]] | None = None
-        for k in range(self.players):
-            seat = (s.dealer + k) % self.players
+        for k in range(self.config.players):
+            seat = (s.dealer + k) % self.config.players
             if not mask >> seat & 1:
                 continue
             key = suit_key(suit, s.table[seat])
@@ -633,7 +624,7 @@ class Regine(Rules[State]):
         for suit in range(SUITS):
             if s.won[suit] is not None:
                 continue
-            mask = s.bets[suit] if s.bets[suit] else (1 << self.players) - 1
+            mask = s.bets[suit] if s.bets[suit] else (1 << self.config.players) - 1
             result = self.suit_winner(s, suit, mask)
             if result is not None:
                 w, points = result
@@ -641,35 +632,35 @@ class Regine(Rules[State]):
                 s.won[suit] = w
                 s.gain[suit] = points + _popcount(s.bets[suit]) * mult
                 s.scores[w] += s.gain[suit]
-        for seat in range(self.players):
+        for seat in range(self.config.players):
             s.last_cards[seat] = sorted(s.table[seat])
         s.round += 1
-        if max(s.scores) >= self.target or s.round >= self.max_rounds:
+        if max(s.scores) >= self.config.target or s.round >= self.config.max_rounds:
             s.phase = OVER
             s.turn = 0
             s.suit = 0
         else:
-            s.dealer = self._right(s.dealer) if self.rotate_right else self._left(s.dealer)
+            s.dealer = self._right(s.dealer) if self.config.dealer_rotation == "right" else self._left(s.dealer)
             self._deal(s)
 
     # -- the end ---------------------------------------------------------------------
 
     def _winner(self, s: State) -> int:
         best = s.dealer
-        for k in range(1, self.players):
-            seat = (s.dealer + k) % self.players
+        for k in range(1, self.config.players):
+            seat = (s.dealer + k) % self.config.players
             if s.scores[seat] > s.scores[best]:
                 best = seat
         return best
 
     def returns(self, s: State) -> list[float]:
         if s.phase != OVER:
-            return [0.0] * self.players
+            return [0.0] * self.config.players
         w = self._winner(s)
-        return winner_returns([k == w for k in range(self.players)])
+        return winner_returns([k == w for k in range(self.config.players)])
 
     def scores(self, s: State) -> list[int]:
-        return list(s.scores[: self.players])
+        return list(s.scores[: self.config.players])
 
     def action_name(self, s: State, action: int) -> str:
         a = action
@@ -730,7 +721,7 @@ class Regine(Rules[State]):
         return list(s.marked) if s.phase == BUILD and s.turn == seat else [0] * KINDS
 
     def observation(self, s: State, seat: int) -> dict[str, Any]:
-        n = self.players
+        n = self.config.players
 
         def names(counts: list[int]) -> list[str]:
             return [CARD_NAMES[k] for k in range(KINDS) for _ in range(counts[k])]
@@ -756,7 +747,7 @@ class Regine(Rules[State]):
             "dealer": s.dealer,
             "turn": s.turn if s.phase != OVER else None,
             "scores": list(s.scores[:n]),
-            "target": self.target,
+            "target": self.config.target,
             "hand": names(s.hands[seat]),
             "hand_sizes": [_size(s.hands[k]) for k in range(n)],
             "table": table,
@@ -783,7 +774,7 @@ class Regine(Rules[State]):
         }
 
     def observation_tensor(self, s: State, seat: int, out: npt.NDArray[np.float32]) -> None:
-        n = self.players
+        n = self.config.players
         w = TensorWriter(out)
         for c in s.hands[seat]:
             w.scalar(float(c))
@@ -805,7 +796,7 @@ class Regine(Rules[State]):
                 w.flag(occupied and bool(s.face_up[j] >> slot & 1))
                 seen = occupied and self._sees(s, seat, j, slot)
                 w.one_hot(KINDS, s.table[j][slot] if seen else None)
-            w.scalar(ratio(s.scores[j], self.target))
+            w.scalar(ratio(s.scores[j], self.config.target))
             w.flag(s.dealer == j)
             w.flag(s.phase != OVER and s.turn == j)
             w.flag(current == j)
@@ -833,7 +824,7 @@ class Regine(Rules[State]):
         d = self.copy_state(s)
         fixed_top = self._herald_card_for(s, seat) is not None
         deck_hidden = d.deck_len - int(fixed_top)
-        others = [k for k in range(self.players) if k != seat]
+        others = [k for k in range(self.config.players) if k != seat]
         unseen = [0] * KINDS
         for k in others:
             for kind in range(KINDS):
@@ -975,7 +966,7 @@ class Regine(Rules[State]):
         )
 
     def check_state(self, s: State) -> str | None:
-        n = self.players
+        n = self.config.players
         if not s.rng.is_valid():
             return "generator increment must be odd"
         if s.phase > OVER:
@@ -1010,12 +1001,16 @@ class Regine(Rules[State]):
         if total != list(COPIES):
             return "the cards do not add up to the 40-card deck"
         top = max(s.scores)
-        if any(x != 0 for x in s.scores[n:]) or top >= self.target + MAX_ROUND_GAIN or s.round > self.max_rounds:
+        if (
+            any(x != 0 for x in s.scores[n:])
+            or top >= self.config.target + MAX_ROUND_GAIN
+            or s.round > self.config.max_rounds
+        ):
             return "scores or rounds out of range"
-        ended = top >= self.target or s.round >= self.max_rounds
-        if not ((s.phase == OVER) == ended or (s.phase == WAGER and s.round < self.max_rounds)):
+        ended = top >= self.config.target or s.round >= self.config.max_rounds
+        if not ((s.phase == OVER) == ended or (s.phase == WAGER and s.round < self.config.max_rounds)):
             return "the phase does not agree with the scores and rounds"
-        if s.phase == BUILD and top >= self.target:
+        if s.phase == BUILD and top >= self.config.target:
             return "a round cannot start with a score at the target"
         for suit in range(SUITS):
             d, w = s.doubled[suit], s.won[suit]
@@ -1108,7 +1103,7 @@ class Regine(Rules[State]):
             return "the current Suit is not won yet"
         doubler = s.doubled[suit]
         if doubler is not None and not (
-            s.turn != doubler and bool(s.bets[suit] >> s.turn & 1) and s.suit_turns == self.players
+            s.turn != doubler and bool(s.bets[suit] >> s.turn & 1) and s.suit_turns == self.config.players
         ):
             return "after a Double Down only another bettor replies"
         return None

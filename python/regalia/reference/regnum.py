@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -26,7 +26,7 @@ import numpy.typing as npt
 from regalia.reference.base import GameInfo, Rules, winner_returns
 from regalia.reference.bits import count, iter_bits
 from regalia.reference.json_fields import flag, items, optional_uint, optional_uint_list, uint, uint_grid, uint_list
-from regalia.reference.options import OptionReader, OptionSpec
+from regalia.reference.options import Choice, Data, Integer, echo, option, read
 from regalia.reference.regnum_cards import (
     ANY,
     COLOURS,
@@ -105,21 +105,22 @@ TENSOR_SIZE = (
     + KINDS
 )
 
-OPTIONS = (
-    OptionSpec("players", 2, "number of players (2-4)"),
-    OptionSpec(
-        "card_set",
-        None,
-        "the card set as a dict of the structure of regalia/data/regnum_cards.json (null: that file)",
-    ),
-    OptionSpec("max_turns", 400, "stalemate guard: the game ends after this many turns in all (1-100000)"),
-    OptionSpec(
-        "final_round",
+
+@dataclass(frozen=True)
+class RegnumOptions:
+    """Regnum's options."""
+
+    players: int = option(2, Integer(2, MAX_PLAYERS), "number of players")
+    card_set: Any = option(
+        None, Data(), "the card set as a dict of the structure of regalia/data/regnum_cards.json (null: that file)"
+    )
+    max_turns: int = option(400, Integer(1, 100_000), "stalemate guard: the game ends after this many turns in all")
+    final_round: Literal["equal_turns", "one_each"] = option(
         "equal_turns",
+        Choice(("equal_turns", "one_each")),
         "the end once a deck runs out: 'equal_turns' (finish the round, then one more round from seat 0) "
         "or 'one_each' (one more turn each, from the next player)",
-    ),
-)
+    )
 
 
 #: For each non-empty set of colours: the colours in it, and the kinds that can pay one of them.
@@ -287,41 +288,26 @@ class State:
 class Regnum(Rules[State]):
     """Regnum's rules with validated options."""
 
-    INFO = GameInfo("regnum", "Regnum", (), 2, MAX_PLAYERS, OPTIONS)
+    INFO = GameInfo("regnum", "Regnum", (), 2, MAX_PLAYERS, RegnumOptions)
     #: Saves from before ``final_round`` were played with one more turn each.
     ADDED_OPTIONS = {"final_round": "one_each"}
 
-    def __init__(self, players: int, cards: CardSet, card_set: Any, max_turns: int, equal_turns: bool) -> None:
-        self.players = players
+    def __init__(self, config: RegnumOptions, cards: CardSet) -> None:
+        self.config = config
         self.cards = cards
-        self.card_set = card_set
-        self.max_turns = max_turns
-        self.equal_turns = equal_turns
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> Regnum:
-        r = OptionReader(cls.INFO.name, options, OPTIONS)
-        players = r.integer("players", 2, 2, MAX_PLAYERS)
-        given = r.raw("card_set")
-        max_turns = r.integer("max_turns", 400, 1, 100_000)
-        final_round = r.choice("final_round", "equal_turns", ("equal_turns", "one_each"))
-        r.finish()
-        data = default_card_set_data() if given is None else given
-        return cls(
-            players, parse_card_set(data, players), copy.deepcopy(given), max_turns, final_round == "equal_turns"
-        )
+        config = read(cls.INFO.name, RegnumOptions, options)
+        data = default_card_set_data() if config.card_set is None else config.card_set
+        return cls(config, parse_card_set(data, config.players))
 
     def options(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "card_set": copy.deepcopy(self.card_set),
-            "max_turns": self.max_turns,
-            "final_round": "equal_turns" if self.equal_turns else "one_each",
-        }
+        return echo(self.config)
 
     @property
     def num_players(self) -> int:
-        return self.players
+        return self.config.players
 
     @property
     def num_actions(self) -> int:
@@ -333,7 +319,7 @@ class Regnum(Rules[State]):
     # -- set-up --------------------------------------------------------------------
 
     def new_state(self, rng: Rng) -> State:
-        n = self.players
+        n = self.config.players
         castles = list(range(len(self.cards.castles)))
         rng.shuffle(castles)
         standards = list(range(len(self.cards.standards)))
@@ -377,12 +363,12 @@ class Regnum(Rules[State]):
     def _trigger_end(self, s: State) -> None:
         """Starts the end when a deck runs out: the turns left, the current one included."""
         if s.final_turns is None:
-            n = self.players
-            s.final_turns = 2 * n - s.active if self.equal_turns else n + 1
+            n = self.config.players
+            s.final_turns = 2 * n - s.active if self.config.final_round == "equal_turns" else n + 1
 
     def _most_final_turns(self) -> int:
         """The most turns left when the end starts."""
-        return 2 * self.players if self.equal_turns else self.players + 1
+        return 2 * self.config.players if self.config.final_round == "equal_turns" else self.config.players + 1
 
     def _draw_kind(self, s: State) -> int | None:
         total = sum(s.deck)
@@ -418,7 +404,7 @@ class Regnum(Rules[State]):
                     self._trigger_end(s)
 
     def _others(self, seat: int) -> list[int]:
-        return [o for o in range(self.players) if o != seat]
+        return [o for o in range(self.config.players) if o != seat]
 
     def _public_gain(self, s: State, seat: int, k: int) -> None:
         for o in self._others(seat):
@@ -615,13 +601,13 @@ class Regnum(Rules[State]):
         """The next player after ``after`` (in seat order from the active player's left) who
         must discard for TAX, or back to the active player."""
         me = s.active
-        o = (after + 1) % self.players
+        o = (after + 1) % self.config.players
         while o != me:
             if sum(s.hands[o]) > 0 and self._advantage(s, o) != "SHADOWFEN":
                 s.phase = "tax"
                 s.decider = o
                 return
-            o = (o + 1) % self.players
+            o = (o + 1) % self.config.players
         s.decider = me
         s.phase = "main"
 
@@ -659,7 +645,7 @@ class Regnum(Rules[State]):
 
     def _target(self, s: State, c: int) -> None:
         me = s.active
-        owner = next(o for o in range(self.players) if s.realms[o] >> c & 1)
+        owner = next(o for o in range(self.config.players) if s.realms[o] >> c & 1)
         s.realms[owner] &= ~(1 << c)
         if s.phase == "remove":
             s.gone |= 1 << c
@@ -675,21 +661,21 @@ class Regnum(Rules[State]):
         s.bought = 0
         s.wild_used = False
         s.character = None
-        over = s.turn >= self.max_turns
+        over = s.turn >= self.config.max_turns
         if s.final_turns is not None:
             s.final_turns -= 1
             over = over or s.final_turns == 0
         if over:
             s.phase = "over"
             return
-        s.active = (s.active + 1) % self.players
+        s.active = (s.active + 1) % self.config.players
         s.decider = s.active
         s.phase = "draw"
 
     # -- scoring and the end ---------------------------------------------------------
 
     def _parts(self, s: State) -> list[dict[str, int]]:
-        n = self.players
+        n = self.config.players
         return score_parts(
             self.cards,
             s.realms[:n],
@@ -700,7 +686,7 @@ class Regnum(Rules[State]):
 
     def standard_winners(self, s: State) -> list[tuple[int, list[int]]]:
         """Each standard in play with the seats that win it."""
-        n = self.players
+        n = self.config.players
         return standard_winners(
             self.cards,
             s.realms[:n],
@@ -713,7 +699,7 @@ class Regnum(Rules[State]):
         return [sum(parts.values()) for parts in self._parts(s)]
 
     def returns(self, s: State) -> list[float]:
-        n = self.players
+        n = self.config.players
         if s.phase != "over":
             return [0.0] * n
         points = self.scores(s)
@@ -765,7 +751,7 @@ class Regnum(Rules[State]):
         return [KIND_NAMES[k] for k in range(KINDS) for _ in range(counts[k])]
 
     def observation(self, s: State, seat: int) -> dict[str, Any]:
-        n = self.players
+        n = self.config.players
         cards = self.cards
         ch = None if s.character is None else cards.characters[s.character]
         return {
@@ -798,7 +784,7 @@ class Regnum(Rules[State]):
         }
 
     def observation_tensor(self, s: State, seat: int, out: npt.NDArray[np.float32]) -> None:
-        n = self.players
+        n = self.config.players
         w = TensorWriter(out)
         for k in range(KINDS):
             w.scalar(s.hands[seat][k])
@@ -953,7 +939,7 @@ class Regnum(Rules[State]):
         )
 
     def check_state(self, s: State) -> str | None:
-        n = self.players
+        n = self.config.players
         cards = self.cards
         nchars = len(cards.characters)
         if not s.rng.is_valid():
@@ -995,12 +981,17 @@ class Regnum(Rules[State]):
                     return "a seat knows of cards that are not in the hand"
         if s.active >= n or s.decider >= n:
             return "the active player and the decider must be seats"
-        if s.turn > self.max_turns or (s.final_turns is not None and s.final_turns > self._most_final_turns()):
+        if s.turn > self.config.max_turns or (s.final_turns is not None and s.final_turns > self._most_final_turns()):
             return "the turn count or the final turns are out of range"
         running = s.phase != "over"
-        if self.equal_turns and running and s.final_turns is not None and (s.active + s.final_turns) % n:
+        if (
+            self.config.final_round == "equal_turns"
+            and running
+            and s.final_turns is not None
+            and (s.active + s.final_turns) % n
+        ):
             return "the final turns must end with a full round"
-        if (s.phase == "over") != (s.turn == self.max_turns or s.final_turns == 0):
+        if (s.phase == "over") != (s.turn == self.config.max_turns or s.final_turns == 0):
             return "the end of the game does not agree with the turns played"
         return self._check_phase(s)
 

@@ -155,9 +155,9 @@ impl BestResponse {
     pub fn solve(game: &DuoRegna, opponent: Opponent) -> Self {
         let hands = Hands::new();
         let (n1, n2, win) = (
-            game.single_dragons,
-            game.double_dragons,
-            game.dragons_to_win,
+            game.single_dragons(),
+            game.double_dragons(),
+            game.config.dragons_to_win,
         );
         let mut levels = Vec::new();
         for mine in 0..win {
@@ -186,7 +186,7 @@ impl BestResponse {
                 }
             }
         }
-        let rounds = game.max_rounds as usize;
+        let rounds = game.config.max_rounds as usize;
         let mut solver = BestResponse {
             game: game.clone(),
             opponent,
@@ -211,7 +211,7 @@ impl BestResponse {
 
     /// The value at the start of round `r` (`r == max_rounds`: the game ends by the guard).
     fn value(&self, r: usize, level: usize, side: usize, mine: u16, theirs: u16) -> f64 {
-        if r == self.game.max_rounds as usize {
+        if r == self.game.config.max_rounds as usize {
             let l = self.levels[level];
             let win = l.mine > l.theirs || (l.mine == l.theirs && side == MINE);
             return f64::from(u8::from(win));
@@ -238,7 +238,8 @@ impl BestResponse {
             t = t.saturating_add(l.dragon);
         }
         let left = l.singles + l.doubles;
-        if m >= self.game.dragons_to_win || t >= self.game.dragons_to_win || left == 0 {
+        if m >= self.game.config.dragons_to_win || t >= self.game.config.dragons_to_win || left == 0
+        {
             return Capture::End(f64::from(u8::from(m > t))); // no dragon left: most dragons wins
         }
         let mut next = Vec::new();
@@ -362,15 +363,15 @@ impl BestResponse {
     /// The win probability from the start of a game (averaged over the first dragon).
     pub fn start_value(&self) -> f64 {
         let g = &self.game;
-        let total = (g.single_dragons + g.double_dragons) as f64;
+        let total = (g.single_dragons() + g.double_dragons()) as f64;
         let mut v = 0.0;
-        for (dragon, n) in [(1u8, g.single_dragons), (2u8, g.double_dragons)] {
+        for (dragon, n) in [(1u8, g.single_dragons()), (2u8, g.double_dragons())] {
             let start = Level {
                 mine: 0,
                 theirs: 0,
                 dragon,
-                singles: g.single_dragons - u8::from(dragon == 1),
-                doubles: g.double_dragons - u8::from(dragon == 2),
+                singles: g.single_dragons() - u8::from(dragon == 1),
+                doubles: g.double_dragons() - u8::from(dragon == 2),
             };
             if let Some(l) = self.levels.iter().position(|&x| x == start) {
                 v += n as f64 / total * self.value(0, l, CENTRE, FULL, FULL);

@@ -3,6 +3,8 @@
 
 use crate::actions::{Action, ActionSet};
 use crate::error::Result;
+#[cfg(doc)]
+use crate::options::GameOptions;
 use crate::options::{OptionSpec, Options};
 use crate::rng::Rng;
 use serde::de::DeserializeOwned;
@@ -26,8 +28,10 @@ pub struct GameInfo {
     pub min_players: usize,
     /// Most seats.
     pub max_players: usize,
-    /// Every option, `players` included.
+    /// Every option, `players` included (from the game's [`GameOptions`](crate::options::GameOptions) declaration).
     pub options: &'static [OptionSpec],
+    /// Every option's default (`null` where it depends on other options).
+    pub defaults: fn() -> Options,
 }
 
 /// One game's rules. `Self` holds the validated options; states are plain data.

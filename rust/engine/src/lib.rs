@@ -31,7 +31,7 @@ pub use batch::BatchOut;
 pub use dynamic::{DynBatch, DynGame, DynState};
 pub use error::{Error, Result};
 pub use game::{winner_returns, Game, GameInfo, Seat};
-pub use options::{OptionSpec, Options};
+pub use options::{Allowed, GameOptions, OptionSpec, Options};
 pub use playout::PlayoutStats;
 pub use registry::{games as all_games, load_state, make};
 pub use rng::Rng;

@@ -1,211 +1,318 @@
-//! Reading a game's options from a JSON object, with messages that say what is allowed.
+//! A game's options, declared once: a typed struct (serde) whose fields carry their default,
+//! the values they accept and a line of help, written with [`declare_options!`].
 //!
-//! Every game declares its options once, in its [`GameInfo`](crate::GameInfo); a reader
-//! checks each value as the game asks for it and, at the end, refuses any name the game
-//! did not ask for.
+//! From that one declaration come the validation of the user's options ([`read`]), the
+//! options echoed back with defaults filled in ([`echo`]) and the `regalia.games()` listing
+//! ([`GameOptions::SPECS`] and [`GameOptions::defaults`]). Checks that span several options
+//! (and defaults that depend on other options, declared as `Option<T>` with default `None`)
+//! stay with the game, in its `from_options`.
 
 use crate::error::{Error, Result};
-use serde_json::{Map, Value};
+use crate::game::GameInfo;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{json, Map, Value};
 
 /// The options given by the user: a JSON object.
 pub type Options = Map<String, Value>;
 
-/// One option a game accepts, as listed by `regalia.games()`.
+/// Which values an option accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Allowed {
+    /// An integer in `min..=max`.
+    Integer {
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
+    /// `true` or `false`.
+    Boolean,
+    /// One of these strings.
+    Choice(&'static [&'static str]),
+    /// A list of exactly `len` integers, each in `min..=max`.
+    IntegerList {
+        /// Number of items.
+        len: usize,
+        /// Smallest item.
+        min: i64,
+        /// Largest item.
+        max: i64,
+    },
+    /// Structured data that the game checks itself (e.g. a card set).
+    Data,
+}
+
+impl Allowed {
+    /// Whether `v` is one of the accepted values.
+    pub fn accepts(&self, v: &Value) -> bool {
+        let integer_in = |v: &Value, min: i64, max: i64| {
+            !v.is_boolean() && v.as_i64().is_some_and(|n| (min..=max).contains(&n))
+        };
+        match *self {
+            Allowed::Integer { min, max } => integer_in(v, min, max),
+            Allowed::Boolean => v.is_boolean(),
+            Allowed::Choice(choices) => v.as_str().is_some_and(|s| choices.contains(&s)),
+            Allowed::IntegerList { len, min, max } => v
+                .as_array()
+                .is_some_and(|a| a.len() == len && a.iter().all(|x| integer_in(x, min, max))),
+            Allowed::Data => true,
+        }
+    }
+
+    /// The accepted values in words, as error messages say them.
+    pub fn describe(&self) -> String {
+        match *self {
+            Allowed::Integer { min, max } => format!("an integer from {min} to {max}"),
+            Allowed::Boolean => "true or false".into(),
+            Allowed::Choice(choices) => format!("one of {choices:?}"),
+            Allowed::IntegerList { len, min, max } => {
+                format!("a list of {len} integers from {min} to {max}")
+            }
+            Allowed::Data => "data the game checks".into(),
+        }
+    }
+
+    /// The accepted values as the listing gives them, e.g. `{"type": "integer", "min": 1, "max": 64}`.
+    pub fn to_json(&self) -> Value {
+        match *self {
+            Allowed::Integer { min, max } => json!({"type": "integer", "min": min, "max": max}),
+            Allowed::Boolean => json!({"type": "boolean"}),
+            Allowed::Choice(choices) => json!({"type": "choice", "choices": choices}),
+            Allowed::IntegerList { len, min, max } => {
+                json!({"type": "integer_list", "length": len, "min": min, "max": max})
+            }
+            Allowed::Data => json!({"type": "data"}),
+        }
+    }
+}
+
+/// One option a game accepts: a field of its options struct.
 #[derive(Clone, Copy, Debug)]
 pub struct OptionSpec {
-    /// The option's name, as passed to `make`.
+    /// The option's name, as passed to `make` (the field's name).
     pub name: &'static str,
-    /// The default, as a JSON literal (`null` when it depends on other options).
-    pub default: &'static str,
-    /// One line on what it does and which values are allowed.
+    /// The values it accepts.
+    pub allowed: Allowed,
+    /// One line on what it does.
     pub help: &'static str,
 }
 
-/// Takes options out of the user's object one by one, validating each.
-pub struct OptionReader<'a> {
-    game: &'static str,
-    given: &'a Options,
-    allowed: &'static [OptionSpec],
-    read: Vec<&'static str>,
+/// A game's typed options, declared with [`declare_options!`].
+pub trait GameOptions: Clone + Default + Serialize + DeserializeOwned {
+    /// Every option, in the order the listing gives them.
+    const SPECS: &'static [OptionSpec];
+
+    /// Every option's default (`null` where it depends on other options).
+    fn defaults() -> Options {
+        echo(&Self::default())
+    }
 }
 
-impl<'a> OptionReader<'a> {
-    /// A reader over `given` for the game named `game` that accepts `allowed`.
-    pub fn new(game: &'static str, given: &'a Options, allowed: &'static [OptionSpec]) -> Self {
-        OptionReader {
-            game,
-            given,
-            allowed,
-            read: Vec::new(),
+/// Declares a game's options struct once: each field with its type, default, accepted
+/// values ([`Allowed`]) and help line. Generates the struct (serde), its `Default` and its
+/// [`GameOptions`] table.
+macro_rules! declare_options {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $( $field:ident : $ty:ty = $default:expr, $allowed:expr, $help:literal; )*
         }
-    }
-
-    /// The value given for `name`, `None` when absent. `null` stands for the default only
-    /// where the default itself is `null`; elsewhere it is returned, to be refused as a
-    /// value of the wrong type (so that `players=None` never silently means 2).
-    fn take(&mut self, name: &'static str) -> Option<&'a Value> {
-        self.read.push(name);
-        let null_is_default = self
-            .allowed
-            .iter()
-            .any(|o| o.name == name && o.default == "null");
-        self.given
-            .get(name)
-            .filter(|v| !(v.is_null() && null_is_default))
-    }
-
-    fn bad(&self, name: &str, want: &str, got: &Value) -> Error {
-        Error::InvalidOption(format!(
-            "{}: option '{name}' must be {want}, got {got}",
-            self.game
-        ))
-    }
-
-    /// An integer in `min..=max`, or `default` when absent.
-    pub fn integer(&mut self, name: &'static str, default: i64, min: i64, max: i64) -> Result<i64> {
-        match self.take(name) {
-            None => Ok(default),
-            Some(v) => match v.as_i64() {
-                Some(n) if (min..=max).contains(&n) && !v.is_boolean() => Ok(n),
-                _ => Err(self.bad(name, &format!("an integer from {min} to {max}"), v)),
-            },
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            $( #[doc = $help] pub $field: $ty, )*
         }
-    }
 
-    /// A boolean, or `default` when absent.
-    pub fn boolean(&mut self, name: &'static str, default: bool) -> Result<bool> {
-        match self.take(name) {
-            None => Ok(default),
-            Some(Value::Bool(b)) => Ok(*b),
-            Some(v) => Err(self.bad(name, "true or false", v)),
-        }
-    }
-
-    /// One of `choices`, or `default` when absent.
-    pub fn choice(
-        &mut self,
-        name: &'static str,
-        default: &'static str,
-        choices: &'static [&'static str],
-    ) -> Result<&'static str> {
-        match self.take(name) {
-            None => Ok(default),
-            Some(v) => v
-                .as_str()
-                .and_then(|s| choices.iter().copied().find(|c| *c == s))
-                .ok_or_else(|| self.bad(name, &format!("one of {choices:?}"), v)),
-        }
-    }
-
-    /// A list of exactly `len` integers each in `min..=max`, or `default` when absent.
-    pub fn integer_list(
-        &mut self,
-        name: &'static str,
-        default: &[i64],
-        len: usize,
-        min: i64,
-        max: i64,
-    ) -> Result<Vec<i64>> {
-        let Some(v) = self.take(name) else {
-            return Ok(default.to_vec());
-        };
-        let want = format!("a list of {len} integers from {min} to {max}");
-        let items = v
-            .as_array()
-            .filter(|a| a.len() == len)
-            .ok_or_else(|| self.bad(name, &want, v))?;
-        items
-            .iter()
-            .map(|x| match x.as_i64() {
-                Some(n) if (min..=max).contains(&n) && !x.is_boolean() => Ok(n),
-                _ => Err(self.bad(name, &want, v)),
-            })
-            .collect()
-    }
-
-    /// A raw JSON value, or `None` when absent (for structured options such as card sets).
-    pub fn raw(&mut self, name: &'static str) -> Option<&'a Value> {
-        self.take(name)
-    }
-
-    /// An error about option `name` (for checks that span several options).
-    pub fn error(&self, name: &str, message: &str) -> Error {
-        Error::InvalidOption(format!("{}: option '{name}' {message}", self.game))
-    }
-
-    /// Refuses every option that was given but never read.
-    pub fn finish(self) -> Result<()> {
-        for key in self.given.keys() {
-            if !self.read.iter().any(|r| r == key) {
-                let names: Vec<&str> = self.allowed.iter().map(|o| o.name).collect();
-                return Err(Error::InvalidOption(format!(
-                    "{}: unknown option '{key}'; allowed: {}",
-                    self.game,
-                    names.join(", ")
-                )));
+        impl Default for $name {
+            fn default() -> Self {
+                $name { $( $field: $default, )* }
             }
         }
-        Ok(())
+
+        impl $crate::options::GameOptions for $name {
+            const SPECS: &'static [$crate::options::OptionSpec] = &[
+                $( $crate::options::OptionSpec {
+                    name: stringify!($field),
+                    allowed: $allowed,
+                    help: $help,
+                }, )*
+            ];
+        }
+    };
+}
+pub(crate) use declare_options;
+
+/// The typed options of the game called `game` from the user's `given` ones: every value
+/// checked against its declaration (in declaration order), then any unknown name refused.
+/// `null` stands for the default only where the default itself is `null`; elsewhere it is
+/// refused as a value of the wrong type (so that `players=None` never silently means 2).
+pub fn read<O: GameOptions>(game: &str, given: &Options) -> Result<O> {
+    let mut full = O::defaults();
+    for spec in O::SPECS {
+        let default_is_null = full.get(spec.name).is_none_or(Value::is_null);
+        match given.get(spec.name) {
+            None => {}
+            Some(v) if v.is_null() && default_is_null => {}
+            Some(v) if spec.allowed.accepts(v) => {
+                full.insert(spec.name.to_string(), v.clone());
+            }
+            Some(v) => {
+                return Err(Error::InvalidOption(format!(
+                    "{game}: option '{}' must be {}, got {v}",
+                    spec.name,
+                    spec.allowed.describe()
+                )))
+            }
+        }
+    }
+    if let Some(key) = given
+        .keys()
+        .find(|k| !O::SPECS.iter().any(|s| s.name == *k))
+    {
+        let names: Vec<&str> = O::SPECS.iter().map(|s| s.name).collect();
+        return Err(Error::InvalidOption(format!(
+            "{game}: unknown option '{key}'; allowed: {}",
+            names.join(", ")
+        )));
+    }
+    serde_json::from_value(Value::Object(full))
+        .map_err(|e| Error::InvalidOption(format!("{game}: {e}")))
+}
+
+/// The options as a JSON object, every field present.
+pub fn echo<O: Serialize>(options: &O) -> Options {
+    match serde_json::to_value(options) {
+        Ok(Value::Object(map)) => map,
+        _ => Options::new(),
+    }
+}
+
+/// The options of a game as `regalia.games()` lists them: name, default, help, and the
+/// accepted values (see [`Allowed::to_json`]).
+pub fn listing(info: &GameInfo) -> Value {
+    let defaults = (info.defaults)();
+    info.options
+        .iter()
+        .map(|o| {
+            json!({
+                "name": o.name,
+                "default": defaults.get(o.name).cloned().unwrap_or(Value::Null),
+                "help": o.help,
+                "allowed": o.allowed.to_json(),
+            })
+        })
+        .collect()
+}
+
+/// An error about option `name` of `game` (for checks that span several options).
+pub fn invalid(game: &str, name: &str, message: &str) -> Error {
+    Error::InvalidOption(format!("{game}: option '{name}' {message}"))
+}
+
+/// Checks a declaration against itself: the fields are the specs, in order; the defaults
+/// are accepted; every integer bound and choice fits the field's type. Every game's options
+/// are tested with it.
+#[cfg(test)]
+pub fn assert_sound<O: GameOptions + std::fmt::Debug>() {
+    let defaults = O::defaults();
+    let names: Vec<&str> = O::SPECS.iter().map(|s| s.name).collect();
+    assert_eq!(defaults.keys().count(), names.len(), "{names:?}");
+    for spec in O::SPECS {
+        let default = &defaults[spec.name];
+        assert!(
+            default.is_null() || spec.allowed.accepts(default),
+            "{}: default {default} is not {}",
+            spec.name,
+            spec.allowed.describe()
+        );
+        let edges: Vec<Value> = match spec.allowed {
+            Allowed::Integer { min, max } => vec![json!(min), json!(max)],
+            Allowed::IntegerList { len, min, max } => {
+                vec![json!(vec![min; len]), json!(vec![max; len])]
+            }
+            Allowed::Choice(choices) => choices.iter().map(|c| json!(c)).collect(),
+            Allowed::Boolean => vec![json!(true), json!(false)],
+            Allowed::Data => vec![],
+        };
+        for v in edges {
+            let mut given = Options::new();
+            given.insert(spec.name.into(), v.clone());
+            let read: O = read("g", &given).unwrap_or_else(|e| panic!("{}={v}: {e}", spec.name));
+            assert_eq!(echo(&read)[spec.name], v, "{} does not hold {v}", spec.name);
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
-    const SPECS: &[OptionSpec] = &[
-        OptionSpec {
-            name: "n",
-            default: "3",
-            help: "",
-        },
-        OptionSpec {
-            name: "t",
-            default: "null",
-            help: "",
-        },
-    ];
+    declare_options! {
+        /// Options for the tests.
+        pub struct TestOptions {
+            n: u8 = 3, Allowed::Integer { min: 1, max: 9 }, "a number";
+            t: Option<u8> = None, Allowed::Integer { min: 1, max: 9 }, "depends on n";
+            side: String = "left".into(), Allowed::Choice(&["left", "right"]), "a side";
+            pair: [u8; 2] = [1, 2], Allowed::IntegerList { len: 2, min: 0, max: 5 }, "two";
+            on: bool = false, Allowed::Boolean, "a switch";
+        }
+    }
 
     fn opts(v: Value) -> Options {
         v.as_object().unwrap().clone()
     }
 
+    fn error(v: Value) -> String {
+        read::<TestOptions>("g", &opts(v)).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn every_declaration_is_sound() {
+        use crate::games::{duell_der_drachen, duo, duo_regna, regine, regnum};
+        assert_sound::<TestOptions>();
+        assert_sound::<duo_regna::DuoRegnaOptions>();
+        assert_sound::<duo::DuoOptions>();
+        assert_sound::<duell_der_drachen::DuellDerDrachenOptions>();
+        assert_sound::<regine::RegineOptions>();
+        assert_sound::<regnum::RegnumOptions>();
+    }
+
     #[test]
     fn reads_validates_and_refuses_unknown() {
-        let o = opts(json!({"n": 5}));
-        let mut r = OptionReader::new("g", &o, SPECS);
-        assert_eq!(r.integer("n", 3, 1, 9).unwrap(), 5);
-        r.finish().unwrap();
+        let o: TestOptions = read("g", &opts(json!({"n": 5, "pair": [0, 5]}))).unwrap();
+        assert_eq!((o.n, o.t, o.pair), (5, None, [0, 5]));
+        assert_eq!(
+            echo(&o),
+            opts(json!({"n": 5, "t": null, "side": "left", "pair": [0, 5], "on": false}))
+        );
+        let e = error(json!({"n": 50}));
+        assert_eq!(e, "g: option 'n' must be an integer from 1 to 9, got 50");
+        assert!(error(json!({"n": true})).contains("got true"));
+        assert!(error(json!({"n": 2.0})).contains("got 2.0"));
+        assert!(error(json!({"pair": [1]})).contains("a list of 2 integers from 0 to 5"));
+        assert!(error(json!({"pair": [1, 6]})).contains("got [1,6]"));
+        assert!(error(json!({"side": "up"})).contains(r#"one of ["left", "right"], got "up""#));
+        assert!(error(json!({"on": 1})).contains("true or false"));
+        let e = error(json!({"m": 1}));
+        assert!(
+            e.contains("unknown option 'm'") && e.contains("allowed: n, t, side, pair, on"),
+            "{e}"
+        );
+    }
 
-        let o = opts(json!({"n": 50}));
-        let mut r = OptionReader::new("g", &o, SPECS);
-        assert!(matches!(
-            r.integer("n", 3, 1, 9),
-            Err(Error::InvalidOption(_))
-        ));
-
-        let o = opts(json!({"n": true}));
-        let mut r = OptionReader::new("g", &o, SPECS);
-        assert!(r.integer("n", 3, 1, 9).is_err());
-
-        // null is the default only where the default is null.
-        let o = opts(json!({"n": null, "t": null}));
-        let mut r = OptionReader::new("g", &o, SPECS);
-        let e = r.integer("n", 3, 1, 9).unwrap_err().to_string();
+    #[test]
+    fn null_is_the_default_only_where_the_default_is_null() {
+        let e = error(json!({"n": null, "t": null}));
         assert!(
             e.contains("must be an integer from 1 to 9, got null"),
             "{e}"
         );
-        assert_eq!(r.integer("t", 4, 1, 9).unwrap(), 4);
-
-        let o = opts(json!({"m": 1}));
-        let mut r = OptionReader::new("g", &o, SPECS);
-        r.integer("n", 3, 1, 9).unwrap();
-        let e = r.finish().unwrap_err().to_string();
-        assert!(
-            e.contains("unknown option 'm'") && e.contains("allowed: n"),
-            "{e}"
-        );
+        let o: TestOptions = read("g", &opts(json!({"t": null}))).unwrap();
+        assert_eq!(o.t, None);
+        let o: TestOptions = read("g", &opts(json!({"t": 4}))).unwrap();
+        assert_eq!(o.t, Some(4));
     }
 }

@@ -38,11 +38,7 @@ fn games(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
                 "aliases": g.aliases,
                 "min_players": g.min_players,
                 "max_players": g.max_players,
-                "options": g.options.iter().map(|o| serde_json::json!({
-                    "name": o.name,
-                    "default": serde_json::from_str::<serde_json::Value>(o.default).unwrap_or(serde_json::Value::Null),
-                    "help": o.help,
-                })).collect::<Vec<_>>(),
+                "options": regalia_engine::options::listing(g),
             })
         })
         .collect();

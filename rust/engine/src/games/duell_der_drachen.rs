@@ -33,7 +33,7 @@ use crate::actions::{Action, ActionSet};
 use crate::bits::{count, iter_bits, nth_bit};
 use crate::error::Result;
 use crate::game::{Game, GameInfo, Seat};
-use crate::options::{OptionReader, OptionSpec, Options};
+use crate::options::{declare_options, echo, invalid, read, Allowed, GameOptions, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
 use serde::{Deserialize, Serialize};
@@ -53,31 +53,23 @@ pub const MAX_VALUES: usize = 12;
 pub const MAX_CARDS: usize = TERRITORIES * MAX_VALUES;
 /// Draws `determinize` tries before it keeps the hidden cards as they are.
 const MAX_TRIES: usize = 10_000;
-/// Values of the options by default.
-const DEFAULT_VALUES: i64 = 9;
-const DEFAULT_HAND_SIZE: i64 = 5;
 
-const OPTIONS: &[OptionSpec] = &[
-    OptionSpec { name: "players", default: "2", help: "number of players (always 2)" },
-    OptionSpec {
-        name: "values",
-        default: "9",
-        help: "cards per colour, valued 1 to this (2-12; 5 x values must be at least 2 x hand_size + 5)",
-    },
-    OptionSpec {
-        name: "hand_size",
-        default: "5",
-        help: "cards dealt to each player (1-27, as far as the card set allows)",
-    },
-];
+declare_options! {
+    /// Duell der Drachen's options.
+    pub struct DuellDerDrachenOptions {
+        players: usize = 2, Allowed::Integer { min: 2, max: 2 }, "number of players";
+        values: u8 = 9, Allowed::Integer { min: 2, max: MAX_VALUES as i64 },
+            "cards per colour, valued 1 to this (5 x values must be at least 2 x hand_size + 5)";
+        hand_size: u8 = 5, Allowed::Integer { min: 1, max: 27 },
+            "cards dealt to each player (as far as the card set allows)";
+    }
+}
 
-/// Validated options.
+/// The rules, with the options in force.
 #[derive(Clone, Debug)]
 pub struct DuellDerDrachen {
-    /// Cards per colour, valued `1..=values`.
-    pub values: u8,
-    /// Cards dealt to each player.
-    pub hand_size: u8,
+    /// The options in force.
+    pub config: DuellDerDrachenOptions,
 }
 
 /// The whole game state.
@@ -124,7 +116,7 @@ pub struct Move {
 impl DuellDerDrachen {
     /// Number of cards in the game.
     pub fn num_cards(&self) -> usize {
-        TERRITORIES * self.values as usize
+        TERRITORIES * self.config.values as usize
     }
 
     fn all_cards(&self) -> u64 {
@@ -133,17 +125,17 @@ impl DuellDerDrachen {
 
     /// The colour (territory) of `card`.
     pub fn colour(&self, card: usize) -> usize {
-        card / self.values as usize
+        card / self.config.values as usize
     }
 
     /// The value of `card`, 1 to `values`.
     pub fn value(&self, card: usize) -> u32 {
-        (card % self.values as usize) as u32 + 1
+        (card % self.config.values as usize) as u32 + 1
     }
 
     /// The cards of colour `t`.
     fn colour_cards(&self, t: usize) -> u64 {
-        ((1u64 << self.values) - 1) << (t * self.values as usize)
+        ((1u64 << self.config.values) - 1) << (t * self.config.values as usize)
     }
 
     /// A card's name, e.g. `"red 7"`.
@@ -442,34 +434,29 @@ impl Game for DuellDerDrachen {
         aliases: &["duel-of-dragons", "duell_der_drachen", "duell"],
         min_players: 2,
         max_players: 2,
-        options: OPTIONS,
+        options: DuellDerDrachenOptions::SPECS,
+        defaults: DuellDerDrachenOptions::defaults,
     };
 
     fn from_options(options: &Options) -> Result<Self> {
-        let mut r = OptionReader::new(Self::INFO.name, options, OPTIONS);
-        r.integer("players", 2, 2, 2)?;
-        let values = r.integer("values", DEFAULT_VALUES, 2, MAX_VALUES as i64)?;
-        let hand_size = r.integer("hand_size", DEFAULT_HAND_SIZE, 1, 27)?;
-        if TERRITORIES as i64 * values < 2 * hand_size + TERRITORIES as i64 {
-            return Err(r.error(
+        let config: DuellDerDrachenOptions = read(Self::INFO.name, options)?;
+        let (values, hand_size) = (config.values as usize, config.hand_size as usize);
+        if TERRITORIES * values < 2 * hand_size + TERRITORIES {
+            return Err(invalid(
+                Self::INFO.name,
                 "hand_size",
                 &format!(
                     "of {hand_size} needs {} cards (two hands and the display), but {values} values per colour make {}",
-                    2 * hand_size + TERRITORIES as i64,
-                    TERRITORIES as i64 * values
+                    2 * hand_size + TERRITORIES,
+                    TERRITORIES * values
                 ),
             ));
         }
-        r.finish()?;
-        Ok(DuellDerDrachen {
-            values: values as u8,
-            hand_size: hand_size as u8,
-        })
+        Ok(DuellDerDrachen { config })
     }
 
     fn options(&self) -> Options {
-        let v = json!({"players": 2, "values": self.values, "hand_size": self.hand_size});
-        v.as_object().cloned().unwrap_or_default()
+        echo(&self.config)
     }
 
     fn num_players(&self) -> usize {
@@ -488,7 +475,7 @@ impl Game for DuellDerDrachen {
         let mut cards = [0u8; MAX_CARDS];
         let n = fill(&mut cards, self.all_cards());
         rng.shuffle(&mut cards[..n]);
-        let h = self.hand_size as usize;
+        let h = self.config.hand_size as usize;
         let mask = |cs: &[u8]| cs.iter().fold(0u64, |m, &c| m | 1 << c);
         let mut display = [None; TERRITORIES];
         for (t, slot) in display.iter_mut().enumerate() {
@@ -653,7 +640,7 @@ impl Game for DuellDerDrachen {
         for t in 0..TERRITORIES {
             w.one_hot(SLOTS + 1, Some(count(s.board[opp][t] & s.face_down[opp])));
         }
-        let most = (SLOTS * self.values as usize) as f32;
+        let most = (SLOTS * self.config.values as usize) as f32;
         for t in 0..TERRITORIES {
             w.scalar(self.territory_strength(s, seat, t) as f32 / most);
             w.scalar(self.territory_strength(s, opp, t) as f32 / most);

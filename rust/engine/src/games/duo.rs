@@ -31,7 +31,7 @@ use crate::actions::{Action, ActionSet};
 use crate::bits::Set128;
 use crate::error::Result;
 use crate::game::{uniform_action, winner_returns, Game, GameInfo, Seat};
-use crate::options::{OptionReader, OptionSpec, Options};
+use crate::options::{declare_options, echo, read, Allowed, GameOptions, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
 use serde::{Deserialize, Serialize};
@@ -79,25 +79,18 @@ const SHAPES: [&str; 4] = ["circle", "square", "triangle", "cross"];
 /// Size of the observation tensor.
 pub const TENSOR_SIZE: usize = 5 * KINDS + PILES + 4 * MAX_PLAYERS + 1;
 
-const OPTIONS: &[OptionSpec] = &[
-    OptionSpec { name: "players", default: "2", help: "number of players (2-6)" },
-    OptionSpec {
-        name: "target",
-        default: "null",
-        help: "points that win the game (1-10000; default 10, 15 or 20 by player count)",
-    },
-    OptionSpec {
-        name: "rounds",
-        default: "0",
-        help: "0: the rulebook's game, rounds until someone reaches the target (stopped after 100 rounds at most); 1-10000: at most this many rounds, highest score winning (1: a single round)",
-    },
-    OptionSpec { name: "turbo", default: "false", help: "add the 4 Turbo-Jokers (Turbo-Duo)" },
-    OptionSpec {
-        name: "switch_piles",
-        default: "false",
-        help: "variant: each card of a turn may go onto either pile",
-    },
-];
+declare_options! {
+    /// Duo's options.
+    pub struct DuoOptions {
+        players: usize = 2, Allowed::Integer { min: 2, max: MAX_PLAYERS as i64 }, "number of players";
+        target: Option<i64> = None, Allowed::Integer { min: 1, max: MAX_TARGET },
+            "points that win the game (null: 10, 15 or 20 by player count)";
+        rounds: u32 = 0, Allowed::Integer { min: 0, max: MAX_ROUNDS as i64 },
+            "0: the rulebook's game, rounds until someone reaches the target (stopped after 100 rounds at most); otherwise at most this many rounds, highest score winning (1: a single round)";
+        turbo: bool = false, Allowed::Boolean, "add the 4 Turbo-Jokers (Turbo-Duo)";
+        switch_piles: bool = false, Allowed::Boolean, "variant: each card of a turn may go onto either pile";
+    }
+}
 
 /// The rulebook's target: 10 points for 2 players, 15 for 3-4, 20 for 5-6.
 pub fn default_target(players: usize) -> i64 {
@@ -191,19 +184,20 @@ fn names(set: Set128) -> Vec<String> {
     set.iter().map(card_name).collect()
 }
 
-/// Validated options.
+/// The rules, with the options in force.
 #[derive(Clone, Debug)]
 pub struct Duo {
-    /// Number of seats.
-    pub players: usize,
+    /// The options in force (`target` filled in).
+    pub config: DuoOptions,
+}
+
+impl Duo {
     /// Points that win.
-    pub target: i64,
-    /// Rounds played at most (0: to the target, with the stalemate guard).
-    pub rounds: u32,
-    /// Whether the Turbo-Jokers are in the deck.
-    pub turbo: bool,
-    /// Whether each card of a turn may go onto either pile.
-    pub switch_piles: bool,
+    pub fn target(&self) -> i64 {
+        self.config
+            .target
+            .unwrap_or_else(|| default_target(self.config.players))
+    }
 }
 
 /// The whole game state.
@@ -240,7 +234,7 @@ pub struct State {
 
 impl Duo {
     fn deck_size(&self) -> usize {
-        if self.turbo {
+        if self.config.turbo {
             TURBO_CARDS
         } else {
             BASIC_CARDS
@@ -248,16 +242,16 @@ impl Duo {
     }
 
     fn round_limit(&self) -> u32 {
-        if self.rounds == 0 {
+        if self.config.rounds == 0 {
             STALEMATE_ROUNDS
         } else {
-            self.rounds
+            self.config.rounds
         }
     }
 
     /// The seat that started the current round: seat 0, then one seat to the left a round.
     pub fn first_player(&self, s: &State) -> Seat {
-        (s.round.saturating_sub(1) as usize) % self.players
+        (s.round.saturating_sub(1) as usize) % self.config.players
     }
 
     /// Takes a uniformly random card out of the draw pile (one draw from the generator).
@@ -273,9 +267,9 @@ impl Duo {
         s.hands = [Set128::EMPTY; MAX_PLAYERS];
         let first = self.first_player(s);
         for _ in 0..HAND_SIZE {
-            for i in 0..self.players {
+            for i in 0..self.config.players {
                 let card = self.take(s);
-                s.hands[(first + i) % self.players].insert(card);
+                s.hands[(first + i) % self.config.players].insert(card);
             }
         }
         for p in 0..PILES {
@@ -290,13 +284,13 @@ impl Duo {
 
     fn open_piles(&self, s: &State) -> std::ops::Range<usize> {
         match s.turn_pile {
-            Some(p) if !self.switch_piles => p as usize..p as usize + 1,
+            Some(p) if !self.config.switch_piles => p as usize..p as usize + 1,
             _ => 0..PILES,
         }
     }
 
     fn next_seat(&self, s: &mut State) {
-        s.current = ((s.current as usize + 1) % self.players) as u8;
+        s.current = ((s.current as usize + 1) % self.config.players) as u8;
         s.turn_pile = None;
         s.turn_cards = Set128::EMPTY;
     }
@@ -353,7 +347,7 @@ impl Duo {
         s.turn_pile = None;
         s.turn_cards = Set128::EMPTY;
         let best = s.scores.iter().copied().max().unwrap_or(0) as i64;
-        if best >= self.target || s.round >= self.round_limit() {
+        if best >= self.target() || s.round >= self.round_limit() {
             s.over = true;
         } else {
             s.round += 1;
@@ -378,39 +372,22 @@ impl Game for Duo {
         aliases: &[],
         min_players: 2,
         max_players: MAX_PLAYERS,
-        options: OPTIONS,
+        options: DuoOptions::SPECS,
+        defaults: DuoOptions::defaults,
     };
 
     fn from_options(options: &Options) -> Result<Self> {
-        let mut r = OptionReader::new(Self::INFO.name, options, OPTIONS);
-        let players = r.integer("players", 2, 2, MAX_PLAYERS as i64)? as usize;
-        let target = r.integer("target", default_target(players), 1, MAX_TARGET)?;
-        let rounds = r.integer("rounds", 0, 0, MAX_ROUNDS as i64)? as u32;
-        let turbo = r.boolean("turbo", false)?;
-        let switch_piles = r.boolean("switch_piles", false)?;
-        r.finish()?;
-        Ok(Duo {
-            players,
-            target,
-            rounds,
-            turbo,
-            switch_piles,
-        })
+        let mut config: DuoOptions = read(Self::INFO.name, options)?;
+        config.target = Some(config.target.unwrap_or(default_target(config.players)));
+        Ok(Duo { config })
     }
 
     fn options(&self) -> Options {
-        let v = json!({
-            "players": self.players,
-            "target": self.target,
-            "rounds": self.rounds,
-            "turbo": self.turbo,
-            "switch_piles": self.switch_piles,
-        });
-        v.as_object().cloned().unwrap_or_default()
+        echo(&self.config)
     }
 
     fn num_players(&self) -> usize {
-        self.players
+        self.config.players
     }
 
     fn num_actions(&self) -> usize {
@@ -479,9 +456,9 @@ impl Game for Duo {
     }
 
     fn returns(&self, s: &State) -> Vec<f64> {
-        let scores = &s.scores[..self.players];
+        let scores = &s.scores[..self.config.players];
         if !s.over {
-            return vec![0.0; self.players];
+            return vec![0.0; self.config.players];
         }
         let best = scores.iter().copied().max().unwrap_or(0);
         let winners: Vec<bool> = scores.iter().map(|&x| x == best).collect();
@@ -489,7 +466,10 @@ impl Game for Duo {
     }
 
     fn scores(&self, s: &State) -> Vec<i64> {
-        s.scores[..self.players].iter().map(|&x| x as i64).collect()
+        s.scores[..self.config.players]
+            .iter()
+            .map(|&x| x as i64)
+            .collect()
     }
 
     fn action_name(&self, _s: &State, action: Action) -> String {
@@ -505,13 +485,13 @@ impl Game for Duo {
     }
 
     fn observation(&self, s: &State, seat: Seat) -> Value {
-        let n = self.players;
+        let n = self.config.players;
         json!({
             "seat": seat,
             "current_player": self.current_player(s),
             "round": s.round,
             "first_player": self.first_player(s),
-            "target": self.target,
+            "target": self.target(),
             "scores": &s.scores[..n],
             "hand": names(s.hands[seat]),
             "hand_sizes": s.hands[..n].iter().map(|h| h.len()).collect::<Vec<_>>(),
@@ -529,7 +509,7 @@ impl Game for Duo {
     }
 
     fn observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
-        let n = self.players;
+        let n = self.config.players;
         let mut w = TensorWriter::new(out);
         Self::write_cards(&mut w, s.hands[seat]);
         for p in 0..PILES {
@@ -550,7 +530,7 @@ impl Game for Duo {
         for k in 0..MAX_PLAYERS {
             let score = s.scores[(seat + k) % n];
             w.scalar(if k < n {
-                score as f32 / self.target as f32
+                score as f32 / self.target() as f32
             } else {
                 0.0
             });
@@ -564,12 +544,12 @@ impl Game for Duo {
     fn determinize(&self, s: &State, seat: Seat, rng: &mut Rng) -> State {
         let mut d = *s;
         let mut unseen = d.draw;
-        for (i, h) in d.hands.iter().enumerate().take(self.players) {
+        for (i, h) in d.hands.iter().enumerate().take(self.config.players) {
             if i != seat {
                 unseen = unseen | *h;
             }
         }
-        for i in (0..self.players).filter(|&i| i != seat) {
+        for i in (0..self.config.players).filter(|&i| i != seat) {
             let size = d.hands[i].len();
             let mut hand = Set128::EMPTY;
             for _ in 0..size {
@@ -585,7 +565,7 @@ impl Game for Duo {
     }
 
     fn check_state(&self, s: &State) -> std::result::Result<(), String> {
-        let n = self.players;
+        let n = self.config.players;
         if !s.rng.is_valid() {
             return Err("generator increment must be odd".into());
         }
@@ -628,7 +608,7 @@ impl Game for Duo {
                     return Err("the turn's pile must be a pile whose top was played this turn, in a running game".into());
                 }
                 if !(s.turn_cards - (s.piles[0] | s.piles[1])).is_empty()
-                    || (!self.switch_piles && !(s.turn_cards - s.piles[p]).is_empty())
+                    || (!self.config.switch_piles && !(s.turn_cards - s.piles[p]).is_empty())
                 {
                     return Err("the cards played this turn must lie on the turn's pile".into());
                 }
@@ -650,7 +630,7 @@ impl Game for Duo {
             return Err("the last round's winner is out of range".into());
         }
         let best = s.scores[..n].iter().copied().max().unwrap_or(0) as i64;
-        let decided = best >= self.target || (s.over && s.round >= self.round_limit());
+        let decided = best >= self.target() || (s.over && s.round >= self.round_limit());
         if s.over != decided {
             return Err("'over' does not agree with the scores and the rounds".into());
         }

@@ -21,7 +21,7 @@ use crate::actions::{Action, ActionSet};
 use crate::bits::{count, iter_bits, nth_bit};
 use crate::error::Result;
 use crate::game::{Game, GameInfo, Seat};
-use crate::options::{OptionReader, OptionSpec, Options};
+use crate::options::{declare_options, echo, invalid, read, Allowed, GameOptions, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
 use serde::{Deserialize, Serialize};
@@ -42,20 +42,18 @@ const SEAT0_SIDE: u8 = 0;
 const CENTRE: u8 = 1;
 const SEAT1_SIDE: u8 = 2;
 
-const OPTIONS: &[OptionSpec] = &[
-    OptionSpec { name: "players", default: "2", help: "number of players (always 2)" },
-    OptionSpec {
-        name: "dragon_deck",
-        default: "[10, 6]",
-        help: "two counts: cards showing one dragon, cards showing two (each 0-32, 1-32 cards in all)",
-    },
-    OptionSpec { name: "dragons_to_win", default: "4", help: "dragons that win the duel (1-64)" },
-    OptionSpec {
-        name: "max_rounds",
-        default: "180",
-        help: "stalemate guard: rounds before the game is decided on dragons, then the dragon's side (1-100000)",
-    },
-];
+declare_options! {
+    /// Duo Regna's options.
+    pub struct DuoRegnaOptions {
+        players: usize = 2, Allowed::Integer { min: 2, max: 2 }, "number of players";
+        dragon_deck: [u8; 2] = [10, 6],
+            Allowed::IntegerList { len: 2, min: 0, max: MAX_PILE as i64 },
+            "two counts: cards showing one dragon, cards showing two (1-32 cards in all)";
+        dragons_to_win: u8 = 4, Allowed::Integer { min: 1, max: 64 }, "dragons that win the duel";
+        max_rounds: u32 = 180, Allowed::Integer { min: 1, max: 100_000 },
+            "stalemate guard: rounds before the game is decided on dragons, then the dragon's side";
+    }
+}
 
 /// The value of a card for comparisons (`None` for the shield).
 fn value(card: u8) -> Option<u8> {
@@ -82,17 +80,23 @@ pub fn round_winner(c0: u8, c1: u8) -> Option<Seat> {
     }
 }
 
-/// Validated options.
+/// The rules, with the options in force.
 #[derive(Clone, Debug)]
 pub struct DuoRegna {
+    /// The options in force.
+    pub config: DuoRegnaOptions,
+}
+
+impl DuoRegna {
     /// Cards showing one dragon.
-    pub single_dragons: u8,
+    pub fn single_dragons(&self) -> u8 {
+        self.config.dragon_deck[0]
+    }
+
     /// Cards showing two dragons.
-    pub double_dragons: u8,
-    /// Dragons that win.
-    pub dragons_to_win: u8,
-    /// Stalemate guard.
-    pub max_rounds: u32,
+    pub fn double_dragons(&self) -> u8 {
+        self.config.dragon_deck[1]
+    }
 }
 
 /// The whole game state.
@@ -151,7 +155,7 @@ impl DuoRegna {
         let own_side = if winner == 0 { SEAT0_SIDE } else { SEAT1_SIDE };
         if s.dragon_side == own_side {
             s.captured[winner] = s.captured[winner].saturating_add(s.dragon);
-            if s.captured[winner] >= self.dragons_to_win {
+            if s.captured[winner] >= self.config.dragons_to_win {
                 s.dragon = 0; // captured: no dragon is left on the track
                 s.over = true;
             } else {
@@ -174,7 +178,7 @@ impl DuoRegna {
         if s.hands == [0, 0] {
             s.hands = [FULL_HAND; 2];
         }
-        if s.round >= self.max_rounds {
+        if s.round >= self.config.max_rounds {
             s.over = true;
         }
     }
@@ -193,38 +197,25 @@ impl Game for DuoRegna {
         aliases: &["duoregna", "duo_regna"],
         min_players: 2,
         max_players: 2,
-        options: OPTIONS,
+        options: DuoRegnaOptions::SPECS,
+        defaults: DuoRegnaOptions::defaults,
     };
 
     fn from_options(options: &Options) -> Result<Self> {
-        let mut r = OptionReader::new(Self::INFO.name, options, OPTIONS);
-        r.integer("players", 2, 2, 2)?;
-        let deck = r.integer_list("dragon_deck", &[10, 6], 2, 0, MAX_PILE as i64)?;
-        if !(1..=MAX_PILE as i64).contains(&(deck[0] + deck[1])) {
-            return Err(r.error(
+        let config: DuoRegnaOptions = read(Self::INFO.name, options)?;
+        let [single, double] = config.dragon_deck;
+        if !(1..=MAX_PILE).contains(&(single as usize + double as usize)) {
+            return Err(invalid(
+                Self::INFO.name,
                 "dragon_deck",
                 &format!("must hold 1 to {MAX_PILE} cards in all"),
             ));
         }
-        let dragons_to_win = r.integer("dragons_to_win", 4, 1, 64)? as u8;
-        let max_rounds = r.integer("max_rounds", 180, 1, 100_000)? as u32;
-        r.finish()?;
-        Ok(DuoRegna {
-            single_dragons: deck[0] as u8,
-            double_dragons: deck[1] as u8,
-            dragons_to_win,
-            max_rounds,
-        })
+        Ok(DuoRegna { config })
     }
 
     fn options(&self) -> Options {
-        let v = json!({
-            "players": 2,
-            "dragon_deck": [self.single_dragons, self.double_dragons],
-            "dragons_to_win": self.dragons_to_win,
-            "max_rounds": self.max_rounds,
-        });
-        v.as_object().cloned().unwrap_or_default()
+        echo(&self.config)
     }
 
     fn num_players(&self) -> usize {
@@ -241,9 +232,9 @@ impl Game for DuoRegna {
 
     fn new_state(&self, mut rng: Rng) -> State {
         let mut pile = [0u8; MAX_PILE];
-        let len = (self.single_dragons + self.double_dragons) as usize;
+        let len = (self.single_dragons() + self.double_dragons()) as usize;
         for (i, slot) in pile.iter_mut().enumerate().take(len) {
-            *slot = if i < self.single_dragons as usize {
+            *slot = if i < self.single_dragons() as usize {
                 1
             } else {
                 2
@@ -389,8 +380,8 @@ impl Game for DuoRegna {
             }),
         );
         w.one_hot(2, (s.dragon > 0).then(|| (s.dragon - 1) as usize));
-        w.scalar(s.captured[seat] as f32 / self.dragons_to_win as f32);
-        w.scalar(s.captured[opp] as f32 / self.dragons_to_win as f32);
+        w.scalar(s.captured[seat] as f32 / self.config.dragons_to_win as f32);
+        w.scalar(s.captured[opp] as f32 / self.config.dragons_to_win as f32);
         w.scalar((s.pile_len - s.next_dragon) as f32 / s.pile_len.max(1) as f32);
         let last = s.last_reveal.unwrap_or([0, 0]);
         w.one_hot(CARDS, s.last_reveal.map(|_| last[seat] as usize));
@@ -434,7 +425,7 @@ impl Game for DuoRegna {
         }
         // The length is checked before the pile is cut at it (a saved `pile_len` may be anything).
         let len = s.pile_len as usize;
-        let Some((pile, rest)) = (len == (self.single_dragons + self.double_dragons) as usize)
+        let Some((pile, rest)) = (len == (self.single_dragons() + self.double_dragons()) as usize)
             .then(|| s.pile.split_at_checked(len))
             .flatten()
         else {
@@ -442,8 +433,8 @@ impl Game for DuoRegna {
         };
         let ones = pile.iter().filter(|&&d| d == 1).count();
         let twos = pile.iter().filter(|&&d| d == 2).count();
-        if ones != self.single_dragons as usize
-            || twos != self.double_dragons as usize
+        if ones != self.single_dragons() as usize
+            || twos != self.double_dragons() as usize
             || rest.iter().any(|&d| d != 0)
         {
             return Err("the dragon pile does not match the 'dragon_deck' option".into());
@@ -458,15 +449,15 @@ impl Game for DuoRegna {
             return Err("the current dragon is not the last card revealed".into());
         }
         if s.captured.iter().map(|&c| c as usize).sum::<usize>() > 2 * MAX_PILE
-            || s.round > self.max_rounds
+            || s.round > self.config.max_rounds
             || s.last_reveal
                 .is_some_and(|r| r.iter().any(|&c| c as usize >= CARDS))
             || s.last_reveal.is_some() != (s.round > 0)
         {
             return Err("captures, rounds or the last reveal are out of range".into());
         }
-        let decided = s.captured.iter().any(|&c| c >= self.dragons_to_win)
-            || s.round >= self.max_rounds
+        let decided = s.captured.iter().any(|&c| c >= self.config.dragons_to_win)
+            || s.round >= self.config.max_rounds
             || s.dragon == 0;
         if s.over != decided {
             return Err("'over' does not agree with the captures, the rounds and the pile".into());
@@ -483,7 +474,7 @@ impl Game for DuoRegna {
             let towards_seat_0 = 1.0 - s.dragon_side as f64;
             let lead = s.captured[0] as f64 - s.captured[1] as f64
                 + 0.5 * s.dragon as f64 * towards_seat_0;
-            let v = (2.0 * lead / self.dragons_to_win as f64).tanh();
+            let v = (2.0 * lead / self.config.dragons_to_win as f64).tanh();
             vec![v, -v]
         })
     }
@@ -592,8 +583,7 @@ mod tests {
     #[test]
     fn four_dragons_win() {
         let mut g = game();
-        g.single_dragons = 4;
-        g.double_dragons = 0;
+        g.config.dragon_deck = [4, 0];
         let mut s = g.new_state(Rng::new(1));
         for _ in 0..3 {
             play(&g, &mut s, "5", "3");
@@ -626,8 +616,7 @@ mod tests {
     #[test]
     fn empty_pile_ends_the_game_and_round_cap_uses_dragon_side() {
         let mut g = game();
-        g.single_dragons = 1;
-        g.double_dragons = 0;
+        g.config.dragon_deck = [1, 0];
         let mut s = g.new_state(Rng::new(1));
         play(&g, &mut s, "5", "3");
         play(&g, &mut s, "6 king", "1");
@@ -635,7 +624,7 @@ mod tests {
         assert_eq!(g.returns(&s), vec![1.0, -1.0]);
 
         let mut g = game();
-        g.max_rounds = 1;
+        g.config.max_rounds = 1;
         let mut s = g.new_state(Rng::new(1));
         play(&g, &mut s, "1", "2");
         assert!(s.over);

@@ -32,7 +32,7 @@
 use crate::actions::{Action, ActionSet};
 use crate::error::Result;
 use crate::game::{lead_returns, uniform_action, winner_returns, Game, GameInfo, Seat};
-use crate::options::{OptionReader, OptionSpec, Options};
+use crate::options::{declare_options, echo, read, Allowed, GameOptions, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
 use serde::{Deserialize, Serialize};
@@ -171,40 +171,33 @@ const WE_SHALL_SEE: Action = 89;
 /// Size of the action space.
 pub const NUM_ACTIONS: usize = 90;
 
-const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        name: "players",
-        default: "4",
-        help: "number of players (2-4)",
-    },
-    OptionSpec {
-        name: "dealer_rotation",
-        default: "\"left\"",
-        help: "who deals next: 'left' (the rulings' default) or 'right' of the Dealer",
-    },
-    OptionSpec {
-        name: "target",
-        default: "31",
-        help: "points that end the game (1-1000)",
-    },
-    OptionSpec {
-        name: "max_rounds",
-        default: "100",
-        help: "stalemate guard: rounds before the game ends on points (1-10000)",
-    },
-];
+/// Who deals the next round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Rotation {
+    /// The player to the Dealer's left.
+    Left,
+    /// The player to the Dealer's right.
+    Right,
+}
 
-/// Validated options.
+declare_options! {
+    /// Regine's options.
+    pub struct RegineOptions {
+        players: usize = 4, Allowed::Integer { min: 2, max: MAX_PLAYERS as i64 }, "number of players";
+        dealer_rotation: Rotation = Rotation::Left, Allowed::Choice(&["left", "right"]),
+            "who deals next: 'left' (the rulings' default) or 'right' of the Dealer";
+        target: u16 = 31, Allowed::Integer { min: 1, max: 1000 }, "points that end the game";
+        max_rounds: u16 = 100, Allowed::Integer { min: 1, max: 10_000 },
+            "stalemate guard: rounds before the game ends on points";
+    }
+}
+
+/// The rules, with the options in force.
 #[derive(Clone, Debug)]
 pub struct Regine {
-    /// Number of seats.
-    pub players: usize,
-    /// Whether the next Dealer is the one to the right (else to the left).
-    pub rotate_right: bool,
-    /// Points that end the game.
-    pub target: u16,
-    /// Stalemate guard.
-    pub max_rounds: u16,
+    /// The options in force.
+    pub config: RegineOptions,
 }
 
 /// Saves the 40-card deck as a JSON list (serde's arrays stop at 32).
@@ -397,7 +390,7 @@ fn suit_points(suit: usize, key: &[u8; 7]) -> u8 {
 
 impl Regine {
     fn n(&self) -> u8 {
-        self.players as u8
+        self.config.players as u8
     }
 
     fn left(&self, seat: u8) -> u8 {
@@ -409,7 +402,7 @@ impl Regine {
     }
 
     fn seat_mask(&self) -> u8 {
-        ((1u16 << self.players) - 1) as u8
+        ((1u16 << self.config.players) - 1) as u8
     }
 
     /// Shuffles all 40 cards, deals 4 to each seat from the Dealer's left, opens Phase 1.
@@ -497,7 +490,7 @@ impl Regine {
     }
 
     fn any_face_down(&self, s: &State) -> bool {
-        (0..self.players).any(|k| count_face_down(s, k) > 0)
+        (0..self.config.players).any(|k| count_face_down(s, k) > 0)
     }
 
     fn set_effect(&self, s: &mut State, effect: Effect, seat: u8, slot: u8) {
@@ -810,19 +803,19 @@ impl Regine {
                 s.scores[w as usize] += s.gain[suit] as u16;
             }
         }
-        for seat in 0..self.players {
+        for seat in 0..self.config.players {
             let mut combo = s.table[seat];
             combo.sort_unstable();
             s.last_cards[seat] = combo;
         }
         s.round += 1;
         let top = s.scores.iter().copied().max().unwrap_or(0);
-        if top >= self.target || s.round >= self.max_rounds {
+        if top >= self.config.target || s.round >= self.config.max_rounds {
             s.phase = Phase::Over;
             s.turn = 0;
             s.suit = 0;
         } else {
-            s.dealer = if self.rotate_right {
+            s.dealer = if self.config.dealer_rotation == Rotation::Right {
                 self.right(s.dealer)
             } else {
                 self.left(s.dealer)
@@ -883,7 +876,7 @@ impl Regine {
             }
         };
         let add_opponents = |out: &mut ActionSet, base: Action| {
-            for k in 0..self.players {
+            for k in 0..self.config.players {
                 if k != d && hand_size(&s.hands[k]) > 0 {
                     out.insert(base + k as Action);
                 }
@@ -898,7 +891,7 @@ impl Regine {
                 } else {
                     COURTESAN_AT
                 };
-                for k in 0..self.players {
+                for k in 0..self.config.players {
                     for j in 0..s.table_len[k] as usize {
                         if s.effect == Effect::AssassinTarget || s.face_up[k] & (1 << j) == 0 {
                             out.insert(base + (4 * k + j) as Action);
@@ -953,36 +946,22 @@ impl Game for Regine {
         aliases: &[],
         min_players: 2,
         max_players: 4,
-        options: OPTIONS,
+        options: RegineOptions::SPECS,
+        defaults: RegineOptions::defaults,
     };
 
     fn from_options(options: &Options) -> Result<Self> {
-        let mut r = OptionReader::new(Self::INFO.name, options, OPTIONS);
-        let players = r.integer("players", 4, 2, MAX_PLAYERS as i64)? as usize;
-        let rotation = r.choice("dealer_rotation", "left", &["left", "right"])?;
-        let target = r.integer("target", 31, 1, 1000)? as u16;
-        let max_rounds = r.integer("max_rounds", 100, 1, 10_000)? as u16;
-        r.finish()?;
         Ok(Regine {
-            players,
-            rotate_right: rotation == "right",
-            target,
-            max_rounds,
+            config: read(Self::INFO.name, options)?,
         })
     }
 
     fn options(&self) -> Options {
-        let v = json!({
-            "players": self.players,
-            "dealer_rotation": if self.rotate_right { "right" } else { "left" },
-            "target": self.target,
-            "max_rounds": self.max_rounds,
-        });
-        v.as_object().cloned().unwrap_or_default()
+        echo(&self.config)
     }
 
     fn num_players(&self) -> usize {
-        self.players
+        self.config.players
     }
 
     fn num_actions(&self) -> usize {
@@ -1070,15 +1049,18 @@ impl Game for Regine {
 
     fn returns(&self, s: &State) -> Vec<f64> {
         if s.phase != Phase::Over {
-            return vec![0.0; self.players];
+            return vec![0.0; self.config.players];
         }
         let w = self.winner(s) as usize;
-        let winners: Vec<bool> = (0..self.players).map(|k| k == w).collect();
+        let winners: Vec<bool> = (0..self.config.players).map(|k| k == w).collect();
         winner_returns(&winners)
     }
 
     fn scores(&self, s: &State) -> Vec<i64> {
-        s.scores[..self.players].iter().map(|&x| x as i64).collect()
+        s.scores[..self.config.players]
+            .iter()
+            .map(|&x| x as i64)
+            .collect()
     }
 
     fn action_name(&self, _s: &State, action: Action) -> String {
@@ -1115,7 +1097,7 @@ impl Game for Regine {
     }
 
     fn observation(&self, s: &State, seat: Seat) -> Value {
-        let n = self.players;
+        let n = self.config.players;
         let names = |counts: &[u8; KINDS]| -> Vec<&str> {
             (0..KINDS)
                 .flat_map(|k| std::iter::repeat_n(CARD_NAMES[k], counts[k] as usize))
@@ -1150,7 +1132,7 @@ impl Game for Regine {
             "dealer": s.dealer,
             "turn": (s.phase != Phase::Over).then_some(s.turn),
             "scores": &s.scores[..n],
-            "target": self.target,
+            "target": self.config.target,
             "hand": names(&s.hands[seat]),
             "hand_sizes": (0..n).map(|k| hand_size(&s.hands[k])).collect::<Vec<_>>(),
             "table": table,
@@ -1176,7 +1158,7 @@ impl Game for Regine {
     }
 
     fn observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
-        let n = self.players;
+        let n = self.config.players;
         let mut w = TensorWriter::new(out);
         for &c in &s.hands[seat] {
             w.scalar(c as f32);
@@ -1203,7 +1185,7 @@ impl Game for Regine {
                 let seen = occupied && self.sees(s, seat, j, slot);
                 w.one_hot(KINDS, seen.then_some(s.table[j][slot] as usize));
             }
-            w.scalar(s.scores[j] as f32 / self.target as f32);
+            w.scalar(s.scores[j] as f32 / self.config.target as f32);
             w.flag(s.dealer as usize == j);
             w.flag(s.phase != Phase::Over && s.turn as usize == j);
             w.flag(current == Some(j));
@@ -1239,7 +1221,7 @@ impl Game for Regine {
         let deck_hidden = d.deck_len as usize - fixed_top as usize;
         // The unseen cards, in kind order.
         let mut unseen = [0u8; KINDS];
-        for k in (0..self.players).filter(|&k| k != seat) {
+        for k in (0..self.config.players).filter(|&k| k != seat) {
             for kind in 0..KINDS {
                 unseen[kind] += d.hands[k][kind];
             }
@@ -1270,7 +1252,7 @@ impl Game for Regine {
             next += 1;
             c
         };
-        for k in (0..self.players).filter(|&k| k != seat) {
+        for k in (0..self.config.players).filter(|&k| k != seat) {
             let size = hand_size(&d.hands[k]);
             d.hands[k] = [0; KINDS];
             for _ in 0..size {
@@ -1341,13 +1323,14 @@ impl Game for Regine {
     /// Rollouts stop once a round has been scored: the seats' point leads (over a quarter of
     /// the target) estimate the returns.
     fn rollout_cutoff(&self, from: &State, s: &State) -> Option<Vec<f64>> {
-        (s.round > from.round).then(|| lead_returns(&self.scores(s), self.target as f64 / 4.0))
+        (s.round > from.round)
+            .then(|| lead_returns(&self.scores(s), self.config.target as f64 / 4.0))
     }
 }
 
 /// Every invariant of a state read from JSON.
 fn check(g: &Regine, s: &State) -> std::result::Result<(), String> {
-    let n = g.players;
+    let n = g.config.players;
     let ok = |cond: bool, msg: &str| if cond { Ok(()) } else { Err(msg.to_string()) };
     ok(s.rng.is_valid(), "generator increment must be odd")?;
     ok(
@@ -1401,18 +1384,19 @@ fn check(g: &Regine, s: &State) -> std::result::Result<(), String> {
     let top = s.scores.iter().copied().max().unwrap_or(0);
     ok(
         s.scores[n..].iter().all(|&x| x == 0)
-            && (top as u32) < g.target as u32 + MAX_ROUND_GAIN
-            && s.round <= g.max_rounds,
+            && (top as u32) < g.config.target as u32 + MAX_ROUND_GAIN
+            && s.round <= g.config.max_rounds,
         "scores or rounds out of range",
     )?;
-    let ended = top >= g.target || s.round >= g.max_rounds;
+    let ended = top >= g.config.target || s.round >= g.config.max_rounds;
     ok(
-        (s.phase == Phase::Over) == ended || (s.phase == Phase::Wager && s.round < g.max_rounds),
+        (s.phase == Phase::Over) == ended
+            || (s.phase == Phase::Wager && s.round < g.config.max_rounds),
         "the phase does not agree with the scores and rounds",
     )?;
     if s.phase == Phase::Build {
         ok(
-            top < g.target,
+            top < g.config.target,
             "a round cannot start with a score at the target",
         )?;
     }

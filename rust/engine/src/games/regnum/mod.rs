@@ -44,7 +44,7 @@ use crate::actions::{Action, ActionSet};
 use crate::bits::{count, iter_bits, nth_bit};
 use crate::error::Result;
 use crate::game::{winner_returns, Game, GameInfo, Seat};
-use crate::options::{OptionReader, OptionSpec, Options};
+use crate::options::{declare_options, echo, read, Allowed, GameOptions, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
 use cards::{
@@ -111,24 +111,28 @@ pub const TENSOR_SIZE: usize = KINDS
     + 5
     + KINDS;
 
-const OPTIONS: &[OptionSpec] = &[
-    OptionSpec { name: "players", default: "2", help: "number of players (2-4)" },
-    OptionSpec {
-        name: "card_set",
-        default: "null",
-        help: "the card set as a dict of the structure of regalia/data/regnum_cards.json (null: that file)",
-    },
-    OptionSpec {
-        name: "max_turns",
-        default: "400",
-        help: "stalemate guard: the game ends after this many turns in all (1-100000)",
-    },
-    OptionSpec {
-        name: "final_round",
-        default: "\"equal_turns\"",
-        help: "the end once a deck runs out: 'equal_turns' (finish the round, then one more round from seat 0) or 'one_each' (one more turn each, from the next player)",
-    },
-];
+/// The end once a deck runs out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FinalRound {
+    /// The round finished, then one more full round from seat 0.
+    EqualTurns,
+    /// One more turn each, from the next player on.
+    OneEach,
+}
+
+declare_options! {
+    /// Regnum's options.
+    pub struct RegnumOptions {
+        players: usize = 2, Allowed::Integer { min: 2, max: MAX_PLAYERS as i64 }, "number of players";
+        card_set: Option<Arc<Value>> = None, Allowed::Data,
+            "the card set as a dict of the structure of regalia/data/regnum_cards.json (null: that file)";
+        max_turns: u32 = 400, Allowed::Integer { min: 1, max: 100_000 },
+            "stalemate guard: the game ends after this many turns in all";
+        final_round: FinalRound = FinalRound::EqualTurns, Allowed::Choice(&["equal_turns", "one_each"]),
+            "the end once a deck runs out: 'equal_turns' (finish the round, then one more round from seat 0) or 'one_each' (one more turn each, from the next player)";
+    }
+}
 
 /// Who decides what, now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -193,20 +197,13 @@ fn phase_index(p: Phase) -> usize {
     PHASES.iter().position(|&x| x == p).unwrap_or(0)
 }
 
-/// Validated options, with the card set.
+/// The rules, with the options in force and the card set they give.
 #[derive(Clone, Debug)]
 pub struct Regnum {
-    /// Number of seats.
-    pub players: usize,
-    /// The card set in play.
+    /// The options in force.
+    pub config: RegnumOptions,
+    /// The card set in play (`config.card_set`, or the default file's).
     pub cards: Arc<CardSet>,
-    /// The `card_set` option as given (`None`: the default file).
-    pub card_set: Option<Arc<Value>>,
-    /// Stalemate guard: turns in all.
-    pub max_turns: u32,
-    /// The end once a deck runs out: the round finished, then one more full round from seat
-    /// 0 (`true`, `final_round="equal_turns"`); or one more turn each (`"one_each"`).
-    pub equal_turns: bool,
 }
 
 /// The whole game state.
@@ -368,14 +365,14 @@ impl Regnum {
     }
 
     fn others(&self, seat: usize) -> impl Iterator<Item = usize> {
-        (0..self.players).filter(move |&o| o != seat)
+        (0..self.config.players).filter(move |&o| o != seat)
     }
 
     /// Starts the end when a deck runs out: the turns left, the current one included.
     fn trigger_end(&self, s: &mut State) {
         if s.final_turns.is_none() {
-            let n = self.players;
-            let left = if self.equal_turns {
+            let n = self.config.players;
+            let left = if self.config.final_round == FinalRound::EqualTurns {
                 2 * n - s.active as usize
             } else {
                 n + 1
@@ -386,10 +383,10 @@ impl Regnum {
 
     /// The most turns left when the end starts.
     fn most_final_turns(&self) -> usize {
-        if self.equal_turns {
-            2 * self.players
+        if self.config.final_round == FinalRound::EqualTurns {
+            2 * self.config.players
         } else {
-            self.players + 1
+            self.config.players + 1
         }
     }
 
@@ -592,14 +589,14 @@ impl Regnum {
     /// discard for TAX, or back to the active player.
     fn next_taxed(&self, s: &mut State, after: usize) {
         let me = s.active as usize;
-        let mut o = (after + 1) % self.players;
+        let mut o = (after + 1) % self.config.players;
         while o != me {
             if total(&s.hands[o]) > 0 && self.advantage(s, o) != Some(Advantage::Shadowfen) {
                 s.phase = Phase::Tax;
                 s.decider = o as u8;
                 return;
             }
-            o = (o + 1) % self.players;
+            o = (o + 1) % self.config.players;
         }
         s.decider = me as u8;
         s.phase = Phase::Main;
@@ -639,7 +636,7 @@ impl Regnum {
 
     fn target(&self, s: &mut State, c: usize) {
         let me = s.active as usize;
-        let Some(owner) = (0..self.players).find(|&o| s.realms[o] >> c & 1 == 1) else {
+        let Some(owner) = (0..self.config.players).find(|&o| s.realms[o] >> c & 1 == 1) else {
             return;
         };
         s.realms[owner] &= !(1 << c);
@@ -658,7 +655,7 @@ impl Regnum {
         s.bought = 0;
         s.wild_used = false;
         s.character = None;
-        let mut over = s.turn >= self.max_turns;
+        let mut over = s.turn >= self.config.max_turns;
         if let Some(f) = s.final_turns.as_mut() {
             *f = f.saturating_sub(1);
             over = over || *f == 0;
@@ -667,7 +664,7 @@ impl Regnum {
             s.phase = Phase::Over;
             return;
         }
-        s.active = ((s.active as usize + 1) % self.players) as u8;
+        s.active = ((s.active as usize + 1) % self.config.players) as u8;
         s.decider = s.active;
         s.phase = Phase::Draw;
     }
@@ -693,7 +690,7 @@ impl Regnum {
 
     /// Each standard in play with the seats that win it (bit set).
     pub fn standard_winners(&self, s: &State) -> Vec<(usize, u8)> {
-        let tallies: Vec<Tally> = (0..self.players).map(|p| self.tally(s, p)).collect();
+        let tallies: Vec<Tally> = (0..self.config.players).map(|p| self.tally(s, p)).collect();
         iter_bits(s.standards as u64)
             .map(|i| {
                 let cond = self
@@ -703,7 +700,7 @@ impl Regnum {
                     .map_or(Condition::Hand, |st| st.counts);
                 let values: Vec<i64> = tallies.iter().map(|t| t.value(cond)).collect();
                 let best = values.iter().copied().max().unwrap_or(0);
-                let mut tied: Vec<usize> = (0..self.players)
+                let mut tied: Vec<usize> = (0..self.config.players)
                     .filter(|&p| best >= 1 && values[p] == best)
                     .collect();
                 if tied.len() > 1 {
@@ -715,7 +712,7 @@ impl Regnum {
     }
 
     fn points(&self, s: &State) -> Vec<i64> {
-        let n = self.players;
+        let n = self.config.players;
         let tallies: Vec<Tally> = (0..n).map(|p| self.tally(s, p)).collect();
         let has = |p: usize, c: Option<usize>| c.is_some_and(|c| s.realms[p] >> c & 1 == 1);
         let mut points: Vec<i64> = (0..n)
@@ -817,7 +814,7 @@ impl Regnum {
     }
 
     fn check_places(&self, s: &State) -> std::result::Result<(), String> {
-        let n = self.players;
+        let n = self.config.players;
         let nchars = self.cards.characters.len();
         let all = if nchars >= 64 {
             u64::MAX
@@ -857,7 +854,7 @@ impl Regnum {
     }
 
     fn check_cards(&self, s: &State) -> std::result::Result<(), String> {
-        let n = self.players;
+        let n = self.config.players;
         if s.discard.as_slice().iter().any(|&k| k as usize >= KINDS) {
             return Err("the discard pile holds unknown cards".into());
         }
@@ -989,7 +986,8 @@ impl Game for Regnum {
         aliases: &[],
         min_players: 2,
         max_players: MAX_PLAYERS,
-        options: OPTIONS,
+        options: RegnumOptions::SPECS,
+        defaults: RegnumOptions::defaults,
     };
 
     /// Saves from before `final_round` were played with one more turn each.
@@ -997,34 +995,20 @@ impl Game for Regnum {
         &[("final_round", "\"one_each\"")];
 
     fn from_options(options: &Options) -> Result<Self> {
-        let mut r = OptionReader::new(Self::INFO.name, options, OPTIONS);
-        let players = r.integer("players", 2, 2, MAX_PLAYERS as i64)? as usize;
-        let given = r.raw("card_set").cloned();
-        let max_turns = r.integer("max_turns", 400, 1, 100_000)? as u32;
-        let final_round = r.choice("final_round", "equal_turns", &["equal_turns", "one_each"])?;
-        r.finish()?;
-        let cards = parse_card_set(given.as_ref(), players)?;
+        let config: RegnumOptions = read(Self::INFO.name, options)?;
+        let cards = parse_card_set(config.card_set.as_deref(), config.players)?;
         Ok(Regnum {
-            players,
+            config,
             cards: Arc::new(cards),
-            card_set: given.map(Arc::new),
-            max_turns,
-            equal_turns: final_round == "equal_turns",
         })
     }
 
     fn options(&self) -> Options {
-        let v = json!({
-            "players": self.players,
-            "card_set": self.card_set.as_deref().cloned().unwrap_or(Value::Null),
-            "max_turns": self.max_turns,
-            "final_round": if self.equal_turns { "equal_turns" } else { "one_each" },
-        });
-        v.as_object().cloned().unwrap_or_default()
+        echo(&self.config)
     }
 
     fn num_players(&self) -> usize {
-        self.players
+        self.config.players
     }
 
     fn num_actions(&self) -> usize {
@@ -1036,7 +1020,7 @@ impl Game for Regnum {
     }
 
     fn new_state(&self, mut rng: Rng) -> State {
-        let n = self.players;
+        let n = self.config.players;
         let mut castles: Vec<u8> = (0..self.cards.castles.len() as u8).collect();
         rng.shuffle(&mut castles);
         let mut standards: Vec<u16> = (0..self.cards.standards.len() as u16).collect();
@@ -1191,7 +1175,7 @@ impl Game for Regnum {
     }
 
     fn returns(&self, s: &State) -> Vec<f64> {
-        let n = self.players;
+        let n = self.config.players;
         if s.phase != Phase::Over {
             return vec![0.0; n];
         }
@@ -1252,7 +1236,7 @@ impl Game for Regnum {
     }
 
     fn observation(&self, s: &State, seat: Seat) -> Value {
-        let n = self.players;
+        let n = self.config.players;
         let cards = &self.cards;
         let ch = s.character.and_then(|c| cards.characters.get(c as usize));
         let names =
@@ -1294,7 +1278,7 @@ impl Game for Regnum {
     }
 
     fn observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
-        let n = self.players;
+        let n = self.config.players;
         let mut w = TensorWriter::new(out);
         for k in 0..KINDS {
             w.scalar(s.hands[seat][k] as f32);
@@ -1369,7 +1353,7 @@ impl Game for Regnum {
     }
 
     fn check_state(&self, s: &State) -> std::result::Result<(), String> {
-        let n = self.players;
+        let n = self.config.players;
         if !s.rng.is_valid() {
             return Err("generator increment must be odd".into());
         }
@@ -1393,21 +1377,22 @@ impl Game for Regnum {
         if s.active as usize >= n || s.decider as usize >= n {
             return Err("the active player and the decider must be seats".into());
         }
-        if s.turn > self.max_turns
+        if s.turn > self.config.max_turns
             || s.final_turns
                 .is_some_and(|f| f as usize > self.most_final_turns())
         {
             return Err("the turn count or the final turns are out of range".into());
         }
         let running = s.phase != Phase::Over;
-        if self.equal_turns
+        if self.config.final_round == FinalRound::EqualTurns
             && running
             && s.final_turns
                 .is_some_and(|f| (s.active as usize + f as usize) % n != 0)
         {
             return Err("the final turns must end with a full round".into());
         }
-        if (s.phase == Phase::Over) != (s.turn == self.max_turns || s.final_turns == Some(0)) {
+        if (s.phase == Phase::Over) != (s.turn == self.config.max_turns || s.final_turns == Some(0))
+        {
             return Err("the end of the game does not agree with the turns played".into());
         }
         self.check_phase(s)

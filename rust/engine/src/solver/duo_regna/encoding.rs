@@ -200,9 +200,9 @@ impl Level {
 /// always leads to a level with one card fewer).
 pub fn levels(game: &DuoRegna) -> Vec<Level> {
     let (n1, n2, win) = (
-        game.single_dragons,
-        game.double_dragons,
-        game.dragons_to_win,
+        game.single_dragons(),
+        game.double_dragons(),
+        game.config.dragons_to_win,
     );
     let mut out = Vec::new();
     for pile in 0..n1 + n2 {
@@ -257,7 +257,7 @@ pub fn capture(
     } else {
         t = t.saturating_add(l.dragon);
     }
-    if m >= game.dragons_to_win || t >= game.dragons_to_win || l.pile() == 0 {
+    if m >= game.config.dragons_to_win || t >= game.config.dragons_to_win || l.pile() == 0 {
         return Capture::End(sign(m as i32 - t as i32));
     }
     let mut next = Vec::new();

@@ -50,7 +50,7 @@ impl Solver {
                 "only the first player can be the best response".into(),
             ));
         }
-        let rounds = self.game.max_rounds;
+        let rounds = self.game.config.max_rounds;
         let (n, size) = (self.levels.len(), self.pairs.len());
         let full = self.pairs.index(FULL, FULL);
         let mut values = vec![0.0; n * 3 * size];

@@ -135,7 +135,7 @@ impl Solver {
     /// The table's horizon for `game`, or why it cannot be solved.
     pub fn horizon(game: &DuoRegna) -> Result<Horizon> {
         let per_hand = levels(game).len() * 3 * HandPairs::new().len();
-        let hands = game.max_rounds.div_ceil(HAND) as usize;
+        let hands = game.config.max_rounds.div_ceil(HAND) as usize;
         let too_big = |what: &str| {
             Error::InvalidOption(format!(
                 "the Duo Regna solver cannot solve these options: {what} (at most {MAX_VALUES} \
@@ -144,19 +144,19 @@ impl Solver {
         };
         if per_hand * hands <= MAX_VALUES {
             Ok(Horizon::Exact {
-                rounds: game.max_rounds,
+                rounds: game.config.max_rounds,
             })
         } else if per_hand > MAX_VALUES {
             Err(too_big(
                 "'dragon_deck' and 'dragons_to_win' give too many captures and piles",
             ))
-        } else if game.max_rounds >= STATIONARY_FROM {
+        } else if game.config.max_rounds >= STATIONARY_FROM {
             Ok(Horizon::Stationary)
         } else {
             Err(too_big(&format!(
                 "an exact table for max_rounds={} is too big, and the stationary table serves \
                  only max_rounds >= {STATIONARY_FROM}",
-                game.max_rounds
+                game.config.max_rounds
             )))
         }
     }
@@ -326,15 +326,15 @@ impl Solver {
     /// The mean of `value(level)` over the first dragon's draw.
     fn over_first_dragon(&self, mut value: impl FnMut(usize) -> f64) -> f64 {
         let g = &self.game;
-        let total = (g.single_dragons + g.double_dragons) as f64;
+        let total = (g.single_dragons() + g.double_dragons()) as f64;
         let mut v = 0.0;
-        for (dragon, n) in [(1u8, g.single_dragons), (2u8, g.double_dragons)] {
+        for (dragon, n) in [(1u8, g.single_dragons()), (2u8, g.double_dragons())] {
             let start = Level {
                 mine: 0,
                 theirs: 0,
                 dragon,
-                singles: g.single_dragons.saturating_sub(u8::from(dragon == 1)),
-                doubles: g.double_dragons.saturating_sub(u8::from(dragon == 2)),
+                singles: g.single_dragons().saturating_sub(u8::from(dragon == 1)),
+                doubles: g.double_dragons().saturating_sub(u8::from(dragon == 2)),
             };
             if let (true, Some(&l)) = (n > 0, self.index.get(&start)) {
                 v += n as f64 / total * value(l);

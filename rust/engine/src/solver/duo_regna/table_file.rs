@@ -34,8 +34,13 @@ impl Solver {
         out.extend_from_slice(&VERSION.to_le_bytes());
         let g = &self.game;
         let tag = u8::from(self.horizon == Horizon::Stationary);
-        out.extend_from_slice(&[g.single_dragons, g.double_dragons, g.dragons_to_win, tag]);
-        out.extend_from_slice(&g.max_rounds.to_le_bytes());
+        out.extend_from_slice(&[
+            g.single_dragons(),
+            g.double_dragons(),
+            g.config.dragons_to_win,
+            tag,
+        ]);
+        out.extend_from_slice(&g.config.max_rounds.to_le_bytes());
         out.extend_from_slice(&(self.values.len() as u64).to_le_bytes());
         for v in &self.values {
             out.extend_from_slice(&v.to_le_bytes());
@@ -68,12 +73,12 @@ impl Solver {
         let mut s = Solver::empty(game, Solver::horizon(game)?)?;
         let tag = u8::from(s.horizon == Horizon::Stationary);
         let options = [
-            game.single_dragons,
-            game.double_dragons,
-            game.dragons_to_win,
+            game.single_dragons(),
+            game.double_dragons(),
+            game.config.dragons_to_win,
             tag,
         ];
-        if body[12..16] != options || word(16) != game.max_rounds {
+        if body[12..16] != options || word(16) != game.config.max_rounds {
             return Err(bad("made for other options"));
         }
         let count = u64::from_le_bytes(body[20..28].try_into().map_err(|_| bad("short header"))?);

@@ -144,7 +144,7 @@ fn every_solved_state_is_an_equilibrium_and_the_start_is_worth_zero() {
             let hands = solver.pairs.hands(k);
             let (mine, theirs) = (hands[rng.index(hands.len())], hands[rng.index(hands.len())]);
             let r = Solver::round_of(rng.index(tables), k);
-            if r >= g.max_rounds {
+            if r >= g.config.max_rounds {
                 continue;
             }
             let game = solver.state_game(r, l, side, mine, theirs);
