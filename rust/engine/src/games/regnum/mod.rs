@@ -103,7 +103,7 @@ pub const TENSOR_SIZE: usize = KINDS
     + 2 * KINDS
     + 2
     + MAX_STANDARDS
-    + PHASES.len()
+    + Phase::COUNT
     + MAX_PLAYERS
     + MAX_CHARACTERS
     + MAX_SLOTS
@@ -137,6 +137,7 @@ declare_options! {
 /// Who decides what, now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[repr(u8)]
 pub enum Phase {
     /// The active player draws two blind or takes the discard's top card.
     Draw,
@@ -164,37 +165,17 @@ pub enum Phase {
     Over,
 }
 
-const PHASES: [Phase; 12] = [
-    Phase::Draw,
-    Phase::Main,
-    Phase::Pay,
-    Phase::Steal,
-    Phase::Tax,
-    Phase::Draw2Discard,
-    Phase::SwapTake,
-    Phase::SwapGive,
-    Phase::Salvage,
-    Phase::Exchange,
-    Phase::Remove,
-    Phase::Over,
-];
-const PHASE_NAMES: [&str; 12] = [
-    "draw",
-    "main",
-    "pay",
-    "steal",
-    "tax",
-    "draw2_discard",
-    "swap_take",
-    "swap_give",
-    "salvage",
-    "exchange",
-    "remove",
-    "over",
-];
+impl Phase {
+    /// How many phases there are (`Over` is the last: a phase's code is its place).
+    pub const COUNT: usize = Phase::Over as usize + 1;
 
-fn phase_index(p: Phase) -> usize {
-    PHASES.iter().position(|&x| x == p).unwrap_or(0)
+    /// The phase's name, as saved states and observations give it.
+    fn name(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default()
+    }
 }
 
 /// The rules, with the options in force and the card set they give.
@@ -944,10 +925,7 @@ impl Regnum {
             _ => false,
         };
         if stuck {
-            return Err(format!(
-                "nobody can act in phase {}",
-                PHASE_NAMES[phase_index(ph)]
-            ));
+            return Err(format!("nobody can act in phase {}", ph.name()));
         }
         Ok(())
     }
@@ -1252,7 +1230,7 @@ impl Game for Regnum {
             "current_player": self.current_player(s),
             "active": s.active,
             "turn": s.turn,
-            "phase": PHASE_NAMES[phase_index(s.phase)],
+            "phase": s.phase,
             "character": ch.map(|c| c.name.as_str()),
             "cost": ch.map(|c| c.slots.iter().map(|&x| SLOT_NAMES[x as usize % 7]).collect::<Vec<_>>()),
             "pay_step": (s.phase == Phase::Pay).then_some(s.pay_step),
@@ -1312,7 +1290,7 @@ impl Game for Regnum {
         w.scalar(total(&s.deck) as f32);
         w.scalar(count(s.char_deck) as f32);
         w.mask(s.standards as u64, MAX_STANDARDS);
-        w.one_hot(PHASES.len(), Some(phase_index(s.phase)));
+        w.one_hot(Phase::COUNT, Some(s.phase as usize));
         w.one_hot(
             MAX_PLAYERS,
             (s.phase != Phase::Over).then_some((s.decider as usize + n - seat) % n),

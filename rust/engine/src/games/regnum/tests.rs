@@ -171,3 +171,13 @@ fn final_round_one_each_gives_each_player_one_more_turn() {
     assert_eq!(s.phase, Phase::Over);
     assert_eq!(g.current_player(&s), None);
 }
+
+#[test]
+fn a_phase_is_named_as_saved_and_its_code_is_its_place() {
+    assert_eq!(Phase::Draw2Discard.name(), "draw2_discard");
+    assert_eq!(
+        serde_json::to_value(Phase::SwapTake).unwrap(),
+        serde_json::json!("swap_take")
+    );
+    assert_eq!((Phase::Draw as usize, Phase::COUNT), (0, 12));
+}
