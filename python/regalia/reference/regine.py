@@ -23,6 +23,23 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from regalia.cards.regine import (
+    ASSASSIN,
+    CARD_NAMES,
+    COMBO,
+    COPIES,
+    COURTESAN,
+    HERALD,
+    JESTER,
+    KINDS,
+    KNIGHT,
+    PEASANT,
+    PRINCESS,
+    SUIT_NAMES,
+    SUITS,
+    suit_key,
+    suit_points,
+)
 from regalia.reference.base import GameInfo, Rules, winner_returns
 from regalia.reference.json_fields import flag, optional_uint_list, uint, uint_grid, uint_list
 from regalia.reference.options import Choice, Integer, echo, option, read
@@ -30,17 +47,7 @@ from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
 
 MAX_PLAYERS = 4
-KINDS = 8
 DECK = 40
-COMBO = 4
-SUITS = 4
-
-JESTER, PEASANT, ASSASSIN, COURTESAN, HERALD, KNIGHT, PRINCESS, QUEEN = range(KINDS)
-CARD_NAMES = ("jester", "peasant", "assassin", "courtesan", "herald", "knight", "princess", "queen")
-COPIES = (8, 4, 4, 4, 4, 4, 4, 8)
-RANK = (0, 1, 2, 3, 4, 5, 5, 6)
-VALUE = (1, 4, 5, 6, 7, 10, 10, 10)
-SUIT_NAMES = ("queens", "jesters", "pairs", "game")
 SUIT_MAX = (1, 1, 2, 2)
 MAX_ROUND_GAIN = 40
 
@@ -104,64 +111,6 @@ class RegineOptions:
     )
     target: int = option(31, Integer(1, 1000), "points that end the game")
     max_rounds: int = option(100, Integer(1, 10_000), "stalemate guard: rounds before the game ends on points")
-
-
-def ranks_desc(combo: list[int]) -> list[int]:
-    """A combination's ranks, highest first."""
-    return sorted((RANK[c] for c in combo), reverse=True)
-
-
-def _other_ranks(combo: list[int], kind: int) -> list[int]:
-    r = sorted((RANK[c] for c in combo if c != kind), reverse=True)
-    return r + [0] * (COMBO - len(r))
-
-
-def _pairs_key(combo: list[int]) -> list[int] | None:
-    counts = [combo.count(k) for k in range(KINDS)]
-    pair: int | None = None
-    for kind in range(KINDS - 1, -1, -1):
-        rank = RANK[kind]
-        c = counts[kind]
-        if c == 4:
-            return [3, rank, rank, 0, 0, 0, 0]
-        if c == 3:
-            return [2, rank, _other_ranks(combo, kind)[0], 0, 0, 0, 0]
-        if c == 2:
-            if pair is not None:
-                return [3, RANK[pair], rank, 0, 0, 0, 0]
-            pair = kind
-    if pair is None:
-        return None
-    o = _other_ranks(combo, pair)
-    return [1, RANK[pair], o[0], o[1], 0, 0, 0]
-
-
-def suit_key(suit: int, combo: list[int]) -> list[int] | None:
-    """How a combination ranks for a Suit (higher is better), or ``None`` if it cannot win it."""
-    r = ranks_desc(combo)
-    if suit == 0:
-        return [combo.count(QUEEN), r[0], r[1], r[2], r[3], 0, 0]
-    if suit == 1:
-        return [combo.count(JESTER), 6 - r[3], 6 - r[2], 6 - r[1], 6 - r[0], 0, 0]
-    if suit == 2:
-        return _pairs_key(combo)
-    total = sum(VALUE[c] for c in combo)
-    if total == 31:
-        tier = 2
-    elif 32 <= total <= 40:
-        tier = 1
-    else:
-        return None
-    return [tier, total, combo.count(QUEEN), r[0], r[1], r[2], r[3]]
-
-
-def suit_points(suit: int, key: list[int]) -> int:
-    """What a Suit pays for the winning key (before chips)."""
-    if suit == 2:
-        return 1 if key[0] == 1 else 2
-    if suit == 3:
-        return key[0]
-    return 1
 
 
 def _size(counts: list[int]) -> int:

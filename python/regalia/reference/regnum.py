@@ -23,11 +23,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from regalia.reference.base import GameInfo, Rules, winner_returns
-from regalia.reference.bits import count, iter_bits
-from regalia.reference.json_fields import flag, items, optional_uint, optional_uint_list, uint, uint_grid, uint_list
-from regalia.reference.options import Choice, Data, Integer, echo, option, read
-from regalia.reference.regnum_cards import (
+from regalia.cards.regnum import (
     ANY,
     COLOURS,
     KIND_MASK,
@@ -44,6 +40,10 @@ from regalia.reference.regnum_cards import (
     default_card_set_data,
     parse_card_set,
 )
+from regalia.reference.base import GameInfo, Rules, winner_returns
+from regalia.reference.bits import count, iter_bits
+from regalia.reference.json_fields import flag, items, optional_uint, optional_uint_list, uint, uint_grid, uint_list
+from regalia.reference.options import Choice, Data, Integer, echo, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter
 

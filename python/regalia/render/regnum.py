@@ -7,9 +7,9 @@ import textwrap
 from functools import cache
 from typing import Any
 
+from regalia.cards.regnum import CardSet, default_card_set_data, parse_card_set
 from regalia.observations import RegnumObservation
 from regalia.reference.regnum import SLOT_NAMES
-from regalia.reference.regnum_cards import CardSet, default_card_set_data, parse_card_set
 from regalia.render.words import count
 
 WIDTH = 80

@@ -12,7 +12,7 @@ from collections import Counter
 from typing import Any
 
 from regalia.agents.base import View
-from regalia.reference.regine import CARD_NAMES, suit_key
+from regalia.cards.regine import CARD_NAMES, suit_key
 
 KEEP = ("queen", "jester")
 

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from regalia.agents.base import View
-from regalia.reference.regnum_cards import CardSet, default_card_set_data, parse_card_set
+from regalia.cards.regnum import CardSet, default_card_set_data, parse_card_set
 
 #: Resource kinds in the documented order, and the colours a card pays as.
 KINDS = ("G", "O", "P", "Y", "G/O", "G/P", "G/Y", "O/P", "O/Y", "P/Y")

@@ -1,5 +1,5 @@
 //! Regnum's card set: the data file embedded at build time, read and validated once at `make`
-//! (mirrored by `python/regalia/reference/regnum_cards.py`: both accept and refuse the same sets).
+//! (mirrored by `python/regalia/cards/regnum.py`: both accept and refuse the same sets).
 
 use crate::error::{Error, Result};
 use serde_json::{Map, Value};
