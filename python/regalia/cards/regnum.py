@@ -8,7 +8,9 @@ with a message naming the faulty entry (both backends accept and refuse the same
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,15 @@ EFFECTS = ("STEAL", "CLEAR", "TAX", "DRAW2", "DRAW1", "SWAP", "SALVAGE", "EXCHAN
 SCORE_ICONS = ("+1K", "+2K", "+1Q", "+2Q", "B+", "R+", "Yl+", "J", "W")
 ADVANTAGES = ("MONTREAUX", "STONEWALL", "GOLDMINT", "RIVERFORD", "SHADOWFEN", "BANNERHOLD")
 CONDITIONS = ("BLUE", "RED", "YELLOW", "INHABITANTS", "HAND", "WIZARDS", "EFFECTS", "FEWEST_COLOUR")
+
+#: Each payment slot as the observations name it (see ``PAIR_FIRST`` below).
+SLOT_NAMES = ("G", "O", "P", "Y", "2=", "2=", "1")
+#: Wizards owned -> points (more than four score as four).
+WIZARD_POINTS = (0, 2, 4, 7, 10)
+#: The bonus for the most Jesters, and what a standard is worth (to Bannerhold's owner).
+JESTER_BONUS = 2
+STANDARD_POINTS = 3
+BANNERHOLD_POINTS = 4
 
 #: Payment slots: 0-3 one card of that colour; PAIR_FIRST/PAIR_SECOND the two cards of a
 #: ``2=`` icon (the first names the colour, the second must match it); ANY one card of any colour.
@@ -247,3 +258,107 @@ def parse_card_set(data: Any, players: int) -> CardSet:
 def default_card_set_data() -> Any:
     """The default card set's JSON data."""
     return json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+
+
+def card_set_for(options: dict[str, Any] | None, players: int | None = None) -> CardSet:
+    """The card set in force with a game's ``options`` (the default set unless ``card_set`` is
+    given), validated for ``players`` (default: the options' ``players``, else 2); cached."""
+    options = options or {}
+    data = options.get("card_set")
+    seats = int(options.get("players", 2)) if players is None else players
+    return _parsed(None if data is None else json.dumps(data, sort_keys=True), seats)
+
+
+@cache
+def _parsed(data: str | None, players: int) -> CardSet:
+    return parse_card_set(default_card_set_data() if data is None else json.loads(data), players)
+
+
+# -- scoring: realms are lists of character indices (into ``CardSet.characters``) ----------
+
+
+def tally(cards: CardSet, realm: Sequence[int], hand: int) -> dict[str, int]:
+    """What the standards count in one realm and a hand of ``hand`` cards (and ``JESTERS``)."""
+    colours = [0, 0, 0]
+    wizards = effects = jesters = 0
+    for c in realm:
+        ch = cards.characters[c]
+        colours[ch.colour] += 1
+        wizards += ch.score == "W"
+        jesters += ch.score == "J"
+        effects += ch.effect is not None
+    return {
+        "BLUE": colours[0],
+        "RED": colours[1],
+        "YELLOW": colours[2],
+        "INHABITANTS": len(realm),
+        "HAND": hand,
+        "WIZARDS": wizards,
+        "EFFECTS": effects,
+        "FEWEST_COLOUR": min(colours),
+        "JESTERS": jesters,
+    }
+
+
+def standard_winners(
+    cards: CardSet,
+    realms: Sequence[Sequence[int]],
+    hands: Sequence[int],
+    advantages: Sequence[str | None],
+    standards: Sequence[int],
+) -> list[tuple[int, list[int]]]:
+    """Each standard in play (indices into ``CardSet.standards``) with the seats that win it."""
+    players = len(realms)
+    tallies = [tally(cards, realms[p], hands[p]) for p in range(players)]
+    out = []
+    for i in standards:
+        key = cards.standards[i].counts
+        values = [t[key] for t in tallies]
+        best = max(values)
+        tied = [p for p in range(players) if values[p] == best] if best >= 1 else []
+        if len(tied) > 1:
+            tied = [p for p in tied if advantages[p] == "MONTREAUX"]
+        out.append((i, tied))
+    return out
+
+
+def score_parts(
+    cards: CardSet,
+    realms: Sequence[Sequence[int]],
+    hands: Sequence[int],
+    advantages: Sequence[str | None],
+    standards: Sequence[int],
+) -> list[dict[str, int]]:
+    """Each seat's points in parts: ``characters`` (printed points and score icons),
+    ``wizards``, ``jesters`` (the bonus for most Jesters) and ``standards``. ``hands``: cards
+    in hand, ``advantages``: each castle's advantage, ``standards``: those in play."""
+    n = len(realms)
+    tallies = [tally(cards, realms[p], hands[p]) for p in range(n)]
+    king, queen = cards.king, cards.queen
+    parts = []
+    for p in range(n):
+        t = tallies[p]
+        has_king = king is not None and king in realms[p]
+        has_queen = queen is not None and queen in realms[p]
+        total = 0
+        for c in realms[p]:
+            ch = cards.characters[c]
+            total += ch.points
+            icon = ch.score
+            if icon in ("+1K", "+2K") and has_king:
+                total += 1 if icon == "+1K" else 2
+            elif icon in ("+1Q", "+2Q") and has_queen:
+                total += 1 if icon == "+1Q" else 2
+            elif icon == "B+":
+                total += t["BLUE"]
+            elif icon == "R+":
+                total += t["RED"]
+            elif icon == "Yl+":
+                total += t["YELLOW"]
+        jesters = JESTER_BONUS if all(t["JESTERS"] > tallies[o]["JESTERS"] for o in range(n) if o != p) else 0
+        wizards = WIZARD_POINTS[min(t["WIZARDS"], len(WIZARD_POINTS) - 1)]
+        parts.append({"characters": total, "wizards": wizards, "jesters": jesters, "standards": 0})
+    for _, winners in standard_winners(cards, realms, hands, advantages, standards):
+        for p in winners:
+            parts[p]["standards"] += BANNERHOLD_POINTS if advantages[p] == "BANNERHOLD" else STANDARD_POINTS
+    return parts

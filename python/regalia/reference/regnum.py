@@ -36,9 +36,12 @@ from regalia.cards.regnum import (
     MAX_STANDARDS,
     PAIR_FIRST,
     PAIR_SECOND,
+    SLOT_NAMES,
     CardSet,
     default_card_set_data,
     parse_card_set,
+    score_parts,
+    standard_winners,
 )
 from regalia.reference.base import GameInfo, Rules, winner_returns
 from regalia.reference.bits import count, iter_bits
@@ -50,11 +53,6 @@ from regalia.reference.tensor import TensorWriter
 MAX_PLAYERS = 4
 LINEUP = 4
 HAND_START = 4
-#: Wizards owned -> points (more than four score as four).
-WIZARD_POINTS = (0, 2, 4, 7, 10)
-JESTER_BONUS = 2
-STANDARD_POINTS = 3
-BANNERHOLD_POINTS = 4
 #: Tries at resampling a paying player's hand that can still complete her payment.
 DETERMINIZE_TRIES = 100
 
@@ -72,7 +70,6 @@ PHASES = (
     "remove",
     "over",
 )
-SLOT_NAMES = ("G", "O", "P", "Y", "2=", "2=", "1")
 
 # Action ids.
 DRAW_TWO = 0
@@ -183,79 +180,6 @@ def feasible(cnt: list[int], slots: tuple[int, ...], start: int, pair_colour: in
         if _hall(cnt, n, any_slots, wild):
             return True
     return False
-
-
-def _tally(cards: CardSet, realm: int, hand: int) -> dict[str, int]:
-    """What the standards count in one realm (``realm``: a bit per character) and hand."""
-    chars = [cards.characters[c] for c in iter_bits(realm)]
-    colours = [sum(1 for c in chars if c.colour == i) for i in range(3)]
-    return {
-        "BLUE": colours[0],
-        "RED": colours[1],
-        "YELLOW": colours[2],
-        "INHABITANTS": len(chars),
-        "HAND": hand,
-        "WIZARDS": sum(1 for c in chars if c.score == "W"),
-        "EFFECTS": sum(1 for c in chars if c.effect is not None),
-        "FEWEST_COLOUR": min(colours),
-        "JESTERS": sum(1 for c in chars if c.score == "J"),
-    }
-
-
-def standard_winners(
-    cards: CardSet, realms: list[int], hands: list[int], advantages: list[str | None], standards: int
-) -> list[tuple[int, list[int]]]:
-    """Each standard in play (a bit each in ``standards``) with the seats that win it."""
-    players = len(realms)
-    tallies = [_tally(cards, realms[p], hands[p]) for p in range(players)]
-    out = []
-    for i in iter_bits(standards):
-        key = cards.standards[i].counts
-        values = [t[key] for t in tallies]
-        best = max(values)
-        tied = [p for p in range(players) if values[p] == best] if best >= 1 else []
-        if len(tied) > 1:
-            tied = [p for p in tied if advantages[p] == "MONTREAUX"]
-        out.append((i, tied))
-    return out
-
-
-def score_parts(
-    cards: CardSet, realms: list[int], hands: list[int], advantages: list[str | None], standards: int
-) -> list[dict[str, int]]:
-    """Each seat's points in parts: ``characters`` (printed points and score icons),
-    ``wizards``, ``jesters`` (the bonus for most Jesters) and ``standards``. ``realms``: a
-    bit per character, ``hands``: cards in hand, ``advantages``: each castle's advantage."""
-    n = len(realms)
-    tallies = [_tally(cards, realms[p], hands[p]) for p in range(n)]
-    king, queen = cards.king, cards.queen
-    parts = []
-    for p in range(n):
-        t = tallies[p]
-        has_king = king is not None and realms[p] >> king & 1 == 1
-        has_queen = queen is not None and realms[p] >> queen & 1 == 1
-        total = 0
-        for c in iter_bits(realms[p]):
-            ch = cards.characters[c]
-            total += ch.points
-            icon = ch.score
-            if icon in ("+1K", "+2K") and has_king:
-                total += 1 if icon == "+1K" else 2
-            elif icon in ("+1Q", "+2Q") and has_queen:
-                total += 1 if icon == "+1Q" else 2
-            elif icon == "B+":
-                total += t["BLUE"]
-            elif icon == "R+":
-                total += t["RED"]
-            elif icon == "Yl+":
-                total += t["YELLOW"]
-        jesters = JESTER_BONUS if all(t["JESTERS"] > tallies[o]["JESTERS"] for o in range(n) if o != p) else 0
-        wizards = WIZARD_POINTS[min(t["WIZARDS"], len(WIZARD_POINTS) - 1)]
-        parts.append({"characters": total, "wizards": wizards, "jesters": jesters, "standards": 0})
-    for _, winners in standard_winners(cards, realms, hands, advantages, standards):
-        for p in winners:
-            parts[p]["standards"] += BANNERHOLD_POINTS if advantages[p] == "BANNERHOLD" else STANDARD_POINTS
-    return parts
 
 
 @dataclass
@@ -678,10 +602,10 @@ class Regnum(Rules[State]):
         n = self.config.players
         return score_parts(
             self.cards,
-            s.realms[:n],
+            [iter_bits(r) for r in s.realms[:n]],
             [sum(s.hands[p]) for p in range(n)],
             [self._advantage(s, p) for p in range(n)],
-            s.standards,
+            iter_bits(s.standards),
         )
 
     def standard_winners(self, s: State) -> list[tuple[int, list[int]]]:
@@ -689,10 +613,10 @@ class Regnum(Rules[State]):
         n = self.config.players
         return standard_winners(
             self.cards,
-            s.realms[:n],
+            [iter_bits(r) for r in s.realms[:n]],
             [sum(s.hands[p]) for p in range(n)],
             [self._advantage(s, p) for p in range(n)],
-            s.standards,
+            iter_bits(s.standards),
         )
 
     def scores(self, s: State) -> list[int]:

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import textwrap
-from functools import cache
 from typing import Any
 
-from regalia.cards.regnum import CardSet, default_card_set_data, parse_card_set
+from regalia.cards.regnum import SLOT_NAMES, card_set_for
 from regalia.observations import RegnumObservation
-from regalia.reference.regnum import SLOT_NAMES
 from regalia.render.words import count
 
 WIDTH = 80
@@ -69,17 +66,6 @@ def render(obs: RegnumObservation, options: dict[str, Any] | None = None) -> str
     return "\n".join(lines)
 
 
-def card_set(options: dict[str, Any] | None, players: int) -> CardSet:
-    """The card set of a game with ``options`` (the default one unless ``card_set`` is set)."""
-    data = (options or {}).get("card_set")
-    return _parsed(None if data is None else json.dumps(data), players)
-
-
-@cache
-def _parsed(data: str | None, players: int) -> CardSet:
-    return parse_card_set(default_card_set_data() if data is None else json.loads(data), players)
-
-
 def _costs(options: dict[str, Any] | None, players: int) -> dict[str, str]:
     """Each character's cost as printed (``G O P``, ``2= 2= G``), by name."""
-    return {c.name: " ".join(SLOT_NAMES[x] for x in c.slots) for c in card_set(options, players).characters}
+    return {c.name: " ".join(SLOT_NAMES[x] for x in c.slots) for c in card_set_for(options, players).characters}

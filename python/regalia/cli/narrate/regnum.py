@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from regalia.cards.regnum import card_set_for, score_parts
 from regalia.cli.narrate.seats import Seats
-from regalia.reference.regnum import score_parts
-from regalia.render.regnum import card_set
 from regalia.render.words import count
 
 Obs = dict[str, Any]
@@ -75,12 +74,12 @@ def news(before: Obs, after: Obs, mover: int, told: str | None, seats: Seats) ->
 
 def breakdown(obs: Obs, seats: Seats) -> list[dict[str, int]]:
     """Each seat's points in parts, from what the final board shows."""
-    cards = card_set(seats.options, seats.count)
+    cards = card_set_for(seats.options, seats.count)
     by_name = {c.name: i for i, c in enumerate(cards.characters)}
     castles = {c.name: c.advantage for c in cards.castles}
     standards = {s.name: i for i, s in enumerate(cards.standards)}
-    realms = [sum(1 << by_name[n] for n in realm) for realm in obs["realms"]]
-    chosen = sum(1 << standards[n] for n in obs["standards"])
+    realms = [sorted(by_name[n] for n in realm) for realm in obs["realms"]]
+    chosen = sorted(standards[n] for n in obs["standards"])
     return score_parts(cards, realms, obs["hand_sizes"], [castles[c] for c in obs["castles"]], chosen)
 
 
