@@ -56,6 +56,8 @@ FAST = [
     ("duo", "rules", [s for s in FIXED_STRATEGIES if s != "first-legal"], 24, 0.6),
     ("duell-der-drachen", "rules", list(FIXED_STRATEGIES), 60, 0.6),
     ("regine", "rules", list(FIXED_STRATEGIES), 60, 0.6),
+    ("regnum", "rules", ["first-legal"], 100, 0.6),
+    ("regnum", "rules", [s for s in FIXED_STRATEGIES if s != "first-legal"], 40, 0.6),
     ("duo", "rules", ["random"], 40, 0.5),
     ("duell-der-drachen", "rules", ["random"], 40, 0.5),
     ("regine", "rules", ["random"], 40, 0.5),
