@@ -64,6 +64,13 @@ FAST = [
     ("regnum", "rules", ["random"], 40, 0.5),
 ]
 
+#: Claims of ``rules`` that take more games than CI affords: (game, options, opponents, games,
+#: the share the agent beats). Duo's full game against the first legal action (greedy
+#: shedding, itself a sound plan: the line is one half).
+RULES_SLOW = [
+    ("duo", {"players": 2, "rounds": 0}, ["first-legal"], 300, 0.5),
+]
+
 #: The same, long: ``best`` against every fixed strategy.
 SLOW = [
     ("duo-regna", "best", list(FIXED_STRATEGIES), 24, 0.75),
@@ -73,6 +80,14 @@ SLOW = [
 @pytest.mark.parametrize(("name", "agent", "opponents", "games", "line"), FAST, ids=lambda x: str(x))
 def test_rules_beat_simple_opponents(name: str, agent: str, opponents: list[str], games: int, line: float) -> None:
     _check(_lows(name, agent, opponents, games), line, agent, name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "options", "opponents", "games", "line"), RULES_SLOW, ids=lambda x: str(x))
+def test_rules_beat_simple_opponents_over_many_games(
+    name: str, options: dict[str, Any], opponents: list[str], games: int, line: float
+) -> None:
+    _check(_lows(name, "rules", opponents, games, options), line, "rules", name)
 
 
 @pytest.mark.slow

@@ -42,7 +42,7 @@ from regalia.cards.regnum import (
 
 #: Action ids of the documented encoding (``k`` a kind, ``c`` a colour, ``p`` a seat).
 DRAW_TWO, TAKE_DISCARD, BUY, PAY, DISCARD, END_TURN = 0, 1, 2, 6, 46, 56
-STEAL, SALVAGE, SWAP_TAKE, SWAP_GIVE, TARGET = 57, 61, 71, 81, 91
+STEAL, SALVAGE, SWAP_TAKE, SWAP_GIVE = 57, 61, 71, 81
 KINDS = len(KIND_NAMES)
 
 #: What a card in hand is worth while several turns remain (about the points a card buys).
