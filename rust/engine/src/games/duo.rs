@@ -30,7 +30,7 @@
 use crate::actions::{Action, ActionSet};
 use crate::bits::Set128;
 use crate::error::Result;
-use crate::game::{uniform_action, winner_returns, Game, GameInfo, Seat};
+use crate::game::{lead_returns, uniform_action, winner_returns, Game, GameInfo, Seat};
 use crate::options::{declare_options, echo, read, Allowed, GameOptions, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
@@ -646,6 +646,13 @@ impl Game for Duo {
         }
         legal.nth(rng.index(stop)).unwrap_or_default()
     }
+
+    /// Rollouts stop once a round has been scored (the rest of a game to the target is mostly
+    /// the luck of later deals): the seats' point leads (over a quarter of the target)
+    /// estimate the returns.
+    fn rollout_cutoff(&self, from: &State, s: &State) -> Option<Vec<f64>> {
+        (s.round > from.round).then(|| lead_returns(&self.scores(s), self.target as f64 / 4.0))
+    }
 }
 
 #[cfg(test)]
@@ -742,6 +749,22 @@ mod tests {
         );
         g.apply(&mut s, END_TURN);
         assert_eq!(g.rollout_action(&s, &g.legal_actions(&s), &mut rng), DRAW);
+    }
+
+    #[test]
+    fn rollouts_stop_at_the_end_of_the_round_with_the_lead() {
+        let g = game(2);
+        let mut s = g.new_state(Rng::new(3));
+        let mut rng = Rng::new(5);
+        let start = s;
+        while s.round == start.round {
+            assert_eq!(g.rollout_cutoff(&start, &s), None);
+            let a = g.rollout_action(&s, &g.legal_actions(&s), &mut rng);
+            g.apply(&mut s, a);
+        }
+        assert!(!s.over && s.scores[..2] != [0, 0], "{:?}", s.scores);
+        let v = ((s.scores[0] - s.scores[1]) as f64 / 2.5).tanh();
+        assert_eq!(g.rollout_cutoff(&start, &s), Some(vec![v, -v]));
     }
 
     #[test]
