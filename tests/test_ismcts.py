@@ -152,3 +152,15 @@ def test_the_rollout_literal_names_exactly_the_engines_kinds() -> None:
     state = regalia.make("duo").new_state(1)
     with pytest.raises(regalia.InvalidArgumentError, match="rollout must be 'heuristic' or 'random'"):
         state.ismcts(iterations=5, rollout="greedy")
+
+
+def test_the_agent_plays_a_forced_move_without_searching() -> None:
+    from regalia.agents import make_agent
+
+    class Forced:
+        legal_actions = [5]
+
+        def sample_world(self, seed: int) -> Any:
+            raise AssertionError("searched a forced move")
+
+    assert make_agent("ismcts:iterations=1000000", 1).act(Forced()) == 5  # type: ignore[arg-type]

@@ -15,7 +15,7 @@ from regalia.errors import InvalidOptionError
 #: ``best`` override them). Measured with the gauntlet, see docs/agents.md.
 BEST: dict[str, tuple[str, dict[str, Any]]] = {
     "duo-regna": ("ismcts", {"iterations": 5000}),
-    "duo": ("ismcts", {"iterations": 1000}),
+    "duo": ("ismcts", {"iterations": 3000}),
     "duell-der-drachen": ("ismcts", {"iterations": 20000}),
     "regine": ("ismcts", {"iterations": 1000}),
     "regnum": ("ismcts", {"iterations": 1000}),

@@ -46,7 +46,10 @@ class IsmctsAgent:
         self._rng = random.Random(seed)
 
     def act(self, view: View) -> int:
-        """The action the search visits most from a world sampled for this seat."""
+        """The action the search visits most from a world sampled for this seat (the only
+        legal action at once, without a search)."""
+        if len(view.legal_actions) == 1:
+            return view.legal_actions[0]
         world: Any = view.sample_world(self._rng.getrandbits(64))
         if not hasattr(world, "ismcts"):
             import regalia

@@ -651,7 +651,7 @@ impl Game for Duo {
     /// the luck of later deals): the seats' point leads (over a quarter of the target)
     /// estimate the returns.
     fn rollout_cutoff(&self, from: &State, s: &State) -> Option<Vec<f64>> {
-        (s.round > from.round).then(|| lead_returns(&self.scores(s), self.target as f64 / 4.0))
+        (s.round > from.round).then(|| lead_returns(&self.scores(s), self.target() as f64 / 4.0))
     }
 }
 
