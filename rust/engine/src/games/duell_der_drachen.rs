@@ -700,11 +700,15 @@ impl Game for DuellDerDrachen {
         let me = s.player as usize;
         let (mut best, mut choice, mut ties) = (i32::MIN, None, 0);
         // Face-up actions are the card ids, below every face-down one.
-        for a in legal.iter().take_while(|&a| (a as usize) < self.num_cards()) {
+        for a in legal
+            .iter()
+            .take_while(|&a| (a as usize) < self.num_cards())
+        {
             let t = self.colour(a as usize);
             let mine = self.territory_strength(s, me, t) + self.value(a as usize);
             let theirs = self.territory_strength(s, 1 - me, t);
-            let score = 2 * i32::from(mine > theirs) - 3 * i32::from(theirs > 0 && mine >= 2 * theirs);
+            let score =
+                2 * i32::from(mine > theirs) - 3 * i32::from(theirs > 0 && mine >= 2 * theirs);
             if score > best {
                 (best, choice, ties) = (score, Some(a), 1);
             } else if score == best {

@@ -413,8 +413,8 @@ mod tests {
     #[test]
     fn a_game_without_a_rollout_policy_rolls_out_at_random() {
         // Regnum keeps the default policy: both rollout kinds are the same search.
-        let g = crate::games::regnum::Regnum::from_options(&Options::new())
-            .expect("default options");
+        let g =
+            crate::games::regnum::Regnum::from_options(&Options::new()).expect("default options");
         let s = g.new_state(Rng::new(6));
         let mut random = config(300, 2);
         random.rollout = Rollout::Random;
