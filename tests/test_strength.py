@@ -71,9 +71,15 @@ RULES_SLOW = [
     ("duo", {"players": 2, "rounds": 0}, ["first-legal"], 300, 0.5),
 ]
 
-#: The same, long: ``best`` against every fixed strategy.
-SLOW = [
-    ("duo-regna", "best", list(FIXED_STRATEGIES), 24, 0.75),
+#: ``best``, long: it wins 75% against every fixed strategy and beats ``rules``.
+#: (game, opponents, games per opponent, the share it beats). Regine against ``rules`` is not
+#: met (about half the points, see docs/agents.md); Duo and Regnum are not claimed yet.
+SLOW: list[Any] = [
+    ("duo-regna", list(FIXED_STRATEGIES), 24, 0.75),
+    ("duell-der-drachen", list(FIXED_STRATEGIES), 30, 0.75),
+    ("duell-der-drachen", ["rules"], 60, 0.5),
+    ("regine", list(FIXED_STRATEGIES), 60, 0.75),
+    pytest.param("regine", ["rules"], 60, 0.5, marks=pytest.mark.xfail(reason="best wins about half against rules")),
 ]
 
 
@@ -91,6 +97,6 @@ def test_rules_beat_simple_opponents_over_many_games(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "agent", "opponents", "games", "line"), SLOW, ids=lambda x: str(x))
-def test_best_beats_fixed_strategies(name: str, agent: str, opponents: list[str], games: int, line: float) -> None:
-    _check(_lows(name, agent, opponents, games), line, agent, name)
+@pytest.mark.parametrize(("name", "opponents", "games", "line"), SLOW, ids=lambda x: str(x))
+def test_best_beats_fixed_strategies_and_rules(name: str, opponents: list[str], games: int, line: float) -> None:
+    _check(_lows(name, "best", opponents, games), line, "best", name)
