@@ -38,31 +38,35 @@ class Narrator:
     def _seats(self, view: int) -> narrate.Seats:
         return narrate.Seats(view, self.agents, self.options)
 
-    def _news(self, state: Any) -> None:
-        """What the table said of the last move, from ``view``'s observations around it."""
+    def _news(self, game: str, after: dict[str, Any]) -> None:
+        """What the table said of the last move, from ``view``'s observations around it
+        (``after``: the view's observation now)."""
         if self._before is None or self.view is None:
             return
         before, mover, told = self._before
-        seats = self._seats(self.view)
-        for line in narrate.news(state.game_name, before, state.observation(self.view), seats, told):
+        for line in narrate.news(game, before, after, self._seats(self.view), told):
             self.screen.tell(f"      {line}")
         self._before = None
 
     def move(self, state: Any, seat: int, action: int) -> None:
         """Tells the move ``seat`` is about to play in ``state``; waits as asked.
         ``EOFError`` (no more Enter to wait for) stops the waiting, not the game."""
-        self._news(state)
+        game = state.game_name
+        # The view's observation now: after the last move told, before this one, and the board.
+        seen = None if self.view is None else state.observation(self.view)
+        if seen is not None:
+            self._news(game, seen)
         self.count += 1
         if self.boards:
             board_seat = seat if self.view is None else self.view
             self.screen.rule(f"move {self.count}: board of seat {board_seat}")
-            self.screen.board(state.game_name, state.observation(board_seat), self.options)
-        line = f"{self.count:>4}. seat {seat} ({self.agents[seat]}) plays {state.action_name(action)}"
+            self.screen.board(game, seen if seen is not None else state.observation(board_seat), self.options)
+        name = state.action_name(action)
+        line = f"{self.count:>4}. seat {seat} ({self.agents[seat]}) plays {name}"
         self.screen.say(line, style="bold" if self.boards else "")
-        if self.view is not None:
-            name = state.action_name(action)
-            told = name if seat == self.view else narrate.public(state.game_name, name)
-            self._before = (state.observation(self.view), seat, told)
+        if seen is not None:
+            told = name if seat == self.view else narrate.public(game, name)
+            self._before = (seen, seat, told)
         if self.step:
             try:
                 input("press Enter for the next move ")
@@ -73,11 +77,12 @@ class Narrator:
 
     def final(self, state: Any) -> None:
         """The final board, from ``view`` or seat 0, and why the game ended."""
-        self._news(state)
         seat = 0 if self.view is None else self.view
+        obs = state.observation(seat)
+        self._news(state.game_name, obs)
         self.screen.rule(f"final board of seat {seat}")
-        self.screen.board(state.game_name, state.observation(seat), self.options)
-        for line in narrate.ending(state.game_name, state.observation(seat), self._seats(seat)):
+        self.screen.board(state.game_name, obs, self.options)
+        for line in narrate.ending(state.game_name, obs, self._seats(seat)):
             self.screen.tell(line)
 
 
