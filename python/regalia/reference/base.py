@@ -20,7 +20,7 @@ from regalia.errors import (
     InvalidArgumentError,
     InvalidStateError,
 )
-from regalia.reference import recall
+from regalia.reference import codec, recall
 from regalia.reference.options import GameOptions, listing
 from regalia.reference.rng import MASK64, Rng
 
@@ -59,6 +59,8 @@ class Rules(ABC, Generic[S]):
     """One game's rules; the instance holds the validated options. States are plain data."""
 
     INFO: ClassVar[GameInfo]
+    #: The game's state dataclass; the types of its fields say how each is saved.
+    state_type: type[S]
     #: Options added after saves of the game were first written, each with the value that
     #: plays as those older saves, which lack it, were played.
     ADDED_OPTIONS: ClassVar[dict[str, Any]] = {}
@@ -135,17 +137,17 @@ class Rules(ABC, Generic[S]):
     def check_state(self, s: S) -> str | None:
         """``None`` if ``s`` is consistent, else what is wrong."""
 
-    @abstractmethod
     def copy_state(self, s: S) -> S:
         """An independent copy."""
+        return codec.copy(s)
 
-    @abstractmethod
     def state_to_json(self, s: S) -> dict[str, Any]:
         """The state's saved form (the same JSON as the Rust ``Serialize``)."""
+        return codec.to_json(s)
 
-    @abstractmethod
     def state_from_json(self, data: Any) -> S:
         """Reads the saved form; may raise anything on malformed data."""
+        return codec.from_json(self.state_type, data)
 
 
 #: The fields of a saved state's envelope, every one required and no other allowed.

@@ -1,13 +1,7 @@
 """Card sets kept as int bit masks (bit ``i`` set = card ``i`` present), as
-``rust/engine/src/bits.rs`` keeps them; ``Set128`` saves such a set as the ascending list
-of its members."""
+``rust/engine/src/bits.rs`` keeps them."""
 
 from __future__ import annotations
-
-from typing import Any
-
-#: Largest member (exclusive) of a ``Set128``.
-SET128_LIMIT = 128
 
 
 def iter_bits(mask: int) -> list[int]:
@@ -32,22 +26,3 @@ def nth_bit(mask: int, n: int) -> int | None:
 def count(mask: int) -> int:
     """Number of set bits."""
     return mask.bit_count()
-
-
-def set128_to_json(mask: int) -> list[int]:
-    """The saved form of a ``Set128``: its members, ascending."""
-    return iter_bits(mask)
-
-
-def set128_from_json(data: Any) -> int:
-    """Reads a ``Set128``; raises ``ValueError`` unless ``data`` is a strictly ascending
-    list of integers below 128."""
-    if not isinstance(data, list):
-        raise ValueError("a card set must be a list of card ids")
-    mask, last = 0, -1
-    for x in data:
-        if type(x) is not int or not last < x < SET128_LIMIT:
-            raise ValueError(f"a card set must list distinct ids below {SET128_LIMIT} in ascending order")
-        mask |= 1 << x
-        last = x
-    return mask

@@ -20,14 +20,14 @@ Rulings, options and the order of random draws: see the Rust module and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from regalia.reference.base import GameInfo, Rules
 from regalia.reference.bits import count, iter_bits
-from regalia.reference.json_fields import flag, optional_uint, optional_uint_list, uint, uint_grid, uint_list
+from regalia.reference.codec import U8, U64, Items, Maybe
 from regalia.reference.options import Integer, echo, invalid, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
@@ -65,21 +65,23 @@ class State:
     """The whole game state (field for field the Rust ``State``)."""
 
     rng: Rng
-    player: int
-    hands: list[int]
-    board: list[list[int]]
-    face_down: list[int]
-    display: list[int | None]
-    deck: int
-    known: list[int]
-    markers: list[int | None]
+    player: Annotated[int, U8]
+    hands: Annotated[list[int], Items(U64, 2)]
+    board: Annotated[list[list[int]], Items(Items(U64, TERRITORIES), 2)]
+    face_down: Annotated[list[int], Items(U64, 2)]
+    display: Annotated[list[int | None], Items(Maybe(U8), TERRITORIES)]
+    deck: Annotated[int, U64]
+    known: Annotated[list[int], Items(U64, 2)]
+    markers: Annotated[list[int | None], Items(Maybe(U8), TERRITORIES)]
     final_count: bool = False
     over: bool = False
-    winner: int | None = None
+    winner: Annotated[int | None, Maybe(U8)] = None
 
 
 class DuellDerDrachen(Rules[State]):
     """Duell der Drachen's rules with validated options."""
+
+    state_type = State
 
     INFO = GameInfo(
         "duell-der-drachen",
@@ -428,54 +430,6 @@ class DuellDerDrachen(Rules[State]):
         return d
 
     # -- saving and checking ---------------------------------------------------------
-
-    def copy_state(self, s: State) -> State:
-        return State(
-            s.rng.copy(),
-            s.player,
-            list(s.hands),
-            [list(side) for side in s.board],
-            list(s.face_down),
-            list(s.display),
-            s.deck,
-            list(s.known),
-            list(s.markers),
-            s.final_count,
-            s.over,
-            s.winner,
-        )
-
-    def state_to_json(self, s: State) -> dict[str, Any]:
-        return {
-            "board": [list(side) for side in s.board],
-            "deck": s.deck,
-            "display": list(s.display),
-            "face_down": list(s.face_down),
-            "final_count": s.final_count,
-            "hands": list(s.hands),
-            "known": list(s.known),
-            "markers": list(s.markers),
-            "over": s.over,
-            "player": s.player,
-            "rng": s.rng.to_json(),
-            "winner": s.winner,
-        }
-
-    def state_from_json(self, data: Any) -> State:
-        return State(
-            Rng.from_json(data["rng"]),
-            uint(data["player"]),
-            uint_list(data["hands"], 2, MASK64),
-            uint_grid(data["board"], 2, TERRITORIES, MASK64),
-            uint_list(data["face_down"], 2, MASK64),
-            optional_uint_list(data["display"], TERRITORIES),
-            uint(data["deck"], MASK64),
-            uint_list(data["known"], 2, MASK64),
-            optional_uint_list(data["markers"], TERRITORIES),
-            flag(data["final_count"]),
-            flag(data["over"]),
-            optional_uint(data["winner"]),
-        )
 
     def _check_cards(self, s: State) -> str | None:
         if any(c is not None and c >= self.num_cards for c in s.display):

@@ -17,14 +17,14 @@ Rulings, options and the order of random draws: see the Rust module and ``docs/r
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from regalia.reference.base import GameInfo, Rules, winner_returns
-from regalia.reference.bits import count, iter_bits, nth_bit, set128_from_json, set128_to_json
-from regalia.reference.json_fields import flag, int32, items, optional_uint, uint, uint_list
+from regalia.reference.bits import count, iter_bits, nth_bit
+from regalia.reference.codec import U8, U32, Int32, Items, Maybe, Set128
 from regalia.reference.options import Boolean, Integer, echo, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
@@ -128,22 +128,24 @@ class State:
     """The whole game state (field for field the Rust ``State``)."""
 
     rng: Rng
-    hands: list[int]
-    draw: int
-    piles: list[int]
-    tops: list[int]
-    current: int
-    round: int
-    scores: list[int]
-    turn_pile: int | None
-    turn_cards: int
-    last_points: list[int] | None
-    last_winner: int | None
+    hands: Annotated[list[int], Items(Set128(), MAX_PLAYERS)]
+    draw: Annotated[int, Set128()]
+    piles: Annotated[list[int], Items(Set128(), PILES)]
+    tops: Annotated[list[int], Items(U8, PILES)]
+    current: Annotated[int, U8]
+    round: Annotated[int, U32]
+    scores: Annotated[list[int], Items(Int32(), MAX_PLAYERS)]
+    turn_pile: Annotated[int | None, Maybe(U8)]
+    turn_cards: Annotated[int, Set128()]
+    last_points: Annotated[list[int] | None, Maybe(Items(Int32(), MAX_PLAYERS))]
+    last_winner: Annotated[int | None, Maybe(U8)]
     over: bool
 
 
 class Duo(Rules[State]):
     """Duo's rules with validated options."""
+
+    state_type = State
 
     INFO = GameInfo("duo", "Duo", (), 2, MAX_PLAYERS, DuoOptions)
 
@@ -374,58 +376,6 @@ class Duo(Rules[State]):
         return d
 
     # -- saving and checking ---------------------------------------------------------
-
-    def copy_state(self, s: State) -> State:
-        return State(
-            s.rng.copy(),
-            list(s.hands),
-            s.draw,
-            list(s.piles),
-            list(s.tops),
-            s.current,
-            s.round,
-            list(s.scores),
-            s.turn_pile,
-            s.turn_cards,
-            None if s.last_points is None else list(s.last_points),
-            s.last_winner,
-            s.over,
-        )
-
-    def state_to_json(self, s: State) -> dict[str, Any]:
-        return {
-            "current": s.current,
-            "draw": set128_to_json(s.draw),
-            "hands": [set128_to_json(h) for h in s.hands],
-            "last_points": None if s.last_points is None else list(s.last_points),
-            "last_winner": s.last_winner,
-            "over": s.over,
-            "piles": [set128_to_json(p) for p in s.piles],
-            "rng": s.rng.to_json(),
-            "round": s.round,
-            "scores": list(s.scores),
-            "tops": list(s.tops),
-            "turn_cards": set128_to_json(s.turn_cards),
-            "turn_pile": s.turn_pile,
-        }
-
-    def state_from_json(self, data: Any) -> State:
-        last = data["last_points"]
-        return State(
-            Rng.from_json(data["rng"]),
-            [set128_from_json(h) for h in items(data["hands"], MAX_PLAYERS)],
-            set128_from_json(data["draw"]),
-            [set128_from_json(p) for p in items(data["piles"], PILES)],
-            uint_list(data["tops"], PILES),
-            uint(data["current"]),
-            uint(data["round"], 2**32 - 1),
-            [int32(x) for x in items(data["scores"], MAX_PLAYERS)],
-            optional_uint(data["turn_pile"]),
-            set128_from_json(data["turn_cards"]),
-            None if last is None else [int32(x) for x in items(last, MAX_PLAYERS)],
-            optional_uint(data["last_winner"]),
-            flag(data["over"]),
-        )
 
     def check_state(self, s: State) -> str | None:
         n = self.config.players

@@ -14,13 +14,13 @@ Rulings and options: see the Rust module and ``docs/rules/duo-regna.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from regalia.reference.base import GameInfo, Rules
-from regalia.reference.json_fields import flag, optional_uint, uint, uint_list
+from regalia.reference.codec import U8, U16, U32, Items, Maybe
 from regalia.reference.options import Integer, IntegerList, echo, invalid, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
@@ -82,21 +82,23 @@ class State:
     """The whole game state (field for field the Rust ``State``)."""
 
     rng: Rng
-    hands: list[int]
-    pending: int | None
-    pile: list[int]
-    pile_len: int
-    next_dragon: int
-    dragon: int
-    dragon_side: int
-    captured: list[int]
-    round: int
-    last_reveal: list[int] | None
+    hands: Annotated[list[int], Items(U16, 2)]
+    pending: Annotated[int | None, Maybe(U8)]
+    pile: Annotated[list[int], Items(U8, MAX_PILE)]
+    pile_len: Annotated[int, U8]
+    next_dragon: Annotated[int, U8]
+    dragon: Annotated[int, U8]
+    dragon_side: Annotated[int, U8]
+    captured: Annotated[list[int], Items(U8, 2)]
+    round: Annotated[int, U32]
+    last_reveal: Annotated[list[int] | None, Maybe(Items(U8, 2))]
     over: bool = field(default=False)
 
 
 class DuoRegna(Rules[State]):
     """Duo Regna's rules with validated options."""
+
+    state_type = State
 
     INFO = GameInfo("duo-regna", "Duo Regna", ("duoregna", "duo_regna"), 2, 2, DuoRegnaOptions)
 
@@ -280,56 +282,6 @@ class DuoRegna(Rules[State]):
         return d
 
     # -- saving and checking ---------------------------------------------------------
-
-    def copy_state(self, s: State) -> State:
-        return State(
-            s.rng.copy(),
-            list(s.hands),
-            s.pending,
-            list(s.pile),
-            s.pile_len,
-            s.next_dragon,
-            s.dragon,
-            s.dragon_side,
-            list(s.captured),
-            s.round,
-            None if s.last_reveal is None else list(s.last_reveal),
-            s.over,
-        )
-
-    def state_to_json(self, s: State) -> dict[str, Any]:
-        return {
-            "captured": list(s.captured),
-            "dragon": s.dragon,
-            "dragon_side": s.dragon_side,
-            "hands": list(s.hands),
-            "last_reveal": None if s.last_reveal is None else list(s.last_reveal),
-            "next_dragon": s.next_dragon,
-            "over": s.over,
-            "pending": s.pending,
-            "pile": list(s.pile),
-            "pile_len": s.pile_len,
-            "rng": s.rng.to_json(),
-            "round": s.round,
-        }
-
-    def state_from_json(self, data: Any) -> State:
-        pending = data["pending"]
-        last = data["last_reveal"]
-        return State(
-            Rng.from_json(data["rng"]),
-            uint_list(data["hands"], 2, 0xFFFF),
-            optional_uint(pending),
-            uint_list(data["pile"], MAX_PILE),
-            uint(data["pile_len"]),
-            uint(data["next_dragon"]),
-            uint(data["dragon"]),
-            uint(data["dragon_side"]),
-            uint_list(data["captured"], 2),
-            uint(data["round"], 0xFFFFFFFF),
-            None if last is None else uint_list(last, 2),
-            flag(data["over"]),
-        )
 
     def check_state(self, s: State) -> str | None:
         if not s.rng.is_valid():

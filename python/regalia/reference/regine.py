@@ -18,7 +18,7 @@ Rulings, options and the order of random draws: see the Rust module and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -41,7 +41,7 @@ from regalia.cards.regine import (
     suit_points,
 )
 from regalia.reference.base import GameInfo, Rules, winner_returns
-from regalia.reference.json_fields import flag, optional_uint_list, uint, uint_grid, uint_list
+from regalia.reference.codec import U8, U16, Items, Maybe
 from regalia.reference.options import Choice, Integer, echo, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
@@ -126,38 +126,40 @@ class State:
     """The whole game state (field for field the Rust ``State``)."""
 
     rng: Rng
-    deck: list[int]
-    deck_len: int
-    discard: list[int]
-    hands: list[list[int]]
-    table: list[list[int]]
-    table_len: list[int]
-    face_up: list[int]
-    marked: list[int]
-    scores: list[int]
-    round: int
-    dealer: int
-    phase: int
-    turn: int
+    deck: Annotated[list[int], Items(U8, DECK)]
+    deck_len: Annotated[int, U8]
+    discard: Annotated[list[int], Items(U8, KINDS)]
+    hands: Annotated[list[list[int]], Items(Items(U8, KINDS), MAX_PLAYERS)]
+    table: Annotated[list[list[int]], Items(Items(U8, COMBO), MAX_PLAYERS)]
+    table_len: Annotated[list[int], Items(U8, MAX_PLAYERS)]
+    face_up: Annotated[list[int], Items(U8, MAX_PLAYERS)]
+    marked: Annotated[list[int], Items(U8, KINDS)]
+    scores: Annotated[list[int], Items(U16, MAX_PLAYERS)]
+    round: Annotated[int, U16]
+    dealer: Annotated[int, U8]
+    phase: Annotated[int, U8]
+    turn: Annotated[int, U8]
     no_changes: bool
     changed: bool
     exchanged: bool
     played: bool
-    passes: int
-    effect: int
-    effect_seat: int
-    effect_slot: int
-    suit: int
-    suit_turns: int
-    bets: list[int]
-    doubled: list[int | None]
-    won: list[int | None]
-    gain: list[int]
-    last_cards: list[list[int]]
+    passes: Annotated[int, U8]
+    effect: Annotated[int, U8]
+    effect_seat: Annotated[int, U8]
+    effect_slot: Annotated[int, U8]
+    suit: Annotated[int, U8]
+    suit_turns: Annotated[int, U8]
+    bets: Annotated[list[int], Items(U8, SUITS)]
+    doubled: Annotated[list[int | None], Items(Maybe(U8), SUITS)]
+    won: Annotated[list[int | None], Items(Maybe(U8), SUITS)]
+    gain: Annotated[list[int], Items(U8, SUITS)]
+    last_cards: Annotated[list[list[int]], Items(Items(U8, COMBO), MAX_PLAYERS)]
 
 
 class Regine(Rules[State]):
     """Regine's rules with validated options."""
+
+    state_type = State
 
     INFO = GameInfo("regine", "Regine", (), 2, 4, RegineOptions)
 
@@ -814,105 +816,6 @@ class Regine(Rules[State]):
         return d
 
     # -- saving and checking ---------------------------------------------------------
-
-    def copy_state(self, s: State) -> State:
-        return State(
-            s.rng.copy(),
-            list(s.deck),
-            s.deck_len,
-            list(s.discard),
-            [list(h) for h in s.hands],
-            [list(t) for t in s.table],
-            list(s.table_len),
-            list(s.face_up),
-            list(s.marked),
-            list(s.scores),
-            s.round,
-            s.dealer,
-            s.phase,
-            s.turn,
-            s.no_changes,
-            s.changed,
-            s.exchanged,
-            s.played,
-            s.passes,
-            s.effect,
-            s.effect_seat,
-            s.effect_slot,
-            s.suit,
-            s.suit_turns,
-            list(s.bets),
-            list(s.doubled),
-            list(s.won),
-            list(s.gain),
-            [list(c) for c in s.last_cards],
-        )
-
-    def state_to_json(self, s: State) -> dict[str, Any]:
-        return {
-            "bets": list(s.bets),
-            "changed": s.changed,
-            "deck": list(s.deck),
-            "deck_len": s.deck_len,
-            "dealer": s.dealer,
-            "discard": list(s.discard),
-            "doubled": list(s.doubled),
-            "effect": s.effect,
-            "effect_seat": s.effect_seat,
-            "effect_slot": s.effect_slot,
-            "exchanged": s.exchanged,
-            "face_up": list(s.face_up),
-            "gain": list(s.gain),
-            "hands": [list(h) for h in s.hands],
-            "last_cards": [list(c) for c in s.last_cards],
-            "marked": list(s.marked),
-            "no_changes": s.no_changes,
-            "passes": s.passes,
-            "phase": s.phase,
-            "played": s.played,
-            "rng": s.rng.to_json(),
-            "round": s.round,
-            "scores": list(s.scores),
-            "suit": s.suit,
-            "suit_turns": s.suit_turns,
-            "table": [list(t) for t in s.table],
-            "table_len": list(s.table_len),
-            "turn": s.turn,
-            "won": list(s.won),
-        }
-
-    def state_from_json(self, data: Any) -> State:
-        return State(
-            Rng.from_json(data["rng"]),
-            uint_list(data["deck"], DECK),
-            uint(data["deck_len"]),
-            uint_list(data["discard"], KINDS),
-            uint_grid(data["hands"], MAX_PLAYERS, KINDS),
-            uint_grid(data["table"], MAX_PLAYERS, COMBO),
-            uint_list(data["table_len"], MAX_PLAYERS),
-            uint_list(data["face_up"], MAX_PLAYERS),
-            uint_list(data["marked"], KINDS),
-            uint_list(data["scores"], MAX_PLAYERS, 0xFFFF),
-            uint(data["round"], 0xFFFF),
-            uint(data["dealer"]),
-            uint(data["phase"]),
-            uint(data["turn"]),
-            flag(data["no_changes"]),
-            flag(data["changed"]),
-            flag(data["exchanged"]),
-            flag(data["played"]),
-            uint(data["passes"]),
-            uint(data["effect"]),
-            uint(data["effect_seat"]),
-            uint(data["effect_slot"]),
-            uint(data["suit"]),
-            uint(data["suit_turns"]),
-            uint_list(data["bets"], SUITS),
-            optional_uint_list(data["doubled"], SUITS),
-            optional_uint_list(data["won"], SUITS),
-            uint_list(data["gain"], SUITS),
-            uint_grid(data["last_cards"], MAX_PLAYERS, COMBO),
-        )
 
     def check_state(self, s: State) -> str | None:
         n = self.config.players

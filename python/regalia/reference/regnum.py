@@ -16,9 +16,8 @@ Rulings, options, encodings and the order of random draws: see the Rust module a
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -45,7 +44,7 @@ from regalia.cards.regnum import (
 )
 from regalia.reference.base import GameInfo, Rules, winner_returns
 from regalia.reference.bits import count, iter_bits
-from regalia.reference.json_fields import flag, items, optional_uint, optional_uint_list, uint, uint_grid, uint_list
+from regalia.reference.codec import U8, U16, U32, U64, Items, Maybe, Text
 from regalia.reference.options import Choice, Data, Integer, echo, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter
@@ -187,30 +186,32 @@ class State:
     """The whole game state (field for field the Rust ``State``)."""
 
     rng: Rng
-    castles: list[int]
-    standards: int
-    lineup: list[int | None]
-    char_deck: int
-    gone: int
-    realms: list[int]
-    hands: list[list[int]]
-    deck: list[int]
-    discard: list[int]
-    known: list[list[list[int]]]
-    phase: str
-    active: int
-    decider: int
-    turn: int
-    bought: int
+    castles: Annotated[list[int], Items(U8, MAX_PLAYERS)]
+    standards: Annotated[int, U16]
+    lineup: Annotated[list[int | None], Items(Maybe(U8), LINEUP)]
+    char_deck: Annotated[int, U64]
+    gone: Annotated[int, U64]
+    realms: Annotated[list[int], Items(U64, MAX_PLAYERS)]
+    hands: Annotated[list[list[int]], Items(Items(U8, KINDS), MAX_PLAYERS)]
+    deck: Annotated[list[int], Items(U8, KINDS)]
+    discard: Annotated[list[int], Items(U8, MAX_RESOURCES, at_most=True)]
+    known: Annotated[list[list[list[int]]], Items(Items(Items(U8, KINDS), MAX_PLAYERS), MAX_PLAYERS)]
+    phase: Annotated[str, Text(PHASES)]
+    active: Annotated[int, U8]
+    decider: Annotated[int, U8]
+    turn: Annotated[int, U32]
+    bought: Annotated[int, U8]
     wild_used: bool
-    character: int | None
-    pay_step: int
-    pair_colour: int | None
-    final_turns: int | None
+    character: Annotated[int | None, Maybe(U8)]
+    pay_step: Annotated[int, U8]
+    pair_colour: Annotated[int | None, Maybe(U8)]
+    final_turns: Annotated[int | None, Maybe(U8)]
 
 
 class Regnum(Rules[State]):
     """Regnum's rules with validated options."""
+
+    state_type = State
 
     INFO = GameInfo("regnum", "Regnum", (), 2, MAX_PLAYERS, RegnumOptions)
     #: Saves from before ``final_round`` were played with one more turn each.
@@ -791,76 +792,6 @@ class Regnum(Rules[State]):
         return d
 
     # -- saving and checking ---------------------------------------------------------
-
-    def copy_state(self, s: State) -> State:
-        d = copy.copy(s)
-        d.rng = s.rng.copy()
-        d.castles = list(s.castles)
-        d.lineup = list(s.lineup)
-        d.realms = list(s.realms)
-        d.hands = [list(h) for h in s.hands]
-        d.deck = list(s.deck)
-        d.discard = list(s.discard)
-        d.known = [[list(k) for k in row] for row in s.known]
-        return d
-
-    def state_to_json(self, s: State) -> dict[str, Any]:
-        return {
-            "active": s.active,
-            "bought": s.bought,
-            "castles": list(s.castles),
-            "char_deck": s.char_deck,
-            "character": s.character,
-            "deck": list(s.deck),
-            "decider": s.decider,
-            "discard": list(s.discard),
-            "final_turns": s.final_turns,
-            "gone": s.gone,
-            "hands": [list(h) for h in s.hands],
-            "known": [[list(k) for k in row] for row in s.known],
-            "lineup": list(s.lineup),
-            "pair_colour": s.pair_colour,
-            "pay_step": s.pay_step,
-            "phase": s.phase,
-            "realms": list(s.realms),
-            "rng": s.rng.to_json(),
-            "standards": s.standards,
-            "turn": s.turn,
-            "wild_used": s.wild_used,
-        }
-
-    def state_from_json(self, data: Any) -> State:
-        if not isinstance(data, dict):
-            raise ValueError("the state must be an object")
-        if data["phase"] not in PHASES:
-            raise ValueError(f"'phase' must be one of {PHASES}")
-        discard = data["discard"]
-        if not isinstance(discard, list) or len(discard) > MAX_RESOURCES:
-            raise ValueError(f"'discard' must be a list of at most {MAX_RESOURCES} cards")
-        mask64 = (1 << 64) - 1
-        return State(
-            rng=Rng.from_json(data["rng"]),
-            castles=uint_list(data["castles"], MAX_PLAYERS),
-            standards=uint(data["standards"], 0xFFFF),
-            lineup=optional_uint_list(data["lineup"], LINEUP),
-            char_deck=uint(data["char_deck"], mask64),
-            gone=uint(data["gone"], mask64),
-            realms=uint_list(data["realms"], MAX_PLAYERS, mask64),
-            hands=uint_grid(data["hands"], MAX_PLAYERS, KINDS),
-            deck=uint_list(data["deck"], KINDS),
-            discard=[uint(k) for k in discard],
-            known=[uint_grid(row, MAX_PLAYERS, KINDS) for row in items(data["known"], MAX_PLAYERS)],
-            phase=data["phase"],
-            active=uint(data["active"]),
-            decider=uint(data["decider"]),
-            turn=uint(data["turn"], 0xFFFFFFFF),
-            bought=uint(data["bought"]),
-            wild_used=flag(data["wild_used"]),
-            character=optional_uint(data["character"]),
-            pay_step=uint(data["pay_step"]),
-            pair_colour=optional_uint(data["pair_colour"]),
-            final_turns=optional_uint(data["final_turns"]),
-        )
 
     def check_state(self, s: State) -> str | None:
         n = self.config.players
