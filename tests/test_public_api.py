@@ -1,8 +1,11 @@
-"""The package's public face: ``help(regalia)`` shows the public types and no private name."""
+"""The package's public face: ``help(regalia)`` shows the public types and no private name;
+and which of its modules may use which."""
 
 from __future__ import annotations
 
+import ast
 import pydoc
+from pathlib import Path
 
 import regalia
 
@@ -16,3 +19,28 @@ def test_the_public_types_are_exported_and_documented() -> None:
         assert name in text
     assert "SUBMODULES" not in text, "a private alias of a module shows up"
     assert all(not name.startswith("_") for name in regalia.__all__)
+
+
+def _imported_modules(path: Path) -> set[str]:
+    """Every module ``path`` imports, ``from regalia import reference`` as ``regalia.reference``."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out.add(node.module)
+            out.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return out
+
+
+def test_only_the_backend_choice_imports_the_reference_rules() -> None:
+    """The reference is the executable spec, one of two backends: agents, the CLI, renderers and
+    adapters use the game API, so they work alike on both backends."""
+    package = Path(regalia.__file__).parent
+    importers = sorted(
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if path.parent.name != "reference"
+        and any(m == "regalia.reference" or m.startswith("regalia.reference.") for m in _imported_modules(path))
+    )
+    assert importers == ["__init__.py"]

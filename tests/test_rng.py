@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import regalia
-from regalia.reference.rng import Rng, derive_seed
+from regalia.reference.rng import Rng
+from regalia.seeds import derive_seed
 
 
 def test_pinned_outputs() -> None:

@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from regalia.errors import InvalidArgumentError
 from regalia.match import MatchRecord
-from regalia.reference.rng import derive_seed
+from regalia.seeds import derive_seed
 
 __all__ = ["BLOCK", "COLUMNS", "Chunk", "DatasetWriter", "agent_games", "check_output", "random_games"]
 

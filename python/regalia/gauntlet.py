@@ -18,7 +18,7 @@ from regalia.agents import as_agent, make_agent
 from regalia.agents.base import agent_name
 from regalia.errors import InvalidArgumentError
 from regalia.match import MatchRecord
-from regalia.reference.rng import derive_seed
+from regalia.seeds import derive_seed
 from regalia.tournaments import AgentSpec, tournament, wilson_interval
 
 #: Strategies that ignore the game: the first, the last, or the first in a fixed shuffled order

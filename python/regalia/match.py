@@ -11,7 +11,7 @@ from regalia import jsontext
 from regalia.agents import AgentLike, as_agent, make_agent
 from regalia.agents.base import action_id, agent_name, call_hook, view_of, world_seed
 from regalia.errors import AgentError, InvalidArgumentError, InvalidStateError
-from regalia.reference.rng import derive_seed
+from regalia.seeds import derive_seed
 
 #: What ``play`` does when an agent raises or chooses an illegal action.
 OnError = Literal["raise", "forfeit"]

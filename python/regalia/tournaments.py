@@ -18,7 +18,7 @@ from regalia.agents import AgentLike, as_agent, make_agent
 from regalia.errors import InvalidArgumentError
 from regalia.executors import ExecutorLike, progress_bar, resolve
 from regalia.match import MatchRecord, OnError, play
-from regalia.reference.rng import derive_seed
+from regalia.seeds import derive_seed
 
 #: An agent in a tournament: a built-in agent's name (with options, e.g. ``"ismcts:iterations=200"``),
 #: an agent object (copied afresh for every game) or a plain function of the view.

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from regalia.errors import InvalidArgumentError
-from regalia.reference.rng import derive_seed
+from regalia.seeds import derive_seed
 
 
 @dataclass(frozen=True)

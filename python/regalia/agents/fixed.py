@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from regalia.agents.base import View
 from regalia.errors import InvalidArgumentError
-from regalia.reference.rng import derive_seed
+from regalia.seeds import derive_seed
 
 
 class FirstLegal:

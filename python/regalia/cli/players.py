@@ -9,7 +9,7 @@ import regalia
 from regalia.agents import AGENTS, Agent, make_agent
 from regalia.cli import exits
 from regalia.errors import RegaliaError
-from regalia.reference.rng import derive_seed
+from regalia.seeds import derive_seed
 
 #: The seat name of a person at this terminal.
 HUMAN = "human"

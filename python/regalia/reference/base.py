@@ -22,7 +22,8 @@ from regalia.errors import (
 )
 from regalia.reference import codec, recall
 from regalia.reference.options import GameOptions, listing
-from regalia.reference.rng import MASK64, Rng
+from regalia.reference.rng import Rng
+from regalia.seeds import MASK64, derive_seed
 
 STATE_FORMAT = "regalia-state"
 #: The most record entries an information-state tensor may keep.
@@ -286,8 +287,6 @@ class Game:
 
     def random_playouts(self, games: Any, seed: Any = None, threads: Any = None) -> dict[str, Any]:
         """Plays random games exactly as the engine's native playouts do (one thread)."""
-        from regalia.reference.rng import derive_seed
-
         games = _count_arg(games, "games", 0)
         _count_arg(1 if threads is None else threads, "threads", 1)
         s = 0 if seed is None else _seed_arg(seed)

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from regalia.reference.bits import iter_bits
-from regalia.reference.rng import MASK64, Rng
+from regalia.reference.rng import Rng
+from regalia.seeds import MASK64
 
 #: Card sets (``Set128``) hold ids below this.
 SET128_LIMIT = 128

@@ -9,26 +9,12 @@ from __future__ import annotations
 from collections.abc import MutableSequence
 from typing import Any, TypeVar
 
-MASK64 = (1 << 64) - 1
+from regalia.seeds import MASK64, splitmix64
+
 MASK32 = (1 << 32) - 1
 PCG_MULT = 6364136223846793005
 
 T = TypeVar("T")
-
-
-def splitmix64(x: int) -> tuple[int, int]:
-    """One SplitMix64 step: returns (new x, output)."""
-    x = (x + 0x9E3779B97F4A7C15) & MASK64
-    z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return x, z ^ (z >> 31)
-
-
-def derive_seed(seed: int, index: int) -> int:
-    """The seed of the ``index``-th sub-stream of ``seed``."""
-    x = seed ^ ((index * 0xD1B54A32D192ED03) & MASK64)
-    return splitmix64(x)[1]
 
 
 class Rng:
