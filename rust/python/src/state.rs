@@ -1,9 +1,7 @@
 //! `regalia._core.State`: one position of a game, with its history.
 
 use crate::convert::{count_arg, int_arg, json_to_py, seed_arg};
-use crate::errors::{
-    guard, not_contiguous, IllegalActionError, InvalidArgumentError, RegaliaError,
-};
+use crate::errors::{guard, not_contiguous, IllegalActionError, InvalidArgumentError};
 use crate::interrupt::interruptible;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::prelude::*;
@@ -358,10 +356,6 @@ impl PyState {
         let mut out = vec![0.0; self.game.information_state_size(slots_arg(slots)?)];
         guard(|| self.inner.information_state_tensor(seat, &mut out))?;
         Ok(PyArray1::from_vec(py, out))
-    }
-    /// Unused: states are immutable except through ``apply``.
-    fn __getnewargs__(&self) -> PyResult<()> {
-        Err(RegaliaError::new_err("use to_json() to save a state"))
     }
 }
 
