@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import types
-from typing import Any, Union, get_args, get_origin, get_type_hints, is_typeddict
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
 
 import pytest
 
@@ -15,8 +15,11 @@ from tests.conftest import make_game
 
 
 def mismatch(value: Any, expected: Any, at: str) -> str | None:
-    """Where ``value`` is not of type ``expected`` (a TypedDict, list, union or plain type)."""
+    """Where ``value`` is not of type ``expected`` (a TypedDict, list, union, literal or plain
+    type)."""
     origin = get_origin(expected)
+    if origin is Literal:
+        return None if value in get_args(expected) else f"{at}: {value!r} is none of {get_args(expected)}"
     if origin in (Union, types.UnionType):
         found = [mismatch(value, option, at) for option in get_args(expected)]
         return None if None in found else f"{at}: {value!r} is none of {expected}"

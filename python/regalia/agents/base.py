@@ -39,6 +39,12 @@ class View:
         """The name of one of ``legal_actions``."""
         return self.action_names[self.legal_actions.index(action)]
 
+    def action_info(self, action: int) -> dict[str, Any]:
+        """What ``action`` means (see ``regalia.actions``): it describes the id from what
+        every seat sees, so the sampled world answers as the real state would."""
+        info: dict[str, Any] = self._world.action_info(action)
+        return info
+
 
 @runtime_checkable
 class Agent(Protocol):

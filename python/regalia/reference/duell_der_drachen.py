@@ -308,14 +308,17 @@ class DuellDerDrachen(Rules[State]):
     def scores(self, s: State) -> list[int]:
         return [self._markers_of(s, 0), self._markers_of(s, 1)]
 
-    def action_name(self, s: State, action: int) -> str:
+    def action_info(self, s: State, action: int) -> dict[str, Any] | None:
         m = self.decode(action)
         if m is None:
-            return "?"
+            return None
         card, t, down = m
-        if down:
-            return f"{self.card_name(card)} face down on {COLOURS[t]}"
-        return f"{self.card_name(card)} face up"
+        return {"kind": "play", "card": self.card_name(card), "territory": COLOURS[t], "face_up": not down}
+
+    def info_name(self, info: dict[str, Any]) -> str:
+        if info["face_up"]:
+            return f"{info['card']} face up"
+        return f"{info['card']} face down on {info['territory']}"
 
     # -- what a seat sees ------------------------------------------------------------
 

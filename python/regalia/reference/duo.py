@@ -300,14 +300,19 @@ class Duo(Rules[State]):
     def scores(self, s: State) -> list[int]:
         return list(s.scores[: self.config.players])
 
-    def action_name(self, s: State, action: int) -> str:
+    def action_info(self, s: State, action: int) -> dict[str, Any] | None:
         if action == DRAW:
-            return "draw"
+            return {"kind": "draw"}
         if action == END_TURN:
-            return "end turn"
+            return {"kind": "end_turn"}
         if 0 <= action < DRAW:
-            return f"play {card_name(action % KINDS)} on {PILE_NAMES[action // KINDS]}"
-        return "?"
+            return {"kind": "play", "card": card_name(action % KINDS), "pile": PILE_NAMES[action // KINDS]}
+        return None
+
+    def info_name(self, info: dict[str, Any]) -> str:
+        if info["kind"] == "play":
+            return f"play {info['card']} on {info['pile']}"
+        return "draw" if info["kind"] == "draw" else "end turn"
 
     # -- what a seat sees ------------------------------------------------------------
 

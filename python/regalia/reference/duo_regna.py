@@ -219,8 +219,11 @@ class DuoRegna(Rules[State]):
     def scores(self, s: State) -> list[int]:
         return list(s.captured)
 
-    def action_name(self, s: State, action: int) -> str:
-        return CARD_NAMES[action] if 0 <= action < CARDS else "?"
+    def action_info(self, s: State, action: int) -> dict[str, Any] | None:
+        return {"kind": "play", "card": CARD_NAMES[action]} if 0 <= action < CARDS else None
+
+    def info_name(self, info: dict[str, Any]) -> str:
+        return str(info["card"])
 
     # -- what a seat sees ------------------------------------------------------------
 

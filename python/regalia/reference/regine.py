@@ -96,6 +96,27 @@ DOUBLE_DOWN = 87
 ALL_YOURS = 88
 WE_SHALL_SEE = 89
 NUM_ACTIONS = 90
+#: The actions that choose nothing more than their kind, and their names.
+_PLAIN_ACTIONS = {
+    CONFIRM_EXCHANGE: "confirm_exchange",
+    NO_CHANGES: "no_changes",
+    END_TURN: "end_turn",
+    BET_PASS: "pass",
+    BET_MINE: "mine",
+    DOUBLE_DOWN: "double_down",
+    ALL_YOURS: "all_yours",
+    WE_SHALL_SEE: "we_shall_see",
+}
+_PLAIN_NAMES = {
+    "confirm_exchange": "confirm exchange",
+    "no_changes": "there are no changes",
+    "end_turn": "end turn",
+    "pass": "pass",
+    "mine": "mine",
+    "double_down": "double down",
+    "all_yours": "all yours",
+    "we_shall_see": "we shall see",
+}
 
 SEAT_BLOCK = 2 + COMBO * (2 + KINDS) + 1 + 3 + 3 * SUITS
 TENSOR_SIZE = 3 * KINDS + MAX_PLAYERS * SEAT_BLOCK + 3 + len(DECISIONS) + 5 + 2 + SUITS + 1 + SUITS
@@ -613,41 +634,49 @@ class Regine(Rules[State]):
     def scores(self, s: State) -> list[int]:
         return list(s.scores[: self.config.players])
 
-    def action_name(self, s: State, action: int) -> str:
+    def action_info(self, s: State, action: int) -> dict[str, Any] | None:
         a = action
         if 0 <= a < PLAY_DOWN:
-            return f"play {CARD_NAMES[a]} face up"
-        if a < MARK:
-            return f"play {CARD_NAMES[a - PLAY_DOWN]} face down"
-        if a < CONFIRM_EXCHANGE:
-            return f"exchange {CARD_NAMES[a - MARK]}"
-        fixed = {
-            CONFIRM_EXCHANGE: "confirm exchange",
-            NO_CHANGES: "there are no changes",
-            END_TURN: "end turn",
-            HERALD_TAKE: "herald: take the top card",
-            HERALD_DECLINE: "herald: put it at the bottom",
-            BET_PASS: "pass",
-            BET_MINE: "mine",
-            DOUBLE_DOWN: "double down",
-            ALL_YOURS: "all yours",
-            WE_SHALL_SEE: "we shall see",
-        }
-        if a in fixed:
-            return fixed[a]
+            return {"kind": "play", "card": CARD_NAMES[a], "face_up": True}
+        if PLAY_DOWN <= a < MARK:
+            return {"kind": "play", "card": CARD_NAMES[a - PLAY_DOWN], "face_up": False}
+        if MARK <= a < CONFIRM_EXCHANGE:
+            return {"kind": "exchange", "card": CARD_NAMES[a - MARK]}
+        if a in _PLAIN_ACTIONS:
+            return {"kind": _PLAIN_ACTIONS[a]}
         if PEASANT_SEAT <= a < PEASANT_CARD:
-            return f"peasant: seat {a - PEASANT_SEAT}"
+            return {"kind": "name_seat", "effect": "peasant", "seat": a - PEASANT_SEAT}
         if PEASANT_CARD <= a < ASSASSIN_AT:
-            return f"peasant: show {CARD_NAMES[a - PEASANT_CARD]}"
-        if ASSASSIN_AT <= a < COURTESAN_AT:
-            return f"assassin: seat {(a - ASSASSIN_AT) // 4} slot {(a - ASSASSIN_AT) % 4}"
-        if COURTESAN_AT <= a < HERALD_TAKE:
-            return f"courtesan: seat {(a - COURTESAN_AT) // 4} slot {(a - COURTESAN_AT) % 4}"
+            return {"kind": "show_card", "effect": "peasant", "card": CARD_NAMES[a - PEASANT_CARD]}
+        if ASSASSIN_AT <= a < HERALD_TAKE:
+            effect, base = ("assassin", ASSASSIN_AT) if a < COURTESAN_AT else ("courtesan", COURTESAN_AT)
+            seat, slot = divmod(a - base, 4)
+            return {"kind": "target_card", "effect": effect, "seat": seat, "slot": slot}
+        if a in (HERALD_TAKE, HERALD_DECLINE):
+            return {"kind": "herald", "effect": "herald", "take": a == HERALD_TAKE}
         if KNIGHT_SEAT <= a < PRINCESS_CARD:
-            return f"knight: seat {a - KNIGHT_SEAT}"
+            return {"kind": "name_seat", "effect": "knight", "seat": a - KNIGHT_SEAT}
         if PRINCESS_CARD <= a < BET_PASS:
-            return f"princess: discard {CARD_NAMES[a - PRINCESS_CARD]}"
-        return "?"
+            return {"kind": "discard", "effect": "princess", "card": CARD_NAMES[a - PRINCESS_CARD]}
+        return None
+
+    def info_name(self, info: dict[str, Any]) -> str:
+        kind = info["kind"]
+        if kind == "play":
+            return f"play {info['card']} face {'up' if info['face_up'] else 'down'}"
+        if kind == "exchange":
+            return f"exchange {info['card']}"
+        if kind == "name_seat":
+            return f"{info['effect']}: seat {info['seat']}"
+        if kind == "show_card":
+            return f"{info['effect']}: show {info['card']}"
+        if kind == "target_card":
+            return f"{info['effect']}: seat {info['seat']} slot {info['slot']}"
+        if kind == "herald":
+            return f"{info['effect']}: {'take the top card' if info['take'] else 'put it at the bottom'}"
+        if kind == "discard":
+            return f"{info['effect']}: discard {info['card']}"
+        return _PLAIN_NAMES[kind]
 
     # -- what a seat sees ------------------------------------------------------------
 

@@ -83,6 +83,15 @@ SWAP_TAKE = SALVAGE + KINDS
 SWAP_GIVE = SWAP_TAKE + KINDS
 TARGET = SWAP_GIVE + KINDS
 NUM_ACTIONS = TARGET + MAX_CHARACTERS
+#: Action names around a resource card's kind, by action kind.
+_CARD_VERBS = {
+    "discard": ("discard", ""),
+    "salvage": ("salvage", ""),
+    "take_from_deck": ("take", " from the deck"),
+    "give_to_deck": ("give", " to the deck"),
+}
+#: Action names before a character's name, by action kind.
+_CHARACTER_VERBS = {"exchange_for": "exchange for", "remove": "remove", "target": "target"}
 
 SEAT_FEATURES = 1 + MAX_CASTLES + MAX_CHARACTERS + 1 + KINDS
 TENSOR_SIZE = (
@@ -638,37 +647,56 @@ class Regnum(Rules[State]):
         chars = self.cards.characters
         return chars[c].name if c < len(chars) else f"#{c}"
 
-    def action_name(self, s: State, action: int) -> str:
+    def action_info(self, s: State, action: int) -> dict[str, Any] | None:
         if action == DRAW_TWO:
-            return "draw two"
+            return {"kind": "draw_two"}
         if action == TAKE_DISCARD:
-            return "take discard"
+            return {"kind": "take_discard"}
         if BUY <= action < PAY:
-            i = action - BUY
-            c = s.lineup[i]
-            return f"buy slot {i + 1} (empty)" if c is None else f"buy {self._char_name(c)} (slot {i + 1})"
+            c = s.lineup[action - BUY]
+            return {"kind": "buy", "slot": action - BUY, "character": None if c is None else self._char_name(c)}
         if PAY <= action < DISCARD:
             k, c = divmod(action - PAY, 4)
-            mask = KIND_MASK[k]
-            if not mask >> c & 1:
-                return f"pay {KIND_NAMES[k]} as {COLOURS[c]} (wild)"
-            return f"pay {KIND_NAMES[k]}" if mask == 1 << c else f"pay {KIND_NAMES[k]} as {COLOURS[c]}"
-        if DISCARD <= action < END_TURN:
-            return f"discard {KIND_NAMES[action - DISCARD]}"
+            return {"kind": "pay", "card": KIND_NAMES[k], "colour": COLOURS[c], "wild": not KIND_MASK[k] >> c & 1}
         if action == END_TURN:
-            return "end turn"
+            return {"kind": "end_turn"}
         if STEAL <= action < SALVAGE:
-            return f"steal from seat {action - STEAL}"
-        if SALVAGE <= action < SWAP_TAKE:
-            return f"salvage {KIND_NAMES[action - SALVAGE]}"
-        if SWAP_TAKE <= action < SWAP_GIVE:
-            return f"take {KIND_NAMES[action - SWAP_TAKE]} from the deck"
-        if SWAP_GIVE <= action < TARGET:
-            return f"give {KIND_NAMES[action - SWAP_GIVE]} to the deck"
+            return {"kind": "steal", "seat": action - STEAL}
+        for kind, base in (
+            ("discard", DISCARD),
+            ("salvage", SALVAGE),
+            ("take_from_deck", SWAP_TAKE),
+            ("give_to_deck", SWAP_GIVE),
+        ):
+            if base <= action < base + KINDS:
+                return {"kind": kind, "card": KIND_NAMES[action - base]}
         if TARGET <= action < NUM_ACTIONS:
-            verb = {"exchange": "exchange for", "remove": "remove"}.get(s.phase, "target")
-            return f"{verb} {self._char_name(action - TARGET)}"
-        return "?"
+            kind = {"exchange": "exchange_for", "remove": "remove"}.get(s.phase, "target")
+            return {"kind": kind, "character": self._char_name(action - TARGET)}
+        return None
+
+    def info_name(self, info: dict[str, Any]) -> str:
+        kind = info["kind"]
+        if kind == "buy":
+            slot = info["slot"] + 1
+            return f"buy slot {slot} (empty)" if info["character"] is None else f"buy {info['character']} (slot {slot})"
+        if kind == "pay":
+            card, colour = info["card"], info["colour"]
+            if info["wild"]:
+                return f"pay {card} as {colour} (wild)"
+            return (
+                f"pay {card}"
+                if KIND_MASK[KIND_NAMES.index(card)] == 1 << COLOURS.index(colour)
+                else f"pay {card} as {colour}"
+            )
+        if kind == "steal":
+            return f"steal from seat {info['seat']}"
+        if kind in _CARD_VERBS:
+            before, after = _CARD_VERBS[kind]
+            return f"{before} {info['card']}{after}"
+        if kind in _CHARACTER_VERBS:
+            return f"{_CHARACTER_VERBS[kind]} {info['character']}"
+        return str(kind).replace("_", " ")
 
     # -- what a seat sees ------------------------------------------------------------
 

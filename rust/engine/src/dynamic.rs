@@ -78,6 +78,8 @@ pub trait DynState: Send + Sync {
     fn seed(&self) -> Option<u64>;
     /// The name of an action id.
     fn action_name(&self, action: i64) -> Result<String>;
+    /// What an action id means, as a JSON object tagged by `"kind"` (see [`Game::action_info`]).
+    fn action_info(&self, action: i64) -> Result<Value>;
     /// The id of a legal action named by `text`: its exact name or a unique prefix of it,
     /// ignoring case and runs of spaces. The exact name of an action that is not legal now
     /// is refused, with the legal actions listed.
@@ -209,6 +211,9 @@ impl<G: Game> DynState for Session<G> {
     }
     fn action_name(&self, action: i64) -> Result<String> {
         Session::action_name(self, action)
+    }
+    fn action_info(&self, action: i64) -> Result<Value> {
+        Session::action_info(self, action)
     }
     fn parse_action(&self, text: &str) -> Result<Action> {
         Session::parse_action(self, text)

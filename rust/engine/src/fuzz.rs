@@ -137,6 +137,8 @@ pub fn check_contract(game: &dyn DynGame, s: &dyn DynState, probe: u64) {
     let mut picker = Rng::new(probe);
     for a in legal.iter() {
         ok(s.action_name(a as i64), "action name");
+        let info = ok(s.action_info(a as i64), "action info");
+        assert!(info["kind"].is_string(), "action info without a kind");
     }
     for _ in 0..s.num_actions().min(32) {
         ok(
@@ -145,6 +147,7 @@ pub fn check_contract(game: &dyn DynGame, s: &dyn DynState, probe: u64) {
         );
     }
     assert!(s.action_name(s.num_actions() as i64).is_err());
+    assert!(s.action_info(s.num_actions() as i64).is_err() && s.action_info(-1).is_err());
     let before = s.to_json();
     let mut c = s.clone_box();
     if let Some(bad) = (0..s.num_actions()).find(|&a| !legal.contains(a)) {
@@ -254,6 +257,7 @@ pub fn actions(data: &[u8]) -> bool {
                     assert!((a as usize) < s.num_actions());
                 }
                 let _ = s.action_name(r.u64() as i64);
+                let _ = s.action_info(r.u64() as i64);
             }
             _ => check_contract(&*game, &*s, r.u64()),
         }

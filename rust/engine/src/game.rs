@@ -10,7 +10,7 @@ use crate::rng::Rng;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
-use std::fmt::Debug;
+use std::fmt::{Debug, Display};
 
 /// A seat at the table, `0..num_players`.
 pub type Seat = usize;
@@ -84,8 +84,20 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn returns(&self, s: &Self::State) -> Vec<f64>;
     /// Per-seat game points as the rulebook counts them.
     fn scores(&self, s: &Self::State) -> Vec<i64>;
-    /// A readable, unique name for `action` (any id in range) in this state.
-    fn action_name(&self, s: &Self::State, action: Action) -> String;
+    /// What an action id means in this game, decoded once: its display name is its
+    /// `Display`, its structured info (`State.action_info` in Python) its `Serialize`, an
+    /// object tagged by `"kind"` (`#[serde(tag = "kind", rename_all = "snake_case")]`), so
+    /// that the two cannot drift apart.
+    type ActionInfo: Serialize + Display;
+    /// Decodes `action` (any id in range, legal now or not) in `s`; `None` only for an id
+    /// out of range. It describes the id, so it reads only what every seat sees of `s`.
+    fn action_info(&self, s: &Self::State, action: Action) -> Option<Self::ActionInfo>;
+    /// A readable, unique name for `action` (any id in range) in this state: the
+    /// `Display` of its [`Game::action_info`], `"?"` out of range.
+    fn action_name(&self, s: &Self::State, action: Action) -> String {
+        self.action_info(s, action)
+            .map_or_else(|| "?".to_string(), |info| info.to_string())
+    }
     /// Exactly what `seat` may see, as JSON.
     fn observation(&self, s: &Self::State, seat: Seat) -> Value;
     /// The same as a flat float tensor of [`Game::observation_shape`]; `out` is zeroed first.

@@ -351,6 +351,16 @@ impl<G: Game> Session<G> {
         let a = self.action_id(action)?;
         Ok(self.game.action_name(&self.state, a))
     }
+    /// What an action id means (any id in range, legal now or not), as JSON: the game's
+    /// [`Game::action_info`], an object tagged by `"kind"`.
+    pub fn action_info(&self, action: i64) -> Result<Value> {
+        let a = self.action_id(action)?;
+        let info = self.game.action_info(&self.state, a).ok_or_else(|| {
+            Error::IllegalAction(format!("action {a} means nothing in this game"))
+        })?;
+        serde_json::to_value(info)
+            .map_err(|e| Error::IllegalAction(format!("action {a} cannot be described: {e}")))
+    }
     /// The id of a legal action named by `text`: its exact name or a unique prefix of it,
     /// ignoring case and runs of spaces. The exact name of an action that is not legal now
     /// is refused, with the legal actions listed.

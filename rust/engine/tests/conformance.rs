@@ -52,14 +52,20 @@ fn cards_of(s: &dyn DynState) -> Value {
     }
 }
 
+/// A legal action as its seat is shown it: id, name and info.
+type Shown = (u16, String, Value);
+
 /// What a seat is shown of a state: its observation, its tensor, and on its turn the legal
-/// actions with their names. Two states that differ only in what the seat cannot see must
-/// show it the same.
-fn shown(s: &dyn DynState, seat: usize, size: usize) -> (Value, Vec<f32>, Vec<(u16, String)>) {
+/// actions with their names and infos. Two states that differ only in what the seat cannot
+/// see must show it the same.
+fn shown(s: &dyn DynState, seat: usize, size: usize) -> (Value, Vec<f32>, Vec<Shown>) {
     let legal = if s.current_player() == Some(seat) {
         s.legal_actions()
             .iter()
-            .map(|a| (a, s.action_name(a as i64).unwrap()))
+            .map(|a| {
+                let (name, info) = (s.action_name(a as i64), s.action_info(a as i64));
+                (a, name.unwrap(), info.unwrap())
+            })
             .collect()
     } else {
         Vec::new()

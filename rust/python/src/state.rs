@@ -203,6 +203,17 @@ impl PyState {
         let a = int_arg(action, "action", IllegalActionError::new_err, &range)?;
         guard(|| self.inner.action_name(a))
     }
+    /// What ``action`` means, as a dict tagged by ``"kind"`` (see ``regalia.actions``).
+    fn action_info<'py>(
+        &self,
+        py: Python<'py>,
+        action: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let range = format!(" 0..{}", self.inner.num_actions());
+        let a = int_arg(action, "action", IllegalActionError::new_err, &range)?;
+        let v = guard(|| self.inner.action_info(a))?;
+        json_to_py(py, &v)
+    }
     /// The action called ``text`` (exact name, or a unique prefix of a legal one).
     fn parse_action(&self, text: &Bound<'_, PyAny>) -> PyResult<Action> {
         let text: String = text

@@ -113,6 +113,36 @@ pub struct Move {
     pub face_down: bool,
 }
 
+/// What an action means, as `State.action_info` shows it: a [`Move`] with names.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DuellAction {
+    /// A card from hand to a territory.
+    Play {
+        /// The card's name, `"<colour> <value>"`.
+        card: String,
+        /// The territory it goes to (a face-up card: its own colour's).
+        territory: &'static str,
+        /// Face up (its value counts) or face down.
+        face_up: bool,
+    },
+}
+
+impl std::fmt::Display for DuellAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DuellAction::Play {
+                card,
+                face_up: true,
+                ..
+            } => write!(f, "{card} face up"),
+            DuellAction::Play {
+                card, territory, ..
+            } => write!(f, "{card} face down on {territory}"),
+        }
+    }
+}
+
 impl DuellDerDrachen {
     /// Number of cards in the game.
     pub fn num_cards(&self) -> usize {
@@ -427,6 +457,7 @@ fn fill(out: &mut [u8; MAX_CARDS], mask: u64) -> usize {
 
 impl Game for DuellDerDrachen {
     type State = State;
+    type ActionInfo = DuellAction;
 
     const INFO: GameInfo = GameInfo {
         name: "duell-der-drachen",
@@ -552,24 +583,13 @@ impl Game for DuellDerDrachen {
             .collect()
     }
 
-    fn action_name(&self, _s: &State, action: Action) -> String {
-        match self.decode(action) {
-            Some(Move {
-                card,
-                face_down: false,
-                ..
-            }) => format!("{} face up", self.card_name(card)),
-            Some(Move {
-                card, territory, ..
-            }) => {
-                format!(
-                    "{} face down on {}",
-                    self.card_name(card),
-                    COLOURS[territory]
-                )
-            }
-            None => "?".into(),
-        }
+    fn action_info(&self, _s: &State, action: Action) -> Option<DuellAction> {
+        let m = self.decode(action)?;
+        Some(DuellAction::Play {
+            card: self.card_name(m.card),
+            territory: COLOURS[m.territory],
+            face_up: !m.face_down,
+        })
     }
 
     fn observation(&self, s: &State, seat: Seat) -> Value {

@@ -157,6 +157,33 @@ const fn match_table() -> [Set128; TURBO_CARDS] {
 /// For each top card, the set of cards that may be played onto it.
 const MATCHES: [Set128; TURBO_CARDS] = match_table();
 
+/// What an action means, as `State.action_info` shows it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DuoAction {
+    /// A card from hand onto a pile.
+    Play {
+        /// The card's name (as in the observation's hand).
+        card: String,
+        /// The pile, `"left"` or `"right"`.
+        pile: &'static str,
+    },
+    /// Draw a card (nothing was played this turn).
+    Draw,
+    /// End a turn in which cards were played.
+    EndTurn,
+}
+
+impl std::fmt::Display for DuoAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DuoAction::Play { card, pile } => write!(f, "play {card} on {pile}"),
+            DuoAction::Draw => f.write_str("draw"),
+            DuoAction::EndTurn => f.write_str("end turn"),
+        }
+    }
+}
+
 /// `"red 3 triangle"`, `"blue joker"`, `"3 joker"`, `"circle joker"` or `"turbo-joker"`.
 pub fn card_name(card: usize) -> String {
     if card < SYMBOLS {
@@ -365,6 +392,7 @@ impl Duo {
 
 impl Game for Duo {
     type State = State;
+    type ActionInfo = DuoAction;
 
     const INFO: GameInfo = GameInfo {
         name: "duo",
@@ -472,15 +500,18 @@ impl Game for Duo {
             .collect()
     }
 
-    fn action_name(&self, _s: &State, action: Action) -> String {
+    fn action_info(&self, _s: &State, action: Action) -> Option<DuoAction> {
         match action {
-            DRAW => "draw".into(),
-            END_TURN => "end turn".into(),
+            DRAW => Some(DuoAction::Draw),
+            END_TURN => Some(DuoAction::EndTurn),
             a if a < DRAW => {
                 let a = a as usize;
-                format!("play {} on {}", card_name(a % KINDS), PILE_NAMES[a / KINDS])
+                Some(DuoAction::Play {
+                    card: card_name(a % KINDS),
+                    pile: PILE_NAMES[a / KINDS],
+                })
             }
-            _ => "?".into(),
+            _ => None,
         }
     }
 

@@ -55,6 +55,25 @@ declare_options! {
     }
 }
 
+/// What an action means: action `c` plays card `c` (named as in [`CARD_NAMES`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DuoRegnaAction {
+    /// Play (seat 0: commit face down; seat 1: show) a card.
+    Play {
+        /// The card's name.
+        card: &'static str,
+    },
+}
+
+impl std::fmt::Display for DuoRegnaAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DuoRegnaAction::Play { card } => f.write_str(card),
+        }
+    }
+}
+
 /// The value of a card for comparisons (`None` for the shield).
 fn value(card: u8) -> Option<u8> {
     match card {
@@ -190,6 +209,7 @@ impl DuoRegna {
 
 impl Game for DuoRegna {
     type State = State;
+    type ActionInfo = DuoRegnaAction;
 
     const INFO: GameInfo = GameInfo {
         name: "duo-regna",
@@ -305,12 +325,9 @@ impl Game for DuoRegna {
         vec![s.captured[0] as i64, s.captured[1] as i64]
     }
 
-    fn action_name(&self, _s: &State, action: Action) -> String {
-        CARD_NAMES
-            .get(action as usize)
-            .copied()
-            .unwrap_or("?")
-            .to_string()
+    fn action_info(&self, _s: &State, action: Action) -> Option<DuoRegnaAction> {
+        let card = CARD_NAMES.get(action as usize)?;
+        Some(DuoRegnaAction::Play { card })
     }
 
     fn observation(&self, s: &State, seat: Seat) -> Value {

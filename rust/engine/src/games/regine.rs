@@ -171,6 +171,107 @@ const WE_SHALL_SEE: Action = 89;
 /// Size of the action space.
 pub const NUM_ACTIONS: usize = 90;
 
+/// What an action means, as `State.action_info` shows it: the decision it answers and
+/// what it chooses (cards by name, seats and table slots by index). Every effect's decision
+/// carries the `effect` (the card's name) it belongs to.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RegineAction {
+    /// Play a card from hand to the table.
+    Play {
+        /// The card.
+        card: &'static str,
+        /// Face up (its effect fires) or face down.
+        face_up: bool,
+    },
+    /// Mark a card of the hand to exchange.
+    Exchange {
+        /// The card.
+        card: &'static str,
+    },
+    /// Exchange the marked cards with the deck.
+    ConfirmExchange,
+    /// Declare "there are no changes".
+    NoChanges,
+    /// End the turn.
+    EndTurn,
+    /// Name an opponent (Peasant, Knight).
+    NameSeat {
+        /// `"peasant"` or `"knight"`.
+        effect: &'static str,
+        /// The seat named.
+        seat: usize,
+    },
+    /// Show a card of the hand face up (named by a Peasant).
+    ShowCard {
+        /// `"peasant"`.
+        effect: &'static str,
+        /// The card.
+        card: &'static str,
+    },
+    /// Aim at a card on the table (Assassin: eliminate it; Courtesan: turn it face up).
+    TargetCard {
+        /// `"assassin"` or `"courtesan"`.
+        effect: &'static str,
+        /// Whose table.
+        seat: usize,
+        /// The slot of that seat's table.
+        slot: usize,
+    },
+    /// Take the deck's top card, or put it at the bottom (Herald).
+    Herald {
+        /// `"herald"`.
+        effect: &'static str,
+        /// Take it (true) or put it at the bottom.
+        take: bool,
+    },
+    /// Discard a card of the hand (Princess).
+    Discard {
+        /// `"princess"`.
+        effect: &'static str,
+        /// The card.
+        card: &'static str,
+    },
+    /// Pass on the Suit bet on.
+    Pass,
+    /// Claim the Suit.
+    Mine,
+    /// Double the stakes of the Suit.
+    DoubleDown,
+    /// Leave the doubled Suit to the doubler.
+    AllYours,
+    /// Stay in the doubled Suit.
+    WeShallSee,
+}
+
+impl std::fmt::Display for RegineAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use RegineAction::*;
+        match self {
+            Play {
+                card,
+                face_up: true,
+            } => write!(f, "play {card} face up"),
+            Play { card, .. } => write!(f, "play {card} face down"),
+            Exchange { card } => write!(f, "exchange {card}"),
+            ConfirmExchange => f.write_str("confirm exchange"),
+            NoChanges => f.write_str("there are no changes"),
+            EndTurn => f.write_str("end turn"),
+            NameSeat { effect, seat } => write!(f, "{effect}: seat {seat}"),
+            ShowCard { effect, card } => write!(f, "{effect}: show {card}"),
+            TargetCard { effect, seat, slot } => write!(f, "{effect}: seat {seat} slot {slot}"),
+            Herald { effect, take: true } => write!(f, "{effect}: take the top card"),
+            Herald { effect, .. } => write!(f, "{effect}: put it at the bottom"),
+            Discard { effect, card } => write!(f, "{effect}: discard {card}"),
+            Pass => f.write_str("pass"),
+            Mine => f.write_str("mine"),
+            DoubleDown => f.write_str("double down"),
+            AllYours => f.write_str("all yours"),
+            WeShallSee => f.write_str("we shall see"),
+        }
+    }
+}
+
 /// Who deals the next round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -939,6 +1040,7 @@ fn count_face_down(s: &State, seat: usize) -> u32 {
 
 impl Game for Regine {
     type State = State;
+    type ActionInfo = RegineAction;
 
     const INFO: GameInfo = GameInfo {
         name: "regine",
@@ -1063,37 +1165,68 @@ impl Game for Regine {
             .collect()
     }
 
-    fn action_name(&self, _s: &State, action: Action) -> String {
+    fn action_info(&self, _s: &State, action: Action) -> Option<RegineAction> {
+        use RegineAction::*;
         let card = |base: Action| CARD_NAMES[(action - base) as usize];
-        let at = |base: Action| ((action - base) / 4, (action - base) % 4);
-        match action {
-            PLAY_UP..PLAY_DOWN => format!("play {} face up", card(PLAY_UP)),
-            PLAY_DOWN..MARK => format!("play {} face down", card(PLAY_DOWN)),
-            MARK..CONFIRM_EXCHANGE => format!("exchange {}", card(MARK)),
-            CONFIRM_EXCHANGE => "confirm exchange".into(),
-            NO_CHANGES => "there are no changes".into(),
-            END_TURN => "end turn".into(),
-            PEASANT_SEAT..PEASANT_CARD => format!("peasant: seat {}", action - PEASANT_SEAT),
-            PEASANT_CARD..ASSASSIN_AT => format!("peasant: show {}", card(PEASANT_CARD)),
+        let seat = |base: Action| (action - base) as usize;
+        let at = |base: Action| ((action - base) as usize / 4, (action - base) as usize % 4);
+        let effect = |kind: u8| CARD_NAMES[kind as usize];
+        Some(match action {
+            PLAY_UP..PLAY_DOWN => Play {
+                card: card(PLAY_UP),
+                face_up: true,
+            },
+            PLAY_DOWN..MARK => Play {
+                card: card(PLAY_DOWN),
+                face_up: false,
+            },
+            MARK..CONFIRM_EXCHANGE => Exchange { card: card(MARK) },
+            CONFIRM_EXCHANGE => ConfirmExchange,
+            NO_CHANGES => NoChanges,
+            END_TURN => EndTurn,
+            PEASANT_SEAT..PEASANT_CARD => NameSeat {
+                effect: effect(PEASANT),
+                seat: seat(PEASANT_SEAT),
+            },
+            PEASANT_CARD..ASSASSIN_AT => ShowCard {
+                effect: effect(PEASANT),
+                card: card(PEASANT_CARD),
+            },
             ASSASSIN_AT..COURTESAN_AT => {
-                let (k, j) = at(ASSASSIN_AT);
-                format!("assassin: seat {k} slot {j}")
+                let (seat, slot) = at(ASSASSIN_AT);
+                TargetCard {
+                    effect: effect(ASSASSIN),
+                    seat,
+                    slot,
+                }
             }
             COURTESAN_AT..HERALD_TAKE => {
-                let (k, j) = at(COURTESAN_AT);
-                format!("courtesan: seat {k} slot {j}")
+                let (seat, slot) = at(COURTESAN_AT);
+                TargetCard {
+                    effect: effect(COURTESAN),
+                    seat,
+                    slot,
+                }
             }
-            HERALD_TAKE => "herald: take the top card".into(),
-            HERALD_DECLINE => "herald: put it at the bottom".into(),
-            KNIGHT_SEAT..PRINCESS_CARD => format!("knight: seat {}", action - KNIGHT_SEAT),
-            PRINCESS_CARD..BET_PASS => format!("princess: discard {}", card(PRINCESS_CARD)),
-            BET_PASS => "pass".into(),
-            BET_MINE => "mine".into(),
-            DOUBLE_DOWN => "double down".into(),
-            ALL_YOURS => "all yours".into(),
-            WE_SHALL_SEE => "we shall see".into(),
-            _ => "?".into(),
-        }
+            HERALD_TAKE | HERALD_DECLINE => Herald {
+                effect: effect(HERALD),
+                take: action == HERALD_TAKE,
+            },
+            KNIGHT_SEAT..PRINCESS_CARD => NameSeat {
+                effect: effect(KNIGHT),
+                seat: seat(KNIGHT_SEAT),
+            },
+            PRINCESS_CARD..BET_PASS => Discard {
+                effect: effect(PRINCESS),
+                card: card(PRINCESS_CARD),
+            },
+            BET_PASS => Pass,
+            BET_MINE => Mine,
+            DOUBLE_DOWN => DoubleDown,
+            ALL_YOURS => AllYours,
+            WE_SHALL_SEE => WeShallSee,
+            _ => return None,
+        })
     }
 
     fn observation(&self, s: &State, seat: Seat) -> Value {

@@ -32,9 +32,11 @@
 //! `determinize` deals the unseen cards again (other seats in order, then the rest is the
 //! deck), retrying while a paying player could no longer complete her payment, then forks.
 
+mod action;
 mod cards;
 mod pile;
 
+pub use action::RegnumAction;
 pub use cards::{
     parse_card_set, Advantage, CardSet, Condition, Effect, ScoreIcon, DEFAULT_CARD_SET, KINDS,
     KIND_NAMES,
@@ -957,6 +959,7 @@ impl Tally {
 
 impl Game for Regnum {
     type State = State;
+    type ActionInfo = RegnumAction;
 
     const INFO: GameInfo = GameInfo {
         name: "regnum",
@@ -1167,50 +1170,55 @@ impl Game for Regnum {
         self.points(s)
     }
 
-    fn action_name(&self, s: &State, action: Action) -> String {
-        match action {
-            DRAW_TWO => "draw two".into(),
-            TAKE_DISCARD => "take discard".into(),
+    fn action_info(&self, s: &State, action: Action) -> Option<RegnumAction> {
+        use RegnumAction::*;
+        let kind = |base: Action| KIND_NAMES[(action - base) as usize];
+        Some(match action {
+            DRAW_TWO => DrawTwo,
+            TAKE_DISCARD => TakeDiscard,
             a if a < PAY => {
-                let i = (a - BUY) as usize;
-                match s.lineup[i] {
-                    None => format!("buy slot {} (empty)", i + 1),
-                    Some(c) => format!("buy {} (slot {})", self.char_name(c as usize), i + 1),
+                let slot = (a - BUY) as usize;
+                Buy {
+                    slot,
+                    character: s.lineup[slot].map(|c| self.char_name(c as usize)),
                 }
             }
             a if a < DISCARD => {
                 let x = (a - PAY) as usize;
                 let (k, c) = (x / 4, x % 4);
-                let mask = KIND_MASK[k];
-                if mask >> c & 1 == 0 {
-                    format!("pay {} as {} (wild)", KIND_NAMES[k], COLOURS[c])
-                } else if mask == 1 << c {
-                    format!("pay {}", KIND_NAMES[k])
-                } else {
-                    format!("pay {} as {}", KIND_NAMES[k], COLOURS[c])
+                Pay {
+                    card: KIND_NAMES[k],
+                    colour: COLOURS[c],
+                    wild: KIND_MASK[k] >> c & 1 == 0,
+                    single: KIND_MASK[k] == 1 << c,
                 }
             }
-            a if a < END_TURN => format!("discard {}", KIND_NAMES[(a - DISCARD) as usize]),
-            END_TURN => "end turn".into(),
-            a if a < SALVAGE => format!("steal from seat {}", a - STEAL),
-            a if a < SWAP_TAKE => format!("salvage {}", KIND_NAMES[(a - SALVAGE) as usize]),
-            a if a < SWAP_GIVE => {
-                format!(
-                    "take {} from the deck",
-                    KIND_NAMES[(a - SWAP_TAKE) as usize]
-                )
-            }
-            a if a < TARGET => format!("give {} to the deck", KIND_NAMES[(a - SWAP_GIVE) as usize]),
+            a if a < END_TURN => Discard {
+                card: kind(DISCARD),
+            },
+            END_TURN => EndTurn,
+            a if a < SALVAGE => Steal {
+                seat: (a - STEAL) as usize,
+            },
+            a if a < SWAP_TAKE => Salvage {
+                card: kind(SALVAGE),
+            },
+            a if a < SWAP_GIVE => TakeFromDeck {
+                card: kind(SWAP_TAKE),
+            },
+            a if a < TARGET => GiveToDeck {
+                card: kind(SWAP_GIVE),
+            },
             a if (a as usize) < NUM_ACTIONS => {
-                let verb = match s.phase {
-                    Phase::Exchange => "exchange for",
-                    Phase::Remove => "remove",
-                    _ => "target",
-                };
-                format!("{verb} {}", self.char_name((a - TARGET) as usize))
+                let character = self.char_name((a - TARGET) as usize);
+                match s.phase {
+                    Phase::Exchange => ExchangeFor { character },
+                    Phase::Remove => Remove { character },
+                    _ => Target { character },
+                }
             }
-            _ => "?".into(),
-        }
+            _ => return None,
+        })
     }
 
     fn observation(&self, s: &State, seat: Seat) -> Value {

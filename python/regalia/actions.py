@@ -1,0 +1,226 @@
+"""What ``State.action_info(action)`` returns in each game, as typed dictionaries.
+
+An action id is a number; its info says what it means: a ``"kind"`` (what is decided) and
+the fields that kind carries (the card by name, as the observations name it, a seat or a
+table slot by index, a pile or territory by name). The action's name is made from the same
+decoding, on both backends, so the two always agree; read the info instead of parsing names::
+
+    from typing import cast
+    from regalia.actions import RegineActionInfo
+
+    info = cast(RegineActionInfo, state.action_info(73))
+    if info["kind"] == "name_seat":
+        info["effect"], info["seat"]     # "knight", 0
+
+Any id in range (``0..num_actions``), legal now or not, has an info; an id out of range
+raises ``IllegalActionError``. The info describes the id, from what every seat sees (the
+Regnum line-up's character in a buy, the phase that makes a character id an exchange or a
+removal), never from hidden cards. ``ACTION_INFOS`` maps each game id to its type (a union
+of one class per kind); ``tests/test_action_info.py`` checks every legal action's info along
+played games, on both backends.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypedDict
+
+__all__ = [
+    "ACTION_INFOS",
+    "DuellDerDrachenActionInfo",
+    "DuellPlay",
+    "DuoActionInfo",
+    "DuoDraw",
+    "DuoEndTurn",
+    "DuoPlay",
+    "DuoRegnaActionInfo",
+    "DuoRegnaPlay",
+    "RegineActionInfo",
+    "RegineCardChoice",
+    "RegineExchange",
+    "RegineHerald",
+    "RegineNameSeat",
+    "RegineOnly",
+    "ReginePlay",
+    "RegineTargetCard",
+    "RegnumActionInfo",
+    "RegnumBuy",
+    "RegnumCard",
+    "RegnumCharacter",
+    "RegnumOnly",
+    "RegnumPay",
+    "RegnumSteal",
+]
+
+
+class DuoRegnaPlay(TypedDict):
+    """Duo Regna: action ``c`` plays card ``c`` (seat 0 commits it face down, seat 1 shows it)."""
+
+    kind: Literal["play"]
+    #: The card's name, as in the observation's hand ("X", "0" ... "6 queen").
+    card: str
+
+
+DuoRegnaActionInfo = DuoRegnaPlay
+
+
+class DuoPlay(TypedDict):
+    """Duo: a card from hand onto a pile."""
+
+    kind: Literal["play"]
+    card: str
+    #: "left" or "right".
+    pile: str
+
+
+class DuoDraw(TypedDict):
+    """Duo: draw a card (nothing fitted)."""
+
+    kind: Literal["draw"]
+
+
+class DuoEndTurn(TypedDict):
+    """Duo: end a turn in which cards were played."""
+
+    kind: Literal["end_turn"]
+
+
+DuoActionInfo = DuoPlay | DuoDraw | DuoEndTurn
+
+
+class DuellPlay(TypedDict):
+    """Duell der Drachen: a card from hand to a territory."""
+
+    kind: Literal["play"]
+    #: "<colour> <value>".
+    card: str
+    #: The territory's colour (a card face up goes to its own colour's).
+    territory: str
+    face_up: bool
+
+
+DuellDerDrachenActionInfo = DuellPlay
+
+
+class RegineOnly(TypedDict):
+    """Regine: a decision that chooses nothing but itself."""
+
+    kind: Literal[
+        "confirm_exchange", "no_changes", "end_turn", "pass", "mine", "double_down", "all_yours", "we_shall_see"
+    ]
+
+
+class ReginePlay(TypedDict):
+    """Regine: a card from hand to the table (face up, its effect fires)."""
+
+    kind: Literal["play"]
+    card: str
+    face_up: bool
+
+
+class RegineExchange(TypedDict):
+    """Regine: mark a card of the hand for the exchange."""
+
+    kind: Literal["exchange"]
+    card: str
+
+
+class RegineNameSeat(TypedDict):
+    """Regine: a Peasant or Knight names an opponent."""
+
+    kind: Literal["name_seat"]
+    effect: Literal["peasant", "knight"]
+    seat: int
+
+
+class RegineTargetCard(TypedDict):
+    """Regine: an Assassin eliminates, or a Courtesan turns face up, a card on the table."""
+
+    kind: Literal["target_card"]
+    effect: Literal["assassin", "courtesan"]
+    #: Whose table, and the slot in it (the observation's ``table[seat][slot]``).
+    seat: int
+    slot: int
+
+
+class RegineCardChoice(TypedDict):
+    """Regine: the named seat shows a card for a Peasant, or a Princess's owner discards one."""
+
+    kind: Literal["show_card", "discard"]
+    effect: Literal["peasant", "princess"]
+    card: str
+
+
+class RegineHerald(TypedDict):
+    """Regine: the Herald's owner takes the deck's top card or puts it at the bottom."""
+
+    kind: Literal["herald"]
+    effect: Literal["herald"]
+    take: bool
+
+
+RegineActionInfo = (
+    RegineOnly | ReginePlay | RegineExchange | RegineNameSeat | RegineTargetCard | RegineCardChoice | RegineHerald
+)
+
+
+class RegnumOnly(TypedDict):
+    """Regnum: a decision that chooses nothing but itself."""
+
+    kind: Literal["draw_two", "take_discard", "end_turn"]
+
+
+class RegnumBuy(TypedDict):
+    """Regnum: buy the character in a line-up slot."""
+
+    kind: Literal["buy"]
+    #: The line-up slot from 0 (the observation's ``lineup[slot]``; the name counts from 1).
+    slot: int
+    #: The character there, None for an empty slot.
+    character: str | None
+
+
+class RegnumPay(TypedDict):
+    """Regnum: pay the current payment slot with a resource card as a colour."""
+
+    kind: Literal["pay"]
+    #: The resource card's kind ("G" ... "P/Y").
+    card: str
+    #: The colour it pays as ("G", "O", "P" or "Y").
+    colour: str
+    #: Whether it pays as a colour it does not show.
+    wild: bool
+
+
+class RegnumCard(TypedDict):
+    """Regnum: discard a resource card, take one from the discard pile (salvage) or the deck,
+    or give one to the deck."""
+
+    kind: Literal["discard", "salvage", "take_from_deck", "give_to_deck"]
+    card: str
+
+
+class RegnumSteal(TypedDict):
+    """Regnum: steal a random resource card from a seat."""
+
+    kind: Literal["steal"]
+    seat: int
+
+
+class RegnumCharacter(TypedDict):
+    """Regnum: exchange the character just bought for one in a realm, or remove one
+    (``"target"``: a character id where no effect waits for one, never legal)."""
+
+    kind: Literal["exchange_for", "remove", "target"]
+    character: str
+
+
+RegnumActionInfo = RegnumOnly | RegnumBuy | RegnumPay | RegnumCard | RegnumSteal | RegnumCharacter
+
+#: Each game's action info type, by game id.
+ACTION_INFOS: dict[str, object] = {
+    "duo-regna": DuoRegnaActionInfo,
+    "duo": DuoActionInfo,
+    "duell-der-drachen": DuellDerDrachenActionInfo,
+    "regine": RegineActionInfo,
+    "regnum": RegnumActionInfo,
+}
