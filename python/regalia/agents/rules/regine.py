@@ -3,7 +3,8 @@ of a pair), then lock exchanges with "no changes" when the hand is good; use eff
 the opponents; claim every Suit (a chip costs nothing and a lone claim wins at once), double
 down on the very strong ones and stay after a Double Down when strong enough to bet, or
 whatever the cards when the opponents double down on most Suits. It reads the decision from
-the observation and the actions by their documented ids, never by their names."""
+the observation and each legal action's ``action_info`` (its kind, card, seat), never names
+or id arithmetic."""
 
 from __future__ import annotations
 
@@ -44,41 +45,41 @@ def _strength(view: View, suit: int) -> int:
     return 2 if key[0] == 2 else (1 if key[1] >= 37 else 0)
 
 
-#: Action ids of the documented encoding (``card`` in ``CARD_NAMES`` order, ``K`` a seat,
-#: ``J`` a table slot): exchange marks, then the turn's other choices and every effect's.
-EXCHANGE, CONFIRM, NO_CHANGES, END_TURN = 16, 24, 25, 26
-PEASANT_SEAT, PEASANT_SHOW, ASSASSIN, COURTESAN = 27, 31, 39, 55
-HERALD_TAKE, HERALD_BOTTOM, KNIGHT_SEAT, PRINCESS_DISCARD = 71, 72, 73, 77
-PASS, MINE, DOUBLE_DOWN, ALL_YOURS, STAY = 85, 86, 87, 88, 89
 #: The Suits in betting order, as the observation names them.
 SUITS = ("queens", "jesters", "pairs", "game")
-SEATS = 4
+#: A legal action's id by its info.
+Infos = dict[int, dict[str, Any]]
 
 
-def _legal(view: View, action: int) -> int | None:
-    return action if action in view.legal_actions else None
+def _infos(view: View) -> Infos:
+    """Every legal action's info, in id order."""
+    return {a: view.action_info(a) for a in view.legal_actions}
 
 
-def _first(view: View, actions: list[int]) -> int | None:
-    """The first of ``actions`` that is legal."""
-    return next((a for a in actions if a in view.legal_actions), None)
+def _of_kind(infos: Infos, *kinds: str) -> int | None:
+    """The first legal action of the first of ``kinds`` that has one."""
+    return next((a for kind in kinds for a, info in infos.items() if info["kind"] == kind), None)
 
 
-def _richest_opponent(view: View, base: int, rng: random.Random) -> int | None:
-    """Of the legal ``base + K`` actions (naming seat ``K``), one naming the opponent with
-    most cards in hand."""
+def _for_cards(infos: Infos, kind: str, cards: list[str]) -> int | None:
+    """The legal ``kind`` action for the first of ``cards`` that has one."""
+    by_card = {info["card"]: a for a, info in infos.items() if info["kind"] == kind}
+    return next((by_card[c] for c in cards if c in by_card), None)
+
+
+def _richest_opponent(view: View, infos: Infos, rng: random.Random) -> int | None:
+    """Of the legal actions naming a seat, one naming the opponent with most cards in hand."""
     sizes = view.observation["hand_sizes"]
-    named = {a: a - base for a in view.legal_actions if base <= a < base + SEATS}
+    named = {a: info["seat"] for a, info in infos.items() if info["kind"] == "name_seat"}
     if not named:
         return None
     most = max(sizes[k] for k in named.values())
     return rng.choice([a for a, k in named.items() if sizes[k] == most])
 
 
-def _at_opponents(view: View, base: int, rng: random.Random) -> int | None:
-    """A random legal ``base + 4K + J`` action (a card at slot ``J`` of seat ``K``) aimed at
-    an opponent's card."""
-    found = [a for a in view.legal_actions if base <= a < base + 4 * SEATS and (a - base) // 4 != view.seat]
+def _at_opponents(view: View, infos: Infos, rng: random.Random) -> int | None:
+    """A random legal action aimed at a card on an opponent's table."""
+    found = [a for a, info in infos.items() if info["kind"] == "target_card" and info["seat"] != view.seat]
     return rng.choice(found) if found else None
 
 
@@ -131,44 +132,40 @@ def policy(view: View, rng: random.Random, memory: dict[str, Any]) -> int:
     """The rule-based choice for whatever the seat is asked."""
     obs = view.observation
     decision = obs["decision"]
+    infos = _infos(view)
     loose = _loose(view)
-    worst = [k for k, c in enumerate(CARD_NAMES) if loose[c]] or list(range(len(CARD_NAMES)))
+    worst = [c for c in CARD_NAMES if loose[c]] or list(CARD_NAMES)
     choice: int | None = None
     if decision in ("turn", "exchange"):
         marked = Counter(obs["marked"])
-        wanted = [EXCHANGE + k for k, c in enumerate(CARD_NAMES) if loose[c] > marked[c]]
-        choice = _first(view, wanted)
+        choice = _for_cards(infos, "exchange", [c for c in CARD_NAMES if loose[c] > marked[c]])
         if choice is None and decision == "exchange":
-            choice = _legal(view, CONFIRM)
+            choice = _of_kind(infos, "confirm_exchange")
         if choice is None and not loose:
-            choice = _legal(view, NO_CHANGES)
-        choice = choice if choice is not None else _legal(view, END_TURN)
-    elif decision == "peasant: name an opponent":
-        choice = _richest_opponent(view, PEASANT_SEAT, rng)
-    elif decision == "knight: name an opponent":
-        choice = _richest_opponent(view, KNIGHT_SEAT, rng)
+            choice = _of_kind(infos, "no_changes")
+        choice = choice if choice is not None else _of_kind(infos, "end_turn")
+    elif decision in ("peasant: name an opponent", "knight: name an opponent"):
+        choice = _richest_opponent(view, infos, rng)
     elif decision == "peasant: show a card":
-        choice = _first(view, [PEASANT_SHOW + k for k in worst])
+        choice = _for_cards(infos, "show_card", worst)
     elif decision == "princess: discard a card":
-        choice = _first(view, [PRINCESS_DISCARD + k for k in worst])
-    elif decision == "assassin: eliminate a card":
-        choice = _at_opponents(view, ASSASSIN, rng)
-    elif decision == "courtesan: flip a face-down card":
-        choice = _at_opponents(view, COURTESAN, rng)
+        choice = _for_cards(infos, "discard", worst)
+    elif decision in ("assassin: eliminate a card", "courtesan: flip a face-down card"):
+        choice = _at_opponents(view, infos, rng)
     elif decision == "herald: take the top card?":
         good = obs["herald_card"] in KEEP or obs["herald_card"] in obs["hand"]
-        choice = _legal(view, HERALD_TAKE if good else HERALD_BOTTOM)
+        choice = next((a for a, info in infos.items() if info["kind"] == "herald" and info["take"] == good), None)
     elif decision == "bet":
         suit = SUITS.index(obs["suit"])
         double = _strength(view, suit) == 2
-        if not double and DOUBLE_DOWN in view.legal_actions and _reckless_doubler(view, memory):
+        if not double and _of_kind(infos, "double_down") is not None and _reckless_doubler(view, memory):
             double = _win_chance(view, suit, rng) >= DOUBLE_CHANCE
-        choice = _first(view, [DOUBLE_DOWN, MINE, PASS] if double else [MINE, PASS])
+        choice = _of_kind(infos, "double_down", "mine", "pass") if double else _of_kind(infos, "mine", "pass")
     elif decision == "reply to the double down":
         suit = SUITS.index(obs["suit"])
         stay = _strength(view, suit) >= 1
         if not stay:
             reckless = _reckless_doubler(view, memory)
             stay = _win_chance(view, suit, rng) >= (STAY_CHANCE if reckless else STRONG_CHANCE)
-        choice = _legal(view, STAY if stay else ALL_YOURS)
+        choice = _of_kind(infos, "we_shall_see" if stay else "all_yours")
     return choice if choice is not None else rng.choice(view.legal_actions)

@@ -5,10 +5,13 @@ Besides the observations, a seat hears the public part of another seat's move (s
 ``public``): the opponent a Knight or Peasant names, the card an Assassin eliminates or a
 Courtesan turns, a Herald taken or put back, a declaration or a bet. What is chosen in
 secret (a card played face down, the cards exchanged, a Princess's discard) is never named.
+A move is read by its action info (``regalia.actions``: kind, effect, seat, slot, card),
+found by the name the table says, never by taking the name apart.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from regalia.cli.narrate.seats import Seats
@@ -16,30 +19,34 @@ from regalia.render.words import count
 
 Obs = dict[str, Any]
 SUITS = ("Queens", "Jesters", "Pairs", "Game")
-#: Moves said aloud at the table, by their whole name or their beginning.
-SAID_ALOUD = ("peasant: seat", "peasant: show", "knight: seat", "assassin:", "courtesan:", "herald:", "play ")
-SAID_WHOLE = {
-    "there are no changes",
-    "end turn",
-    "confirm exchange",
-    "pass",
-    "mine",
-    "double down",
-    "all yours",
-    "we shall see",
-}
+#: Kinds of move chosen in secret: only the board shows what they did.
+SECRET = ("exchange", "discard")
+#: What the table hears of a card played face down.
+FACE_DOWN = "play a card face down"
+
+
+@cache
+def _infos() -> dict[str, dict[str, Any]]:
+    """Every Regine action's info by its name. Names and infos describe the id alone (the
+    same in every state), so one state of the largest table serves every game."""
+    import regalia
+
+    state = regalia.make("regine", players=4).new_state(0)
+    return {state.action_name(a): state.action_info(a) for a in range(state.num_actions)}
+
+
+def _info(told: str | None) -> dict[str, Any] | None:
+    """The info of the move called ``told`` (None: nothing said, or only ``FACE_DOWN``)."""
+    return None if told is None else _infos().get(told)
 
 
 def public(name: str) -> str | None:
     """What everybody at the table learns of a move called ``name`` (None: only what the
     board shows). A card played face down is public only as "face down"."""
-    if name in SAID_WHOLE:
-        return name
-    if name.startswith("play ") and name.endswith(" face down"):
-        return "play a card face down"
-    if name.startswith(SAID_ALOUD):
-        return name
-    return None
+    info = _infos()[name]
+    if info["kind"] == "play" and not info["face_up"]:
+        return FACE_DOWN
+    return None if info["kind"] in SECRET else name
 
 
 def _title(card: str | None) -> str:
@@ -80,12 +87,13 @@ def _table_changes(before: Obs, after: Obs, seats: Seats) -> list[str]:
     return lines
 
 
-def _effect(before: Obs, after: Obs, mover: int, told: str, seats: Seats) -> list[str]:
-    """The line for an effect's decision, from its public name."""
+def _effect(before: Obs, after: Obs, mover: int, info: dict[str, Any], seats: Seats) -> list[str]:
+    """The line for an effect's decision, from its info."""
     who = seats.Name(mover)
     whose = seats.their(mover).capitalize()
-    if told.startswith("knight: seat "):
-        k = int(told.rsplit(" ", 1)[1])
+    effect = info["effect"]
+    if info["kind"] == "name_seat" and effect == "knight":
+        k = info["seat"]
         line = (
             f"{whose} Knight names {seats.name(k)}: a card of {seats.their(k)} hand is discarded at random and replaced"
         )
@@ -94,27 +102,25 @@ def _effect(before: Obs, after: Obs, mover: int, told: str, seats: Seats) -> lis
             if lost:
                 line += f" (you lose {lost[0]}, you draw {got[0] if got else 'nothing'})"
         return [line + "."]
-    if told.startswith("peasant: seat "):
-        k = int(told.rsplit(" ", 1)[1])
+    if info["kind"] == "name_seat":
+        k = info["seat"]
         return [f"{whose} Peasant names {seats.name(k)}, who must show a card face up."]
-    if told.startswith("assassin: seat "):
-        parts = told.split()
-        k, slot = int(parts[2]), int(parts[4])
+    if info["kind"] == "target_card" and effect == "assassin":
+        k, slot = info["seat"], info["slot"]
         card = _slot(before, k, slot)
         return [
             f"{whose} Assassin eliminates {seats.their(k)} {'face-down card' if card is None else card.capitalize()};"
             f" {seats.verb(k, 'draw', 'draws')} a card."
         ]
-    if told.startswith("courtesan: seat "):
-        parts = told.split()
-        k, slot = int(parts[2]), int(parts[4])
+    if info["kind"] == "target_card":
+        k, slot = info["seat"], info["slot"]
         card = _slot(after, k, slot)
         return [f"{whose} Courtesan turns {seats.their(k)} face-down card face up: {_title(card)}."]
-    if told == "herald: take the top card":
+    if info["kind"] == "herald" and info["take"]:
         return [
             f"{who} {'take' if mover == seats.viewer else 'takes'} the Herald's card: it replaces the Herald face up."
         ]
-    if told == "herald: put it at the bottom":
+    if info["kind"] == "herald":
         return [f"{who} {'put' if mover == seats.viewer else 'puts'} the Herald's card at the bottom of the deck."]
     return []
 
@@ -134,19 +140,21 @@ def news(before: Obs, after: Obs, mover: int, told: str | None, seats: Seats) ->
     lines: list[str] = []
     decision = before["decision"] or ""
     who = seats.Name(mover)
-    if told is not None and ":" in told and not told.startswith("play "):
-        lines += _effect(before, after, mover, told, seats)
-        if told.startswith(("princess:", "peasant: show")) and mover == seats.viewer:
-            lines.append(f"You {told.split(': ', 1)[1]}.")
+    info = _info(told)
+    kind = None if info is None else info["kind"]
+    if info is not None and "effect" in info:
+        lines += _effect(before, after, mover, info, seats)
+        if kind in ("discard", "show_card") and mover == seats.viewer:
+            lines.append(f"You {'discard' if kind == 'discard' else 'show'} {info['card']}.")
     elif decision.startswith("princess"):
         lines.append(f"{who} discards a card for the Princess and draws one.")
     elif decision in ("bet", "reply to the double down") and told is not None:
         on = f" on {before['suit']}" if before.get("suit") else ""
         lines.append(f'{who} {"say" if mover == seats.viewer else "says"} "{told}"{on}.')
-    elif told == "there are no changes":
+    elif kind == "no_changes":
         says = "declare" if mover == seats.viewer else "declares"
         lines.append(f"{who} {says}: there are no changes (no exchanges until a Jester is played face up).")
-    elif told == "confirm exchange" or (
+    elif kind == "confirm_exchange" or (
         after["marked_count"] < before["marked_count"] and before["decision"] == "exchange"
     ):
         n = before["marked_count"]
@@ -156,9 +164,9 @@ def news(before: Obs, after: Obs, mover: int, told: str | None, seats: Seats) ->
                 f" ({', '.join(before['marked'])} for {', '.join(_new(before['hand'], after['hand'])) or 'the same'})"
             )
         lines.append(line + ".")
-    elif told == "end turn" and after["passes"] > before["passes"]:
+    elif kind == "end_turn" and after["passes"] > before["passes"]:
         lines.append(f"{seats.Verb(mover, 'pass', 'passes')} (nothing exchanged or played this turn).")
-    if not (told or "").startswith("courtesan:"):
+    if info is None or info.get("effect") != "courtesan":
         lines += [line + "." for line in _table_changes(before, after, seats)]
     if not after["no_changes"] and before["no_changes"] and after["phase"] == "build":
         lines.append("A Jester face up: exchanges are allowed again.")
