@@ -13,9 +13,9 @@ the hand pays for in such a world (each paid the thrifty way, each effect played
 and play the first step of the best, ending the turn, or discarding the card the line-up needs
 least, when buying more does not pay. Effects: steal from the fullest hand; take from the deck
 or the discard pile the card the line-up needs most and give back the one it needs least;
-exchange for, or remove, the inhabitant whose move helps the judgement most. It reads the
-actions by their documented ids, the observation and the card set in force, never names of
-actions.
+exchange for, or remove, the inhabitant whose move helps the judgement most. It reads what
+each action does from its ``action_info`` (remembered by id: it asks only what an id means in
+every state), the observation and the card set in force, never names of actions.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from collections import Counter
 from typing import Any
 
 from regalia.agents.base import View
+from regalia.agents.rules.infos import IdInfos
 from regalia.cards.regnum import (
     BANNERHOLD_POINTS,
     COLOURS,
@@ -39,11 +40,6 @@ from regalia.cards.regnum import (
     score_parts,
     tally,
 )
-
-#: Action ids of the documented encoding (``k`` a kind, ``c`` a colour, ``p`` a seat).
-DRAW_TWO, TAKE_DISCARD, BUY, PAY, DISCARD, END_TURN = 0, 1, 2, 6, 46, 56
-STEAL, SALVAGE, SWAP_TAKE, SWAP_GIVE = 57, 61, 71, 81
-KINDS = len(KIND_NAMES)
 
 #: What a card in hand is worth while several turns remain (about the points a card buys).
 CARD_WORTH = 0.45
@@ -201,50 +197,57 @@ def _hand(obs: dict[str, Any]) -> Counter[int]:
     return Counter(KIND_NAMES.index(k) for k in obs["hand"])
 
 
-def _by_kind(legal: list[int], base: int, obs: dict[str, Any], need: list[float], keep: bool) -> int:
-    """Of the legal ``base + k`` actions, the kind the line-up needs least (``keep`` false:
-    to give away) or most (``keep`` true: to take); among equals the commonest to give."""
+def _by_kind(
+    legal: list[int], kind: str, infos: IdInfos, state: Any, obs: dict[str, Any], need: list[float], keep: bool
+) -> int:
+    """Of the legal actions of ``kind`` (each with a resource card), the card the line-up needs
+    least (``keep`` false: to give away) or most (``keep`` true: to take); among equals the
+    commonest to give."""
     hand = _hand(obs)
-    kinds = {a: a - base for a in legal if base <= a < base + KINDS}
+    kinds = {a: KIND_NAMES.index(info["card"]) for a in legal if (info := infos(state, a))["kind"] == kind}
     sign = 1.0 if keep else -1.0
     return max(kinds, key=lambda a: (sign * _usefulness(kinds[a], hand, need), -sign * hand[kinds[a]], -a))
 
 
-def _thrift(action: int, hand: Counter[int], need: list[float]) -> tuple[float, ...]:
-    """Paying with ``action``: never the wildcard needlessly, single cards before duals, and
+def _thrift(info: dict[str, Any], hand: Counter[int], need: list[float]) -> tuple[float, ...]:
+    """Paying as ``info`` says: never the wildcard needlessly, single cards before duals, and
     the card the line-up needs least."""
-    kind, colour = divmod(action - PAY, 4)
-    wild = not KIND_MASK[kind] >> colour & 1
+    kind = KIND_NAMES.index(info["card"])
     rest = hand.copy()
     rest[kind] -= 1
-    return (-float(wild), -float(kind >= len(COLOURS)), -_usefulness(kind, rest, need))
+    return (-float(info["wild"]), -float(kind >= len(COLOURS)), -_usefulness(kind, rest, need))
 
 
 class Planner:
     """Plays out the seat's turn in a sampled world by these rules."""
 
-    def __init__(self, judge: Judge) -> None:
+    def __init__(self, judge: Judge, infos: IdInfos) -> None:
         self.judge = judge
         self.seat = judge.seat
+        self.infos = infos
+
+    def _pay(self, state: Any, legal: list[int], hand: Counter[int], need: list[float]) -> int:
+        """The thriftiest of the legal payments."""
+        return max(legal, key=lambda a: _thrift(self.infos(state, a), hand, need))
 
     def choose(self, state: Any, obs: dict[str, Any]) -> int:
         """These rules' choice at ``state`` for whoever decides (the seat itself in a search)."""
         legal: list[int] = state.legal_actions()
         phase = obs["phase"]
         need = self.judge.needs(obs)
+        infos = self.infos
         if phase == "pay":
-            hand = _hand(obs)
-            return max(legal, key=lambda a: _thrift(a, hand, need))
-        if phase in ("tax", "draw2_discard") or (phase == "main" and DISCARD <= legal[-1] < END_TURN):
-            return _by_kind(legal, DISCARD, obs, need, keep=False)
+            return self._pay(state, legal, _hand(obs), need)
+        if phase in ("tax", "draw2_discard") or (phase == "main" and infos.kind(state, legal[-1]) == "discard"):
+            return _by_kind(legal, "discard", infos, state, obs, need, keep=False)
         if phase == "swap_give":
-            return _by_kind(legal, SWAP_GIVE, obs, need, keep=False)
+            return _by_kind(legal, "give_to_deck", infos, state, obs, need, keep=False)
         if phase == "swap_take":
-            return _by_kind(legal, SWAP_TAKE, obs, need, keep=True)
+            return _by_kind(legal, "take_from_deck", infos, state, obs, need, keep=True)
         if phase == "salvage":
-            return _by_kind(legal, SALVAGE, obs, need, keep=True)
+            return _by_kind(legal, "salvage", infos, state, obs, need, keep=True)
         if phase == "steal":
-            return max(legal, key=lambda a: (obs["hand_sizes"][a - STEAL], -a))
+            return max(legal, key=lambda a: (obs["hand_sizes"][infos(state, a)["seat"]], -a))
         if phase in ("exchange", "remove"):
             return max(legal, key=lambda a: (self._after(state, a), -a))
         return legal[0]
@@ -259,13 +262,13 @@ class Planner:
         paying: tuple[Counter[int], list[float]] | None = None
         while not state.is_terminal:
             legal: list[int] = state.legal_actions()
-            if legal[0] >= PAY and legal[-1] < DISCARD:  # paying: no need to look again
+            if self.infos.kind(state, legal[0]) == "pay" == self.infos.kind(state, legal[-1]):  # paying
                 if paying is None:
                     obs = state.observation(state.current_player)
                     paying = (_hand(obs), self.judge.needs(obs))
                 hand, need = paying
-                paid = max(legal, key=lambda a: _thrift(a, hand, need))
-                hand[(paid - PAY) // 4] -= 1
+                paid = self._pay(state, legal, hand, need)
+                hand[KIND_NAMES.index(self.infos(state, paid)["card"])] -= 1
                 state.apply(paid)
                 continue
             paying = None
@@ -284,15 +287,17 @@ class Planner:
             return self.judge.value(state, obs=obs), None
         legal = state.legal_actions()
         options: dict[int, float] = {}
+        kinds = {action: self.infos.kind(state, action) for action in legal}
         for action in legal:
-            if BUY <= action < PAY and depth < 4:
+            if kinds[action] == "buy" and depth < 4:
                 after = state.clone()
                 after.apply(action)
                 self.settle(after)
                 options[action] = self.best_turn(after, depth + 1)[0]
-        if END_TURN in legal:
-            options[END_TURN] = self.judge.value(state, threat=True, obs=obs)
-        elif any(DISCARD <= a < END_TURN for a in legal):
+        end = next((a for a in legal if kinds[a] == "end_turn"), None)
+        if end is not None:
+            options[end] = self.judge.value(state, threat=True, obs=obs)
+        elif "discard" in kinds.values():
             discard = self.choose(state, obs)
             after = state.clone()
             after.apply(discard)
@@ -310,9 +315,10 @@ def _draw(view: View, rng: random.Random, planner: Planner) -> int:
     """Two blind cards, or the discard's top card when that makes the better turn in worlds
     sampled for the seat."""
     legal = view.legal_actions
-    if TAKE_DISCARD not in legal:
-        return DRAW_TWO if DRAW_TWO in legal else legal[0]
-    totals = dict.fromkeys((DRAW_TWO, TAKE_DISCARD), 0.0)
+    by_kind = {planner.infos.kind(view, a): a for a in legal}
+    if "take_discard" not in by_kind:
+        return by_kind.get("draw_two", legal[0])
+    totals = dict.fromkeys((by_kind["draw_two"], by_kind["take_discard"]), 0.0)
     for _ in range(DRAW_WORLDS):
         world = view.sample_world(rng.getrandbits(64))
         for action in totals:
@@ -328,7 +334,7 @@ def policy(view: View, rng: random.Random, memory: dict[str, Any]) -> int:
     judge = memory.get("judge")
     if not isinstance(judge, Judge) or judge.seat != view.seat:
         judge = memory["judge"] = Judge(view.options, view.seat)
-    planner = Planner(judge)
+    planner = Planner(judge, memory.setdefault("infos", IdInfos()))
     obs = view.observation
     if obs["phase"] == "draw":
         return _draw(view, rng, planner)
