@@ -26,12 +26,13 @@ from typing import Any
 from regalia import _core
 from regalia.errors import InvalidArgumentError, InvalidOptionError, InvalidStateError
 
-__all__ = ["SUPPORTED_GAMES", "cache_dir", "policy", "table"]
+__all__ = ["SUPPORTED_GAMES", "against_uniform", "cache_dir", "policy", "table"]
 
 #: The games the solver plays.
 SUPPORTED_GAMES = ("duo-regna",)
 
 _TABLES: dict[str, _core.DuoRegnaSolver] = {}
+_PLANNERS: dict[str, _core.DuoRegnaPlanner] = {}
 _LOCK = threading.Lock()
 
 
@@ -141,3 +142,18 @@ def policy(state: Any) -> tuple[dict[int, float], float]:
         raise InvalidArgumentError("the game is over: there is no move to choose")
     strategy, value = table(saved["options"]).policy(state)
     return strategy, value
+
+
+def against_uniform(observation: dict[str, Any], options: dict[str, Any] | None = None) -> dict[int, float]:
+    """``{card: expected return}`` for each card in the hand of the seat to move in Duo Regna
+    with ``options``, from that seat's ``observation`` alone, against an opponent who draws
+    her card uniformly from her hand: the rest of the current hand is planned exactly (both
+    hands are public by counting the cards), and where the hands are taken back a race model
+    values the captures still to come (see "Planning against a mixing opponent" in
+    docs/agents.md). No table is needed; a call takes milliseconds (most at a hand's start).
+    ``InvalidStateError`` if ``observation`` is not one of a seat to move with these options."""
+    key = json.dumps(options or {}, sort_keys=True)
+    planner = _PLANNERS.get(key)
+    if planner is None:
+        planner = _PLANNERS.setdefault(key, _core.DuoRegnaPlanner(_full_options(options)))
+    return planner.card_values(observation)

@@ -67,6 +67,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyState>()?;
     m.add_class::<vector::PyVectorEnv>()?;
     m.add_class::<solver::PySolver>()?;
+    m.add_class::<solver::PyPlanner>()?;
     m.add_function(wrap_pyfunction!(make, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(load_state, m)?)?;

@@ -1,11 +1,14 @@
-//! `regalia._core.DuoRegnaSolver`: Duo Regna's solved table (built, read from bytes, queried).
+//! `regalia._core.DuoRegnaSolver`: Duo Regna's solved table (built, read from bytes, queried);
+//! `regalia._core.DuoRegnaPlanner`: its best card against a uniformly mixing opponent.
 
-use crate::convert::options_arg;
-use crate::errors::{guard, InvalidArgumentError, RegaliaError};
+use crate::convert::{options_arg, py_to_json};
+use crate::errors::{guard, InvalidArgumentError, InvalidStateError, RegaliaError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use regalia_engine::games::duo_regna::DuoRegna;
-use regalia_engine::solver::duo_regna::{Horizon, Solver};
+use regalia_engine::solver::duo_regna::encoding::public_state_of_view;
+use regalia_engine::solver::duo_regna::{Horizon, Solver, UniformPlanner};
+use regalia_engine::Error;
 use regalia_engine::Game;
 
 /// The equilibrium of Duo Regna for one set of options: a table of state values.
@@ -116,5 +119,49 @@ impl PySolver {
             probabilities.set_item(card, p.probabilities[card])?;
         }
         Ok((probabilities, p.value))
+    }
+}
+
+/// Plans Duo Regna against an opponent who draws her card uniformly from her hand: the rest
+/// of the current hand exactly, a race model of the captures beyond it.
+#[pyclass(name = "DuoRegnaPlanner", module = "regalia._core", frozen)]
+pub struct PyPlanner {
+    inner: UniformPlanner,
+}
+
+#[pymethods]
+impl PyPlanner {
+    /// A planner for Duo Regna with ``options`` (a dict), checked.
+    #[new]
+    fn new(options: &Bound<'_, PyDict>) -> PyResult<PyPlanner> {
+        let game = game_of(options)?;
+        Ok(PyPlanner {
+            inner: UniformPlanner::new(&game),
+        })
+    }
+    /// ``{card: expected return}`` for each card in the hand of the seat to move, from that
+    /// seat's ``observation`` (a dict, as either backend gives it) alone; ``InvalidStateError``
+    /// if it is not the observation of a seat to move in a game with these options.
+    fn card_values<'py>(
+        &self,
+        py: Python<'py>,
+        observation: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let obs = py_to_json(observation, 8).map_err(|what| {
+            InvalidStateError::new_err(format!("an observation is a plain dict, not {what}"))
+        })?;
+        let values = py.detach(|| {
+            guard(|| {
+                let p = public_state_of_view(self.inner.game(), &obs).map_err(|m| {
+                    Error::InvalidState(format!("the planner cannot read this observation: {m}"))
+                })?;
+                self.inner.card_values(&p)
+            })
+        })?;
+        let out = PyDict::new(py);
+        for (card, value) in values.iter().enumerate().filter(|(_, v)| !v.is_nan()) {
+            out.set_item(card, value)?;
+        }
+        Ok(out)
     }
 }

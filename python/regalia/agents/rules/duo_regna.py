@@ -1,13 +1,15 @@
-"""Duo Regna by rules: watch the opponent, and exploit her when she plays by a fixed order.
+"""Duo Regna by rules: watch the opponent, exploit her when she plays by a fixed order, and
+otherwise play best against an opponent who mixes.
 
 Every reveal shows which card the opponent chose among the cards she still held. While all her
 choices fit one fixed priority order of the nine cards (she always played the highest of
 what she held), the order is known as far as she has shown it; once it tells her whole rest
 of the hand, the player plans its own nine cards against that sequence (the exact best by
 dynamic programming over its remaining cards and the dragon's place). Otherwise, or once she
-breaks every such order, it plays the card with the best expected round against her unplayed
-cards (each as likely as the others), and among equals the one that beats fewest of them,
-keeping strong cards for later.
+breaks every such order, it treats her as drawing each of her unplayed cards with equal
+chance and plays the card that does best over the rest of the hand against that
+(``regalia.solver.against_uniform``: exact to the hand's end, a model of the race for the
+dragons beyond it), among equals one at random.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import random
 from functools import cache
 from typing import Any
 
+from regalia import solver
 from regalia.agents.base import View
 
 #: The cards by action id (the documented encoding: actions 0-8 play them).
@@ -112,17 +115,12 @@ def plan(mine: tuple[int, ...], theirs: tuple[int, ...], side: int, dragon: floa
     return best(frozenset(mine), side, True)[1]
 
 
-def _expected(view: View, rng: random.Random) -> int:
-    """The legal card with the best expected round against a uniformly random unplayed card."""
-    unplayed = _ids(view.observation["opponent_hand"])
-
-    def score(card: int) -> tuple[float, float]:
-        o = [duel(card, other) for other in unplayed]
-        return (sum(o) / max(len(o), 1), -sum(x > 0 for x in o))
-
-    scores = {a: score(a) for a in view.legal_actions}
-    top = max(scores.values())
-    return rng.choice([a for a, s in scores.items() if s == top])
+def against_mixing(view: View, rng: random.Random) -> int:
+    """The legal card with the best expected return over the rest of the hand against an
+    opponent who draws each of her unplayed cards with equal chance."""
+    values = solver.against_uniform(view.observation, view.options)
+    top = max(values[a] for a in view.legal_actions)
+    return rng.choice([a for a in view.legal_actions if values[a] >= top - 1e-12])
 
 
 def exploit(view: View, memory: dict[str, Any]) -> int | None:
@@ -147,6 +145,6 @@ def exploit(view: View, memory: dict[str, Any]) -> int | None:
 
 
 def policy(view: View, rng: random.Random, memory: dict[str, Any]) -> int:
-    """Exploit a fixed order once it is known; else the best expected round."""
+    """Exploit a fixed order once it is known; else play best against a mixing opponent."""
     card = exploit(view, memory)
-    return card if card is not None else _expected(view, rng)
+    return card if card is not None else against_mixing(view, rng)

@@ -10,7 +10,8 @@
 //! A state is seen from one seat, "mine": `level` (the captures, the dragon and the pile),
 //! `side` (where the dragon lies: [`MINE`], [`CENTRE`], [`THEIRS`]) and the pair of hands.
 
-use crate::games::duo_regna::{round_winner, DuoRegna, State, CARDS};
+use crate::games::duo_regna::{round_winner, DuoRegna, State, CARDS, CARD_NAMES, MAX_PILE};
+use serde_json::Value;
 
 /// Kinds of card: X, 0, 1, 2, 3, 4, 5 and 6 (the King and the Queen).
 pub const KINDS: usize = 8;
@@ -166,7 +167,7 @@ impl Default for HandPairs {
 }
 
 /// What changes only on a capture: the captures, the current dragon and the pile.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Level {
     /// Dragons I have captured.
     pub mine: u8,
@@ -234,13 +235,14 @@ pub fn levels(game: &DuoRegna) -> Vec<Level> {
     out
 }
 
-/// Where a capture leads.
+/// Where a capture leads; `T` names the next level (an index into a list of levels, or the
+/// level itself).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Capture {
+pub enum Capture<T = usize> {
     /// The game ends: my return (+1, 0 or -1).
     End(f64),
     /// A new dragon in the centre: (chance, level) for each value it may show.
-    Next(Vec<(f64, usize)>),
+    Next(Vec<(f64, T)>),
 }
 
 /// What a capture by me (`by_me`) leads to from `level`, given every level (`find` gives the
@@ -251,6 +253,18 @@ pub fn capture(
     by_me: bool,
     find: impl Fn(Level) -> Option<usize>,
 ) -> Capture {
+    match capture_to(game, l, by_me) {
+        Capture::End(v) => Capture::End(v),
+        Capture::Next(next) => Capture::Next(
+            next.into_iter()
+                .filter_map(|(p, to)| find(to).map(|i| (p, i)))
+                .collect(),
+        ),
+    }
+}
+
+/// What a capture by me (`by_me`) leads to from `level`, the next levels named by themselves.
+pub fn capture_to(game: &DuoRegna, l: Level, by_me: bool) -> Capture<Level> {
     let (mut m, mut t) = (l.mine, l.theirs);
     if by_me {
         m = m.saturating_add(l.dragon);
@@ -270,9 +284,7 @@ pub fn capture(
                 singles: l.singles - u8::from(dragon == 1),
                 doubles: l.doubles - u8::from(dragon == 2),
             };
-            if let Some(i) = find(to) {
-                next.push((n as f64 / l.pile() as f64, i));
-            }
+            next.push((n as f64 / l.pile() as f64, to));
         }
     }
     Capture::Next(next)
@@ -342,6 +354,89 @@ pub fn public_state(s: &State) -> Option<PublicState> {
         mine: hand_of_cards(s.hands[seat]),
         theirs: hand_of_cards(their_cards),
         round: s.round,
+    })
+}
+
+/// The public state for the seat to move, from that seat's observation of `game` (the JSON
+/// object `DuoRegna::observation` gives it) alone, or what is wrong with it: the same as
+/// [`public_state`] of the state observed. The opponent's committed card is still in her
+/// hand there; the pile's singles and doubles follow from the dragons shown so far.
+pub fn public_state_of_view(game: &DuoRegna, obs: &Value) -> Result<PublicState, String> {
+    let field = |key: &str| obs.get(key).ok_or_else(|| format!("no '{key}'"));
+    let number = |key: &str, max: u64| {
+        field(key)?
+            .as_u64()
+            .filter(|&n| n <= max)
+            .ok_or_else(|| format!("'{key}' is not a whole number up to {max}"))
+    };
+    let cards = |key: &str| -> Result<u16, String> {
+        let names = field(key)?
+            .as_array()
+            .ok_or(format!("'{key}' is not a list"))?;
+        let mut mask = 0u16;
+        for name in names {
+            let card = CARD_NAMES
+                .iter()
+                .position(|&n| Some(n) == name.as_str())
+                .filter(|&c| mask & (1 << c) == 0)
+                .ok_or_else(|| format!("'{key}' holds {name}, not a card of a hand"))?;
+            mask |= 1 << card;
+        }
+        Ok(mask)
+    };
+    let seat = number("seat", 1)? as usize;
+    if field("terminal")?.as_bool() != Some(false)
+        || obs.get("current_player") != Some(&seat.into())
+    {
+        return Err("it is not the turn of the seat observing".into());
+    }
+    let captured = field("captured")?
+        .as_array()
+        .filter(|c| c.len() == 2)
+        .and_then(|c| {
+            let n = |v: &Value| v.as_u64().and_then(|n| u8::try_from(n).ok());
+            Some([n(&c[0])?, n(&c[1])?])
+        })
+        .ok_or("'captured' is not two dragon counts")?;
+    let (mine, theirs) = (captured[seat], captured[1 - seat]);
+    let dragon = number("dragon", 2).ok().filter(|&d| d > 0);
+    let dragon = dragon.ok_or("'dragon' is not 1 or 2")? as u8;
+    let side = match field("dragon_side")? {
+        Value::Null => CENTRE,
+        v if v.as_u64() == Some(seat as u64) => MINE,
+        v if v.as_u64() == Some(1 - seat as u64) => THEIRS,
+        _ => return Err("'dragon_side' is not a seat or null".into()),
+    };
+    let (n1, n2) = (game.single_dragons() as i64, game.double_dragons() as i64);
+    let in_pile = number("dragons_in_pile", MAX_PILE as u64)? as i64;
+    let gone = n1 + n2 - in_pile;
+    let doubles_gone = mine as i64 + theirs as i64 + dragon as i64 - gone;
+    let singles_gone = gone - doubles_gone;
+    let fits = (0..=n1).contains(&singles_gone)
+        && (0..=n2).contains(&doubles_gone)
+        && if dragon == 1 {
+            singles_gone > 0
+        } else {
+            doubles_gone > 0
+        };
+    if !fits {
+        return Err("the captures, the dragon and the pile do not add up".into());
+    }
+    let (my_cards, their_cards) = (cards("hand")?, cards("opponent_hand")?);
+    Ok(PublicState {
+        seat,
+        level: Level {
+            mine,
+            theirs,
+            dragon,
+            singles: (n1 - singles_gone) as u8,
+            doubles: (n2 - doubles_gone) as u8,
+        },
+        side,
+        my_cards,
+        mine: hand_of_cards(my_cards),
+        theirs: hand_of_cards(their_cards),
+        round: number("round", u32::MAX as u64)? as u32,
     })
 }
 

@@ -25,8 +25,10 @@
 pub mod encoding;
 mod evaluate;
 mod table_file;
+mod uniform;
 
 pub use evaluate::{Player, Score};
+pub use uniform::{capture_chances, UniformPlanner};
 
 #[cfg(test)]
 mod tests;

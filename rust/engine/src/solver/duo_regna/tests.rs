@@ -56,7 +56,7 @@ fn drawn(g: &DuoRegna, at: usize, s: &State) -> f64 {
 }
 
 /// A state after `rounds` rounds of random play from `seed`.
-fn played(g: &DuoRegna, seed: u64, rounds: usize) -> State {
+pub(super) fn played(g: &DuoRegna, seed: u64, rounds: usize) -> State {
     let mut s = g.new_state(Rng::new(seed));
     let mut rng = Rng::new(seed ^ 0xABC);
     for _ in 0..2 * rounds {

@@ -1,0 +1,528 @@
+//! The best card against an opponent who draws her card uniformly from her hand, planned
+//! exactly to the end of the current hand.
+//!
+//! Both hands are public (see [`encoding`](super::encoding)), so against such an opponent the
+//! rest of the hand is a one-player game with chance: a state is worth the best of my cards,
+//! each worth the mean over her cards of the state after the round,
+//! `V = max over my cards of the mean over hers of V(next)`, over both hands, the dragon's
+//! place and the level (captures, dragon, pile; a capture draws the next dragon from the
+//! pile). Where the hands are taken back, a state is worth what a race model says: I capture
+//! the current dragon with a chance that depends only on its place, and every later one (it
+//! starts in the centre) with the centre's chance; the game then ends as the captures add
+//! up. Those three chances are the best response's own chance to capture a dragon from full
+//! hands before the opponent does: the fixed point of the same recursion with a capture worth
+//! 1 to its taker and 0 to the other, computed once ([`capture_chances`]). The stalemate
+//! guard counts where it falls inside the hand. Values are my expected return.
+
+use super::encoding::{
+    capture_to, guard_return, hand_size, kinds, outcome, without, Capture, HandPairs, Level,
+    Outcome, PublicState, CENTRE, FULL, KINDS, THEIRS,
+};
+use super::{Solver, Step};
+use crate::error::{Error, Result};
+use crate::games::duo_regna::{DuoRegna, CARDS};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+/// The race to one dragon is solved to this precision.
+const RACE_TOLERANCE: f64 = 1e-12;
+/// Iterations of the race's fixed point before the last one is taken.
+const RACE_ITERATIONS: usize = 1000;
+
+/// What the search needs to know beyond one hand: where a capture leads, what the hands'
+/// return is worth, and when the stalemate guard ends the game.
+trait Horizon {
+    /// Where a capture by me (`by_me`) leads from `l`.
+    fn capture(&self, l: Level, by_me: bool) -> Capture<Level>;
+    /// What `l` is worth by the dragon's place where the hands are taken back.
+    fn hand_end(&mut self, l: Level) -> [f64; 3];
+    /// What `l` with the dragon at `side` is worth if the guard ends the game before
+    /// round `round` (counted from 0), or `None` if the game goes on.
+    fn guard(&self, l: Level, side: usize, round: u32) -> Option<f64>;
+}
+
+/// Where a capture leads, as [`Capture`] without allocating: at most two next levels.
+#[derive(Clone, Copy)]
+enum Then {
+    End(f64),
+    Next([(f64, Level); 2], usize),
+}
+
+impl Then {
+    fn of(capture: Capture<Level>) -> Self {
+        match capture {
+            Capture::End(v) => Then::End(v),
+            Capture::Next(next) => {
+                let mut out = [(0.0, Level::default()); 2];
+                for (slot, &n) in out.iter_mut().zip(&next) {
+                    *slot = n;
+                }
+                Then::Next(out, next.len().min(2))
+            }
+        }
+    }
+}
+
+/// Not yet looked up (a next level's slot).
+const UNKNOWN: usize = usize::MAX;
+
+/// One level met by the search, with the values of its states already found.
+struct Slot {
+    level: Level,
+    /// After a capture by me, by them; and the slots of the next levels, once looked up.
+    captures: [Then; 2],
+    next: [[usize; 2]; 2],
+    end: [f64; 3],
+    /// By side then pair of hands smaller than the largest root's (NaN: not yet found).
+    values: Vec<f64>,
+}
+
+/// The values found so far, by level, for roots of up to `size` cards.
+struct Memo {
+    slots: Vec<Slot>,
+    index: HashMap<Level, usize>,
+    size: usize,
+}
+
+impl Memo {
+    fn new(size: usize) -> Self {
+        Memo {
+            slots: Vec::new(),
+            index: HashMap::new(),
+            size,
+        }
+    }
+}
+
+/// The rest of a hand searched from one root state.
+struct HandSearch<'a, H: Horizon> {
+    horizon: &'a mut H,
+    pairs: &'a HandPairs,
+    memo: &'a mut Memo,
+    outcomes: [[Outcome; KINDS]; KINDS],
+    /// The round after the hand's end.
+    end_round: u32,
+}
+
+impl<'a, H: Horizon> HandSearch<'a, H> {
+    /// A search of a hand whose last round is `end_round - 1`.
+    fn new(horizon: &'a mut H, pairs: &'a HandPairs, memo: &'a mut Memo, end_round: u32) -> Self {
+        HandSearch {
+            horizon,
+            pairs,
+            memo,
+            outcomes: std::array::from_fn(|a| std::array::from_fn(|b| outcome(a, b))),
+            end_round,
+        }
+    }
+
+    /// The slot of level `l`, made on first use.
+    fn slot(&mut self, l: Level) -> usize {
+        if let Some(&i) = self.memo.index.get(&l) {
+            return i;
+        }
+        let captures = [
+            Then::of(self.horizon.capture(l, true)),
+            Then::of(self.horizon.capture(l, false)),
+        ];
+        let end = self.horizon.hand_end(l);
+        let slots = &mut self.memo.slots;
+        slots.push(Slot {
+            level: l,
+            captures,
+            next: [[UNKNOWN; 2]; 2],
+            end,
+            values: vec![f64::NAN; 3 * self.pairs.start(self.memo.size)],
+        });
+        self.memo.index.insert(l, slots.len() - 1);
+        slots.len() - 1
+    }
+
+    /// The slot of the `i`-th next level after a capture (`who`: 0 by me, 1 by them) at `at`.
+    fn next_slot(&mut self, at: usize, who: usize, i: usize) -> usize {
+        let known = self.memo.slots[at].next[who][i];
+        if known != UNKNOWN {
+            return known;
+        }
+        let Then::Next(next, _) = self.memo.slots[at].captures[who] else {
+            unreachable!("a capture that ends the game has no next level")
+        };
+        let found = self.slot(next[i].1);
+        self.memo.slots[at].next[who][i] = found;
+        found
+    }
+
+    /// The value of each of my kinds (`f64::NEG_INFINITY` for kinds not held) in the state of
+    /// level slot `at`, dragon at `side`, hands `mine` and `theirs` (of equal size).
+    fn kind_values(&mut self, at: usize, side: usize, mine: u16, theirs: u16) -> [f64; KINDS] {
+        let j = hand_size(mine);
+        let next_round = self.end_round + 1 - j as u32;
+        let (rows, cols) = (kinds(mine), kinds(theirs));
+        let captures = self.memo.slots[at].captures;
+        let mut values = [f64::NEG_INFINITY; KINDS];
+        for &a in &rows.0[..rows.1] {
+            let m = without(mine, a);
+            let mut total = 0.0;
+            for &b in &cols.0[..cols.1] {
+                let t = without(theirs, b);
+                let copies = if b == KINDS - 1 { theirs >> 7 } else { 1 };
+                let after = match Solver::step(side, self.outcomes[a][b]) {
+                    Step::Stay(s) => self.continue_at(at, s, m, t, next_round),
+                    Step::Capture(by_me) => {
+                        let who = usize::from(!by_me);
+                        match captures[who] {
+                            Then::End(v) => v,
+                            Then::Next(next, n) => (0..n)
+                                .map(|i| {
+                                    let to = self.next_slot(at, who, i);
+                                    next[i].0 * self.continue_at(to, CENTRE, m, t, next_round)
+                                })
+                                .sum(),
+                        }
+                    }
+                };
+                total += f64::from(copies) / j as f64 * after;
+            }
+            values[a] = total;
+        }
+        values
+    }
+
+    /// The value at the start of round `round` in level slot `at`, dragon at `side`, with
+    /// the hands left.
+    fn continue_at(&mut self, at: usize, side: usize, mine: u16, theirs: u16, round: u32) -> f64 {
+        let slot = &self.memo.slots[at];
+        if let Some(v) = self.horizon.guard(slot.level, side, round) {
+            return v;
+        }
+        if mine == 0 {
+            return slot.end[side];
+        }
+        let i = side * self.pairs.start(self.memo.size) + self.pairs.index(mine, theirs);
+        let known = slot.values[i];
+        if !known.is_nan() {
+            return known;
+        }
+        let best = self
+            .kind_values(at, side, mine, theirs)
+            .into_iter()
+            .fold(f64::NEG_INFINITY, f64::max);
+        self.memo.slots[at].values[i] = best;
+        best
+    }
+}
+
+/// The race to one dragon: a capture is worth 1 to me and 0 to them, and the hands' return
+/// is worth `chances` by the dragon's place.
+struct Race {
+    chances: [f64; 3],
+}
+
+impl Horizon for Race {
+    fn capture(&self, _: Level, by_me: bool) -> Capture<Level> {
+        Capture::End(f64::from(u8::from(by_me)))
+    }
+    fn hand_end(&mut self, _: Level) -> [f64; 3] {
+        self.chances
+    }
+    fn guard(&self, _: Level, _: usize, _: u32) -> Option<f64> {
+        None
+    }
+}
+
+/// The best response's chance to capture a dragon that lies on my side, in the centre, or
+/// on theirs, from full hands, before the uniform opponent does (the race's fixed point).
+pub fn capture_chances() -> [f64; 3] {
+    static CHANCES: OnceLock<[f64; 3]> = OnceLock::new();
+    *CHANCES.get_or_init(|| {
+        let pairs = HandPairs::new();
+        let mut race = Race {
+            chances: [1.0, 0.5, 0.0],
+        };
+        for _ in 0..RACE_ITERATIONS {
+            let mut memo = Memo::new(CARDS);
+            let mut search = HandSearch::new(&mut race, &pairs, &mut memo, CARDS as u32);
+            let at = search.slot(Level {
+                mine: 0,
+                theirs: 0,
+                dragon: 1,
+                singles: 0,
+                doubles: 0,
+            });
+            let next: [f64; 3] = std::array::from_fn(|side| {
+                let v = search.kind_values(at, side, FULL, FULL);
+                v.into_iter().fold(f64::NEG_INFINITY, f64::max)
+            });
+            let moved = (0..3).map(|s| (next[s] - race.chances[s]).abs());
+            let done = moved.fold(0.0, f64::max) <= RACE_TOLERANCE;
+            race.chances = next;
+            if done {
+                break;
+            }
+        }
+        race.chances
+    })
+}
+
+/// The game beyond the hand: the real captures and guard, the race model where the hands
+/// are taken back.
+struct Game {
+    game: DuoRegna,
+    chances: [f64; 3],
+    race: HashMap<Level, [f64; 3]>,
+}
+
+impl Game {
+    fn new(game: &DuoRegna) -> Self {
+        Game {
+            game: game.clone(),
+            chances: capture_chances(),
+            race: HashMap::new(),
+        }
+    }
+
+    /// The race model's expected return at `l` by the current dragon's place.
+    fn race_value(&mut self, l: Level) -> [f64; 3] {
+        if let Some(&v) = self.race.get(&l) {
+            return v;
+        }
+        let mut after = [0.0; 2];
+        for (by_me, value) in [true, false].into_iter().zip(after.iter_mut()) {
+            *value = match capture_to(&self.game, l, by_me) {
+                Capture::End(v) => v,
+                Capture::Next(next) => next
+                    .into_iter()
+                    .map(|(p, to)| p * self.race_value(to)[CENTRE])
+                    .sum(),
+            };
+        }
+        let v = self.chances.map(|c| c * after[0] + (1.0 - c) * after[1]);
+        self.race.insert(l, v);
+        v
+    }
+}
+
+impl Horizon for Game {
+    fn capture(&self, l: Level, by_me: bool) -> Capture<Level> {
+        capture_to(&self.game, l, by_me)
+    }
+    fn hand_end(&mut self, l: Level) -> [f64; 3] {
+        self.race_value(l)
+    }
+    fn guard(&self, l: Level, side: usize, round: u32) -> Option<f64> {
+        (round >= self.game.config.max_rounds).then(|| guard_return(l, side))
+    }
+}
+
+/// Plans against a uniformly mixing opponent in one Duo Regna game (see the module comment).
+/// The values found are kept for later calls (at most one value per level, dragon place and
+/// pair of hands: 45 MB if a game visits all 72 levels of the default game), except near the
+/// stalemate guard, where they depend on the round.
+pub struct UniformPlanner {
+    game: DuoRegna,
+    pairs: HandPairs,
+    kept: Mutex<(Game, Memo)>,
+}
+
+impl UniformPlanner {
+    /// A planner for `game`.
+    pub fn new(game: &DuoRegna) -> Self {
+        UniformPlanner {
+            game: game.clone(),
+            pairs: HandPairs::new(),
+            kept: Mutex::new((Game::new(game), Memo::new(CARDS))),
+        }
+    }
+
+    /// The game planned for.
+    pub fn game(&self) -> &DuoRegna {
+        &self.game
+    }
+
+    /// My expected return with each card of my hand (by action id; `NaN` for cards I do not
+    /// hold) in the public state `p` of this planner's game, the rest of the hand played best
+    /// against an opponent who draws each of her cards uniformly.
+    pub fn card_values(&self, p: &PublicState) -> Result<[f64; CARDS]> {
+        let size = hand_size(p.mine);
+        if size == 0 || hand_size(p.theirs) != size || p.side > THEIRS {
+            return Err(Error::InvalidState(
+                "the planner needs two hands of equal, non-zero size and a dragon's place".into(),
+            ));
+        }
+        let end_round = p.round.saturating_add(size as u32);
+        let by_kind = if end_round < self.game.config.max_rounds {
+            let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+            let (horizon, memo) = &mut *kept;
+            Self::search(horizon, &self.pairs, memo, end_round, p)
+        } else {
+            let mut memo = Memo::new(size);
+            Self::search(
+                &mut Game::new(&self.game),
+                &self.pairs,
+                &mut memo,
+                end_round,
+                p,
+            )
+        };
+        let mut out = [f64::NAN; CARDS];
+        for (card, value) in out.iter_mut().enumerate() {
+            if p.my_cards & (1 << card) != 0 {
+                *value = by_kind[card.min(KINDS - 1)];
+            }
+        }
+        Ok(out)
+    }
+
+    fn search(
+        horizon: &mut Game,
+        pairs: &HandPairs,
+        memo: &mut Memo,
+        end_round: u32,
+        p: &PublicState,
+    ) -> [f64; KINDS] {
+        let mut search = HandSearch::new(horizon, pairs, memo, end_round);
+        let at = search.slot(p.level);
+        search.kind_values(at, p.side, p.mine, p.theirs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::encoding::{public_state, public_state_of_view, MINE};
+    use super::super::tests::played;
+    use super::*;
+    use crate::game::Game as _;
+    use crate::games::duo_regna::State;
+    use crate::rng::Rng;
+
+    fn game(options: serde_json::Value) -> DuoRegna {
+        DuoRegna::from_options(options.as_object().expect("an object")).expect("valid options")
+    }
+
+    /// Seat `me`'s expected return with each of its cards at `s` (seat 0 to move) by brute
+    /// force over the engine's rules: the other seat draws uniformly from her hand, `me`
+    /// plays best afterwards, and a new dragon is any card left in the pile.
+    fn by_brute_force(g: &DuoRegna, s: &State, me: usize) -> [f64; CARDS] {
+        let mut out = [f64::NAN; CARDS];
+        let (mine, theirs) = (s.hands[me], s.hands[1 - me]);
+        let n = theirs.count_ones() as f64;
+        for a in (0..CARDS).filter(|&a| mine & (1 << a) != 0) {
+            let mut total = 0.0;
+            for b in (0..CARDS).filter(|&b| theirs & (1 << b) != 0) {
+                let mut t = *s;
+                let (first, second) = if me == 0 { (a, b) } else { (b, a) };
+                g.apply(&mut t, first as u16);
+                g.apply(&mut t, second as u16);
+                total += if t.next_dragon > s.next_dragon && !t.over {
+                    drawn(g, s.next_dragon as usize, &t, me)
+                } else {
+                    best(g, &t, me)
+                };
+            }
+            out[a] = total / n;
+        }
+        out
+    }
+
+    fn best(g: &DuoRegna, s: &State, me: usize) -> f64 {
+        if s.over {
+            return g.returns(s)[me];
+        }
+        by_brute_force(g, s, me)
+            .into_iter()
+            .filter(|v| !v.is_nan())
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    /// The mean of `best` over each card the dragon just revealed at `at` could be.
+    fn drawn(g: &DuoRegna, at: usize, s: &State, me: usize) -> f64 {
+        let left = at..s.pile_len as usize;
+        let mut total = 0.0;
+        for i in left.clone() {
+            let mut t = *s;
+            t.pile.swap(at, i);
+            t.dragon = t.pile[at];
+            total += best(g, &t, me);
+        }
+        total / left.len() as f64
+    }
+
+    #[test]
+    fn it_agrees_with_brute_force_when_the_guard_falls_in_the_hand() {
+        // From the fourteenth round: five cards each, the guard after four more rounds;
+        // captures and new dragons of either value happen on the way.
+        let g =
+            game(serde_json::json!({"dragon_deck": [2, 2], "dragons_to_win": 3, "max_rounds": 17}));
+        let planner = UniformPlanner::new(&g);
+        let (mut captured, mut tested) = (0, 0);
+        for seed in 0..24 {
+            let s = played(&g, seed, 13);
+            if s.over {
+                continue;
+            }
+            tested += 1;
+            captured += usize::from(s.captured != [0, 0]);
+            for me in 0..2 {
+                let expected = by_brute_force(&g, &s, me);
+                // Seat 1 moves once seat 0 has committed: any card, it is hidden from seat 1.
+                let mut t = s;
+                if me == 1 {
+                    g.apply(&mut t, g.legal_actions(&s).iter().last().expect("a card"));
+                }
+                let p = public_state(&t).expect("running");
+                assert_eq!(p.seat, me);
+                assert_eq!(public_state_of_view(&g, &g.observation(&t, me)), Ok(p));
+                let got = planner.card_values(&p).expect("a state of the game");
+                for c in 0..CARDS {
+                    assert_eq!(
+                        got[c].is_nan(),
+                        expected[c].is_nan(),
+                        "seed {seed}, card {c}"
+                    );
+                    if !got[c].is_nan() {
+                        assert!(
+                            (got[c] - expected[c]).abs() < 1e-12,
+                            "seed {seed}, seat {me}, card {c}: {} vs {}",
+                            got[c],
+                            expected[c]
+                        );
+                    }
+                }
+            }
+        }
+        assert!(
+            tested >= 8 && captured > 0,
+            "{tested} positions, {captured} with captures"
+        );
+    }
+
+    #[test]
+    fn the_capture_race_favours_the_side_the_dragon_lies_on() {
+        let c = capture_chances();
+        assert!(
+            c[MINE] > c[CENTRE] && c[CENTRE] > 0.5 && c[CENTRE] > c[THEIRS],
+            "{c:?}"
+        );
+        assert!(c[THEIRS] > 0.0 && c[MINE] < 1.0);
+    }
+
+    #[test]
+    fn the_public_state_of_a_view_is_the_states() {
+        let g = DuoRegna::from_options(&Default::default()).expect("default");
+        for seed in 0..20 {
+            let mut s = g.new_state(Rng::new(seed));
+            let mut rng = Rng::new(seed + 100);
+            while let Some(seat) = g.current_player(&s) {
+                let view = public_state_of_view(&g, &g.observation(&s, seat));
+                assert_eq!(view, Ok(public_state(&s).expect("running")));
+                assert!(public_state_of_view(&g, &g.observation(&s, 1 - seat)).is_err());
+                let legal = g.legal_actions(&s);
+                g.apply(
+                    &mut s,
+                    legal.iter().nth(rng.index(legal.len())).expect("a card"),
+                );
+            }
+            assert!(public_state_of_view(&g, &g.observation(&s, 0)).is_err());
+        }
+    }
+}
