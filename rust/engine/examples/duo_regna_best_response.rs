@@ -12,83 +12,49 @@
 //! the rules treat both seats alike, so one number holds for either seat. Draws count as
 //! non-wins.
 //!
-//! The same recursion with the opponent's card drawn from the rule-based player's choice
-//! (`rules`) gives the best response to that player.
+//! The same recursion with the opponent's card drawn from an earlier rule-based player's
+//! choice (the best single round, `rules`) gives the best response to that player. The state
+//! is numbered as the solver numbers it (`regalia_engine::solver::duo_regna::encoding`).
 //!
 //! Run: `cargo run --release -p regalia-engine --example duo_regna_best_response [random|rules]
 //! [options JSON]` (the default game takes about a minute on one core).
 
-use regalia_engine::games::duo_regna::{round_winner, DuoRegna, State, CARDS};
+use regalia_engine::games::duo_regna::{DuoRegna, State, CARDS};
+use regalia_engine::solver::duo_regna::encoding::{
+    capture, cards_of_kind, copies, guard_return, hand_size, kinds, levels, outcome, public_state,
+    without, Capture, HandPairs, Level, Outcome, CENTRE, FULL, KINDS, MINE, THEIRS,
+};
 use regalia_engine::{Game, Options};
-
-/// A full hand.
-const FULL: u16 = (1 << CARDS) - 1;
-/// Where the dragon lies, from the best-responding player's side.
-const MINE: usize = 0;
-const CENTRE: usize = 1;
-const THEIRS: usize = 2;
-
-/// What a round's reveal does to the track, from my side (the value indexes tables).
-#[derive(Clone, Copy)]
-enum Outcome {
-    Nobody = 0,
-    Me = 1,
-    Them = 2,
-}
-
-/// The best-responding player's card `a` against the opponent's `b`.
-fn outcome(a: usize, b: usize) -> Outcome {
-    match round_winner(a as u8, b as u8) {
-        None => Outcome::Nobody,
-        Some(0) => Outcome::Me,
-        Some(_) => Outcome::Them,
-    }
-}
-
-/// The captures, the current dragon and the unrevealed pile: what changes only on a capture.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Level {
-    mine: u8,
-    theirs: u8,
-    dragon: u8,
-    singles: u8,
-    doubles: u8,
-}
-
-/// Where a capture leads.
-enum Capture {
-    /// The game ends; the win probability.
-    End(f64),
-    /// A new dragon: (chance, level) for each value it may show.
-    Next(Vec<(f64, usize)>),
-}
+use std::collections::HashMap;
 
 /// How the opponent chooses her card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opponent {
     /// Uniformly at random among her unplayed cards (the `random` agent).
     Random,
-    /// As the `rules` agent (python/regalia/agents/rules/duo_regna.py): the card with the best
-    /// round balance (won minus lost) against my unplayed cards, then the one winning
-    /// against fewest of them, uniformly among equals.
+    /// As the `rules` agent once did: the card with the best round balance (won minus lost)
+    /// against my unplayed cards, then the one winning against fewest of them, uniformly
+    /// among equals.
     Rules,
 }
 
 impl Opponent {
-    /// The chance of each card of hers (`theirs`) against my unplayed cards (`mine`).
-    pub fn chances(self, theirs: u16, mine: u16) -> [f64; CARDS] {
-        let held = |c: usize, hand: u16| hand & (1 << c) != 0;
-        let mut chance = [0.0; CARDS];
+    /// The chance of each kind of card of hers (`theirs`) against my unplayed cards (`mine`),
+    /// both hand codes of the solver's encoding.
+    pub fn chances(self, theirs: u16, mine: u16) -> [f64; KINDS] {
+        let mut chance = [0.0; KINDS];
         let mut best = (i32::MIN, i32::MIN);
-        for b in (0..CARDS).filter(|&b| held(b, theirs)) {
+        let (mine_kinds, theirs_kinds) = (kinds(mine), kinds(theirs));
+        for &b in &theirs_kinds.0[..theirs_kinds.1] {
             let key = match self {
                 Opponent::Random => (0, 0),
                 Opponent::Rules => {
                     let (mut balance, mut wins) = (0, 0);
-                    for a in (0..CARDS).filter(|&a| held(a, mine)) {
+                    for &a in &mine_kinds.0[..mine_kinds.1] {
+                        let n = copies(mine, a) as i32;
                         match outcome(a, b) {
-                            Outcome::Them => (balance, wins) = (balance + 1, wins + 1),
-                            Outcome::Me => balance -= 1,
+                            Outcome::Them => (balance, wins) = (balance + n, wins + n),
+                            Outcome::Me => balance -= n,
                             Outcome::Nobody => {}
                         }
                     }
@@ -96,10 +62,10 @@ impl Opponent {
                 }
             };
             if key > best {
-                (best, chance) = (key, [0.0; CARDS]);
+                (best, chance) = (key, [0.0; KINDS]);
             }
             if key == best {
-                chance[b] = 1.0;
+                chance[b] = copies(theirs, b) as f64;
             }
         }
         let ties: f64 = chance.iter().sum();
@@ -107,97 +73,47 @@ impl Opponent {
     }
 }
 
-/// Hands of `k` cards are numbered `0..binomial(9, k)` in increasing mask order.
-struct Hands {
-    rank: [usize; 1 << CARDS],
-    count: [usize; CARDS + 1],
+/// My win probability from my return where the game ends: draws count as non-wins.
+fn win(ret: f64) -> f64 {
+    f64::from(u8::from(ret > 0.0))
 }
 
-impl Hands {
-    fn new() -> Self {
-        let mut rank = [0; 1 << CARDS];
-        let mut count = [0; CARDS + 1];
-        for (mask, r) in rank.iter_mut().enumerate() {
-            let k = mask.count_ones() as usize;
-            *r = count[k];
-            count[k] += 1;
-        }
-        Hands { rank, count }
-    }
-
-    /// Index of the pair (mine, theirs), both of the same size.
-    fn pair(&self, mine: u16, theirs: u16) -> usize {
-        let k = mine.count_ones() as usize;
-        self.rank[mine as usize] * self.count[k] + self.rank[theirs as usize]
-    }
-
-    /// Number of pairs of `k`-card hands.
-    fn pairs(&self, k: usize) -> usize {
-        self.count[k] * self.count[k]
-    }
-}
-
-/// The exact best response to an opponent, round by round.
+/// The exact best response to an opponent, round by round, over the solver's public state.
 pub struct BestResponse {
     game: DuoRegna,
     opponent: Opponent,
-    hands: Hands,
+    pairs: HandPairs,
     levels: Vec<Level>,
+    index: HashMap<Level, usize>,
     /// Where a capture by me (0) or the opponent (1) leads from each level.
     captures: Vec<[Capture; 2]>,
     /// `values[r]`: the win probability at the start of round `r` (0-based), by level, then
-    /// dragon side, then hand pair; `values[max_rounds]` is empty (the game is over).
+    /// dragon side, then pair of hands of that round's size; `values[max_rounds]` is empty
+    /// (the game is over).
     values: Vec<Vec<f64>>,
 }
 
 impl BestResponse {
     /// Solves `game` (only the dragon deck, the dragons to win and the rounds matter).
     pub fn solve(game: &DuoRegna, opponent: Opponent) -> Self {
-        let hands = Hands::new();
-        let (n1, n2, win) = (
-            game.single_dragons(),
-            game.double_dragons(),
-            game.config.dragons_to_win,
-        );
-        let mut levels = Vec::new();
-        for mine in 0..win {
-            for theirs in 0..win {
-                for dragon in 1..=2u8 {
-                    for singles in 0..=n1 {
-                        for doubles in 0..=n2 {
-                            let revealed = (n1 - singles) as u32 + 2 * (n2 - doubles) as u32;
-                            if revealed == mine as u32 + theirs as u32 + dragon as u32
-                                && (if dragon == 1 {
-                                    singles < n1
-                                } else {
-                                    doubles < n2
-                                })
-                            {
-                                levels.push(Level {
-                                    mine,
-                                    theirs,
-                                    dragon,
-                                    singles,
-                                    doubles,
-                                });
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        let levels = levels(game);
+        let index: HashMap<Level, usize> =
+            levels.iter().enumerate().map(|(i, &l)| (l, i)).collect();
+        let find = |l: Level| index.get(&l).copied();
+        let captures = levels
+            .iter()
+            .map(|&l| [capture(game, l, true, find), capture(game, l, false, find)])
+            .collect();
         let rounds = game.config.max_rounds as usize;
         let mut solver = BestResponse {
             game: game.clone(),
             opponent,
-            hands,
+            pairs: HandPairs::new(),
             levels,
-            captures: Vec::new(),
+            index,
+            captures,
             values: vec![Vec::new(); rounds + 1],
         };
-        solver.captures = (0..solver.levels.len())
-            .map(|l| [solver.capture(l, true), solver.capture(l, false)])
-            .collect();
         for r in (0..rounds).rev() {
             solver.values[r] = solver.solve_round(r);
         }
@@ -209,99 +125,77 @@ impl BestResponse {
         CARDS - r % CARDS
     }
 
+    /// The index of a pair of hands among the pairs of their size (0 for empty hands).
+    fn pair(&self, mine: u16, theirs: u16) -> usize {
+        if mine == 0 {
+            0
+        } else {
+            self.pairs.index(mine, theirs) - self.pairs.start(hand_size(mine))
+        }
+    }
+
     /// The value at the start of round `r` (`r == max_rounds`: the game ends by the guard).
     fn value(&self, r: usize, level: usize, side: usize, mine: u16, theirs: u16) -> f64 {
         if r == self.game.config.max_rounds as usize {
-            let l = self.levels[level];
-            let win = l.mine > l.theirs || (l.mine == l.theirs && side == MINE);
-            return f64::from(u8::from(win));
+            return win(guard_return(self.levels[level], side));
         }
-        let k = Self::hand_size(r);
         let (mine, theirs) = if mine == 0 {
             (FULL, FULL)
         } else {
             (mine, theirs)
         };
-        let n = self.hands.pairs(k);
-        self.values[r][(level * 3 + side) * n + self.hands.pair(mine, theirs)]
-    }
-
-    /// What a capture by me (`me`) or the opponent leads to from `level`: the game's end
-    /// with a win probability, or the next levels (a new dragon in the centre) with their
-    /// chances.
-    fn capture(&self, level: usize, me: bool) -> Capture {
-        let l = self.levels[level];
-        let (mut m, mut t) = (l.mine, l.theirs);
-        if me {
-            m = m.saturating_add(l.dragon);
-        } else {
-            t = t.saturating_add(l.dragon);
-        }
-        let left = l.singles + l.doubles;
-        if m >= self.game.config.dragons_to_win || t >= self.game.config.dragons_to_win || left == 0
-        {
-            return Capture::End(f64::from(u8::from(m > t))); // no dragon left: most dragons wins
-        }
-        let mut next = Vec::new();
-        for (dragon, n) in [(1u8, l.singles), (2u8, l.doubles)] {
-            if n > 0 {
-                let to = Level {
-                    mine: m,
-                    theirs: t,
-                    dragon,
-                    singles: l.singles - u8::from(dragon == 1),
-                    doubles: l.doubles - u8::from(dragon == 2),
-                };
-                let i = self.levels.iter().position(|&x| x == to);
-                next.push((
-                    n as f64 / left as f64,
-                    i.unwrap_or_else(|| panic!("{to:?}")),
-                ));
-            }
-        }
-        Capture::Next(next)
-    }
-
-    /// The win probability at the start of round `r` after a capture from `level`.
-    fn after_capture(&self, r: usize, level: usize, me: bool, mine: u16, theirs: u16) -> f64 {
-        match &self.captures[level][usize::from(!me)] {
-            Capture::End(v) => *v,
-            Capture::Next(next) => next
-                .iter()
-                .map(|&(p, l)| p * self.value(r, l, CENTRE, mine, theirs))
-                .sum(),
-        }
+        let n = self.pairs.count(Self::hand_size(r));
+        self.values[r][(level * 3 + side) * n + self.pair(mine, theirs)]
     }
 
     /// The win probability after the round's reveal went to `who`, from the start of `r + 1`.
     fn after(&self, r: usize, level: usize, side: usize, who: Outcome, h: (u16, u16)) -> f64 {
-        let next = r + 1;
+        let next = |level: usize, side: usize| self.value(r + 1, level, side, h.0, h.1);
+        let captured = |me: bool| match &self.captures[level][usize::from(!me)] {
+            Capture::End(ret) => win(*ret),
+            Capture::Next(to) => to.iter().map(|&(p, l)| p * next(l, CENTRE)).sum(),
+        };
         match (who, side) {
-            (Outcome::Nobody, _) => self.value(next, level, side, h.0, h.1),
-            (Outcome::Me, MINE) => self.after_capture(next, level, true, h.0, h.1),
-            (Outcome::Them, THEIRS) => self.after_capture(next, level, false, h.0, h.1),
-            (Outcome::Me, _) => self.value(next, level, side - 1, h.0, h.1),
-            (Outcome::Them, _) => self.value(next, level, side + 1, h.0, h.1),
+            (Outcome::Nobody, _) => next(level, side),
+            (Outcome::Me, MINE) => captured(true),
+            (Outcome::Them, THEIRS) => captured(false),
+            (Outcome::Me, _) => next(level, side - 1),
+            (Outcome::Them, _) => next(level, side + 1),
         }
+    }
+
+    /// The win probability with each of my kinds (`NEG_INFINITY` for those not held) at the
+    /// start of round `r`, from `after(outcome, mine, theirs)` for the state after the round.
+    fn kind_values(
+        &self,
+        mine: u16,
+        theirs: u16,
+        after: impl Fn(Outcome, u16, u16) -> f64,
+    ) -> [f64; KINDS] {
+        let chance = self.opponent.chances(theirs, mine);
+        let (rows, cols) = (kinds(mine), kinds(theirs));
+        let mut out = [f64::NEG_INFINITY; KINDS];
+        for &a in &rows.0[..rows.1] {
+            let mut total = 0.0;
+            for &b in cols.0[..cols.1].iter().filter(|&&b| chance[b] > 0.0) {
+                total += chance[b] * after(outcome(a, b), without(mine, a), without(theirs, b));
+            }
+            out[a] = total;
+        }
+        out
     }
 
     /// All values at the start of round `r`, from those of round `r + 1`.
     fn solve_round(&self, r: usize) -> Vec<f64> {
         let k = Self::hand_size(r);
-        let (n, next_k) = (self.hands.pairs(k), if k == 1 { CARDS } else { k - 1 });
-        let masks = |k: usize| -> Vec<u16> {
-            (0..=FULL)
-                .filter(|m| m.count_ones() as usize == k)
-                .collect()
+        let n = self.pairs.count(k);
+        let later: &[u16] = if k == 1 {
+            &[0]
+        } else {
+            self.pairs.hands(k - 1)
         };
-        let (now, later) = (masks(k), masks(k - 1));
-        let next_index = |m: u16, t: u16| if m == 0 { 0 } else { self.hands.pair(m, t) };
         let mut out = vec![0.0; self.levels.len() * 3 * n];
-        let mut after = [
-            vec![0.0; self.hands.pairs(next_k)],
-            vec![0.0; self.hands.pairs(next_k)],
-            vec![0.0; self.hands.pairs(next_k)],
-        ];
+        let mut after: [Vec<f64>; 3] = Default::default();
         for level in 0..self.levels.len() {
             for side in 0..3 {
                 // The value after each outcome of the reveal, for every pair of next hands.
@@ -309,26 +203,22 @@ impl BestResponse {
                     .into_iter()
                     .zip(after.iter_mut())
                 {
-                    for &m in &later {
-                        for &t in &later {
-                            values[next_index(m, t)] = self.after(r, level, side, who, (m, t));
+                    values.clear();
+                    values.resize(later.len() * later.len(), 0.0);
+                    for &m in later {
+                        for &t in later {
+                            values[self.pair(m, t)] = self.after(r, level, side, who, (m, t));
                         }
                     }
                 }
                 let block = &mut out[(level * 3 + side) * n..][..n];
-                for &mine in &now {
-                    for &theirs in &now {
-                        let chance = self.opponent.chances(theirs, mine);
-                        let mut best = f64::NEG_INFINITY;
-                        for a in (0..CARDS).filter(|a| mine & (1 << a) != 0) {
-                            let mut total = 0.0;
-                            for b in (0..CARDS).filter(|&b| chance[b] > 0.0) {
-                                let j = next_index(mine & !(1 << a), theirs & !(1 << b));
-                                total += chance[b] * after[outcome(a, b) as usize][j];
-                            }
-                            best = best.max(total);
-                        }
-                        block[self.hands.pair(mine, theirs)] = best;
+                for &mine in self.pairs.hands(k) {
+                    for &theirs in self.pairs.hands(k) {
+                        let v = self.kind_values(mine, theirs, |o, m, t| {
+                            after[o as usize][self.pair(m, t)]
+                        });
+                        block[self.pair(mine, theirs)] =
+                            v.into_iter().fold(f64::NEG_INFINITY, f64::max);
                     }
                 }
             }
@@ -336,8 +226,8 @@ impl BestResponse {
         out
     }
 
-    /// My best card at the start of round `r` and its win probability.
-    pub fn best_card(
+    /// My best kind of card at the start of round `r` and its win probability.
+    pub fn best_kind(
         &self,
         r: usize,
         level: usize,
@@ -345,19 +235,13 @@ impl BestResponse {
         mine: u16,
         theirs: u16,
     ) -> (usize, f64) {
-        let chance = self.opponent.chances(theirs, mine);
-        let mut best = (CARDS, -1.0);
-        for a in (0..CARDS).filter(|a| mine & (1 << a) != 0) {
-            let mut total = 0.0;
-            for b in (0..CARDS).filter(|&b| chance[b] > 0.0) {
-                let h = (mine & !(1 << a), theirs & !(1 << b));
-                total += chance[b] * self.after(r, level, side, outcome(a, b), h);
-            }
-            if total > best.1 {
-                best = (a, total);
-            }
-        }
-        best
+        let v = self.kind_values(mine, theirs, |o, m, t| {
+            self.after(r, level, side, o, (m, t))
+        });
+        (0..KINDS).fold(
+            (KINDS, -1.0),
+            |best, a| if v[a] > best.1 { (a, v[a]) } else { best },
+        )
     }
 
     /// The win probability from the start of a game (averaged over the first dragon).
@@ -370,42 +254,25 @@ impl BestResponse {
                 mine: 0,
                 theirs: 0,
                 dragon,
-                singles: g.single_dragons() - u8::from(dragon == 1),
-                doubles: g.double_dragons() - u8::from(dragon == 2),
+                singles: g.single_dragons().saturating_sub(u8::from(dragon == 1)),
+                doubles: g.double_dragons().saturating_sub(u8::from(dragon == 2)),
             };
-            if let Some(l) = self.levels.iter().position(|&x| x == start) {
+            if let (true, Some(&l)) = (n > 0, self.index.get(&start)) {
                 v += n as f64 / total * self.value(0, l, CENTRE, FULL, FULL);
             }
         }
         v
     }
 
-    /// The best card for seat `me` in a running game's state `s` (before its own choice).
+    /// The best card for the seat to move, `me`, in a running game's state `s`.
     pub fn best_move(&self, s: &State, me: usize) -> usize {
-        let unrevealed = &s.pile[s.next_dragon as usize..s.pile_len as usize];
-        let level = Level {
-            mine: s.captured[me],
-            theirs: s.captured[1 - me],
-            dragon: s.dragon,
-            singles: unrevealed.iter().filter(|&&d| d == 1).count() as u8,
-            doubles: unrevealed.iter().filter(|&&d| d == 2).count() as u8,
-        };
-        let level = self.levels.iter().position(|&x| x == level);
-        let side = if me == 0 {
-            s.dragon_side
-        } else {
-            2 - s.dragon_side
-        } as usize;
-        let theirs = s.hands[1 - me] | s.pending.map_or(0, |c| 1 << c);
-        let r = s.round as usize;
-        self.best_card(
-            r,
-            level.expect("a reachable level"),
-            side,
-            s.hands[me],
-            theirs,
-        )
-        .0
+        let p = public_state(s).expect("a running game");
+        assert_eq!(p.seat, me, "the best response moves for the seat to move");
+        let level = self.index[&p.level];
+        let (kind, _) = self.best_kind(p.round as usize, level, p.side, p.mine, p.theirs);
+        cards_of_kind(p.my_cards, kind)
+            .next()
+            .expect("a card of the best kind")
     }
 }
 
@@ -433,6 +300,7 @@ fn main() {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use regalia_engine::solver::duo_regna::encoding::{hand_of_cards, kind_of};
     use regalia_engine::Rng;
 
     fn game(options: &str) -> DuoRegna {
@@ -450,12 +318,14 @@ mod tests {
         for a in g.legal_actions(s).iter() {
             let mut after_a = *s;
             g.apply(&mut after_a, a);
-            let chance = opponent.chances(after_a.hands[1], s.hands[0]);
+            let chance =
+                opponent.chances(hand_of_cards(after_a.hands[1]), hand_of_cards(s.hands[0]));
             let mut total = 0.0;
             for b in g.legal_actions(&after_a).iter() {
                 let mut after_b = after_a;
                 g.apply(&mut after_b, b);
-                total += chance[b as usize]
+                let kind = kind_of(b as usize);
+                total += chance[kind] / copies(hand_of_cards(after_a.hands[1]), kind) as f64
                     * if after_b.next_dragon > s.next_dragon && !after_b.over {
                         drawn(g, opponent, s.next_dragon as usize, &after_b)
                     } else {
@@ -527,8 +397,11 @@ mod tests {
                         solved.best_move(&s, me)
                     } else {
                         let mine = s.hands[me] | s.pending.map_or(0, |c| 1 << c);
-                        let chance = opponent.chances(s.hands[seat], mine);
-                        let cards: Vec<usize> = (0..CARDS).filter(|&c| chance[c] > 0.0).collect();
+                        let chance =
+                            opponent.chances(hand_of_cards(s.hands[seat]), hand_of_cards(mine));
+                        let cards: Vec<usize> = (0..CARDS)
+                            .filter(|&c| s.hands[seat] & (1 << c) != 0 && chance[kind_of(c)] > 0.0)
+                            .collect();
                         cards[rng.index(cards.len())]
                     };
                     assert!(g.legal_actions(&s).contains(a));

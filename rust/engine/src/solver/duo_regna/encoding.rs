@@ -47,6 +47,20 @@ pub fn holds(h: u16, kind: usize) -> bool {
     }
 }
 
+/// How many cards of `kind` the hand holds (0, 1, or up to 2 for the 6s).
+pub fn copies(h: u16, kind: usize) -> usize {
+    if kind == SIX {
+        (h >> 7) as usize
+    } else {
+        usize::from(h & (1 << kind) != 0)
+    }
+}
+
+/// The kind of card `card` (an action id).
+pub fn kind_of(card: usize) -> usize {
+    card.min(SIX)
+}
+
 /// The hand after playing one card of `kind`.
 pub fn without(h: u16, kind: usize) -> u16 {
     if kind == SIX {
@@ -152,6 +166,11 @@ impl HandPairs {
     /// Where the pairs of `k`-card hands start.
     pub fn start(&self, k: usize) -> usize {
         self.offset[k]
+    }
+
+    /// Number of pairs of `k`-card hands.
+    pub fn count(&self, k: usize) -> usize {
+        self.count[k] * self.count[k]
     }
 
     /// The hands of `k` cards.

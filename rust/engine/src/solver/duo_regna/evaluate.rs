@@ -3,8 +3,8 @@
 //! card chosen by its own rule. Against the solver's strategy, the best response measures
 //! how much that strategy can be exploited.
 
-use super::encoding::{guard_return, hand_size, kinds, without, CENTRE, FULL, KINDS};
-use super::{Horizon, Outcome, Solver, HAND};
+use super::encoding::{copies, guard_return, hand_size, kinds, without, CENTRE, FULL, KINDS};
+use super::{Horizon, Solver, HAND};
 use crate::error::{Error, Result};
 use crate::games::duo_regna::CARDS;
 
@@ -79,33 +79,16 @@ impl Solver {
                     }
                     for side in 0..3 {
                         // What each outcome is worth to me, by the hands left.
-                        let left: &[u16] = if k == 1 {
-                            &[0]
-                        } else {
-                            self.pairs.hands(k - 1)
-                        };
-                        for (o, table) in [Outcome::Nobody, Outcome::Me, Outcome::Them]
-                            .into_iter()
-                            .zip(after.iter_mut())
-                        {
-                            table.clear();
-                            table.resize(left.len() * left.len(), 0.0);
-                            for &m in left {
-                                for &t in left {
-                                    let value = |l2: usize, s2: usize| {
-                                        if r + 1 >= rounds {
-                                            win(guard_return(self.levels[l2], s2))
-                                        } else if m == 0 {
-                                            next_hand[l2 * 3 + s2]
-                                        } else {
-                                            values[(l2 * 3 + s2) * size + self.pairs.index(m, t)]
-                                        }
-                                    };
-                                    table[self.next_index(k, m, t)] =
-                                        self.after(l, side, o, win, value);
-                                }
+                        let value = |l2: usize, s2: usize, m: u16, t: u16| {
+                            if r + 1 >= rounds {
+                                win(guard_return(self.levels[l2], s2))
+                            } else if m == 0 {
+                                next_hand[l2 * 3 + s2]
+                            } else {
+                                values[(l2 * 3 + s2) * size + self.pairs.index(m, t)]
                             }
-                        }
+                        };
+                        self.fill_after(l, side, k, &mut after, win, value);
                         let unsolved = |l2: usize, s2: usize| {
                             kept.get((l2 * 3 + s2) * size + self.pairs.start(k))
                                 .is_none_or(|p| p[0].is_nan())
@@ -205,11 +188,7 @@ fn uniform(hand: u16) -> [f64; KINDS] {
     let size = hand_size(hand) as f64;
     let mut p = [0.0; KINDS];
     for (i, &k) in ks[..n].iter().enumerate() {
-        p[i] = if k == KINDS - 1 {
-            (hand >> 7) as f64
-        } else {
-            1.0
-        } / size;
+        p[i] = copies(hand, k) as f64 / size;
     }
     p
 }

@@ -503,6 +503,29 @@ impl Solver {
     /// For a round of `k` cards at (`r`, `l`, `side`): the value after each outcome
     /// (`Outcome as usize`), for every pair of hands left (see `next_index`).
     fn after_tables(&self, r: u32, l: usize, side: usize, k: usize, out: &mut [Vec<f64>; 3]) {
+        self.fill_after(
+            l,
+            side,
+            k,
+            out,
+            |v| v,
+            |l2, s2, m, t| self.value_at(r + 1, l2, s2, m, t),
+        );
+    }
+
+    /// For a round of `k` cards at (`l`, `side`): the value after each outcome
+    /// (`Outcome as usize`), for every pair of hands left (see `next_index`), where a capture
+    /// that ends the game is worth `end(return)` and the next round's start is worth
+    /// `value(level, side, mine, theirs)` (hands empty: about to be taken back).
+    fn fill_after(
+        &self,
+        l: usize,
+        side: usize,
+        k: usize,
+        out: &mut [Vec<f64>; 3],
+        end: impl Fn(f64) -> f64,
+        value: impl Fn(usize, usize, u16, u16) -> f64,
+    ) {
         let left: &[u16] = if k == 1 {
             &[0]
         } else {
@@ -516,13 +539,8 @@ impl Solver {
             table.resize(left.len() * left.len(), 0.0);
             for &m in left {
                 for &t in left {
-                    table[self.next_index(k, m, t)] = self.after(
-                        l,
-                        side,
-                        o,
-                        |v| v,
-                        |l2, s2| self.value_at(r + 1, l2, s2, m, t),
-                    );
+                    table[self.next_index(k, m, t)] =
+                        self.after(l, side, o, &end, |l2, s2| value(l2, s2, m, t));
                 }
             }
         }
