@@ -15,7 +15,7 @@ import pytest
 import regalia
 from regalia import solver
 from regalia.agents import make_agent
-from regalia.errors import InvalidArgumentError, InvalidOptionError
+from regalia.errors import InvalidArgumentError, InvalidOptionError, InvalidStateError
 
 #: A short game whose table solves in about a second.
 SMALL = {"dragon_deck": [2, 1], "dragons_to_win": 2, "max_rounds": 18}
@@ -100,3 +100,44 @@ def test_the_agent_is_reproducible_for_its_seed(cache: Path) -> None:
     assert runs[0] == runs[1]
     agent = make_agent("solver", seed=1)
     assert agent.name == "solver"
+
+
+def test_planning_against_a_uniform_opponent_reads_only_the_view() -> None:
+    """Values for exactly the legal cards, the same on both backends, and the same for seat 1
+    whatever card seat 0 has committed (the planner sees only the seat's observation)."""
+    options = {"max_rounds": 30}
+    for seed in range(3):
+        rust = regalia.make("duo-regna", **options).new_state(seed=seed)
+        ref = regalia.make("duo-regna", backend="reference", **options).new_state(seed=seed)
+        while not rust.is_terminal:
+            seat = rust.current_player
+            values = solver.against_uniform(rust.observation(seat), options)
+            assert sorted(values) == rust.legal_actions()
+            assert all(-1.0 <= v <= 1.0 for v in values.values())
+            assert solver.against_uniform(ref.observation(seat), options) == values
+            if seat == 1:
+                for world in range(3):
+                    hidden = rust.determinize(1, world).observation(1)
+                    assert solver.against_uniform(hidden, options) == values
+            best = max(values, key=lambda a: values[a])
+            rust.apply(best)
+            ref.apply(best)
+
+
+def test_planning_refuses_what_is_not_a_view_of_the_seat_to_move() -> None:
+    state = regalia.make("duo-regna").new_state(seed=1)
+    with pytest.raises(InvalidStateError, match="not the turn"):
+        solver.against_uniform(state.observation(1))
+    broken = {**state.observation(0), "captured": [3, 0]}
+    with pytest.raises(InvalidStateError, match="do not add up"):
+        solver.against_uniform(broken)
+    with pytest.raises(InvalidStateError, match="plain dict"):
+        solver.against_uniform({"hand": object()})  # type: ignore[dict-item]
+    with pytest.raises(InvalidOptionError):
+        solver.against_uniform(state.observation(0), {"dragons_to_win": 0})
+
+
+def test_the_rule_based_player_plays_on_the_reference_backend() -> None:
+    game = regalia.make("duo-regna", backend="reference")
+    record = regalia.play(game, ["rules", "random"], seed=3)
+    assert record.replay().is_terminal

@@ -15,8 +15,8 @@
 //! guard counts where it falls inside the hand. Values are my expected return.
 
 use super::encoding::{
-    capture_to, guard_return, hand_size, kinds, outcome, without, Capture, HandPairs, Level,
-    Outcome, PublicState, CENTRE, FULL, KINDS, THEIRS,
+    capture_to, copies, guard_return, hand_size, kind_of, kinds, outcome, without, Capture,
+    HandPairs, Level, Outcome, PublicState, CENTRE, FULL, KINDS, THEIRS,
 };
 use super::{Solver, Step};
 use crate::error::{Error, Result};
@@ -165,7 +165,6 @@ impl<'a, H: Horizon> HandSearch<'a, H> {
             let mut total = 0.0;
             for &b in &cols.0[..cols.1] {
                 let t = without(theirs, b);
-                let copies = if b == KINDS - 1 { theirs >> 7 } else { 1 };
                 let after = match Solver::step(side, self.outcomes[a][b]) {
                     Step::Stay(s) => self.continue_at(at, s, m, t, next_round),
                     Step::Capture(by_me) => {
@@ -181,7 +180,7 @@ impl<'a, H: Horizon> HandSearch<'a, H> {
                         }
                     }
                 };
-                total += f64::from(copies) / j as f64 * after;
+                total += copies(theirs, b) as f64 / j as f64 * after;
             }
             values[a] = total;
         }
@@ -367,7 +366,7 @@ impl UniformPlanner {
         let mut out = [f64::NAN; CARDS];
         for (card, value) in out.iter_mut().enumerate() {
             if p.my_cards & (1 << card) != 0 {
-                *value = by_kind[card.min(KINDS - 1)];
+                *value = by_kind[kind_of(card)];
             }
         }
         Ok(out)
@@ -494,6 +493,36 @@ mod tests {
             tested >= 8 && captured > 0,
             "{tested} positions, {captured} with captures"
         );
+    }
+
+    #[test]
+    fn values_kept_between_calls_do_not_depend_on_the_order_of_the_calls() {
+        // One planner sees a game's states forward, the other backward: what each kept from
+        // earlier calls gives the same values as what the other found afresh.
+        let g =
+            game(serde_json::json!({"dragon_deck": [4, 3], "dragons_to_win": 4, "max_rounds": 24}));
+        let mut states = Vec::new();
+        let mut s = g.new_state(Rng::new(5));
+        let mut rng = Rng::new(6);
+        while let Some(p) = public_state(&s) {
+            states.push(p);
+            let legal = g.legal_actions(&s);
+            g.apply(
+                &mut s,
+                legal.iter().nth(rng.index(legal.len())).expect("a card"),
+            );
+        }
+        assert!(states.len() > 20 && states.iter().any(|p| p.round + 9 >= 24));
+        let (forward, backward) = (UniformPlanner::new(&g), UniformPlanner::new(&g));
+        let there: Vec<_> = states.iter().map(|p| forward.card_values(p)).collect();
+        for (p, expected) in states.iter().zip(there).rev() {
+            let got = backward.card_values(p).expect("a state of the game");
+            let expected = expected.expect("a state of the game");
+            assert!(
+                (0..CARDS).all(|c| got[c].to_bits() == expected[c].to_bits()),
+                "{p:?}"
+            );
+        }
     }
 
     #[test]
