@@ -9,6 +9,7 @@ import numpy.typing as npt
 from regalia.kinds import Rollout
 
 __all__ = [
+    "DuoRegnaPlanner",
     "DuoRegnaSolver",
     "Game",
     "State",
@@ -167,10 +168,11 @@ class DuoRegnaSolver:
     def __len__(self) -> int: ...
     def policy(self, state: object) -> tuple[dict[int, float], float]: ...
 
+@final
 class DuoRegnaPlanner:
     """Plans Duo Regna against an opponent who draws her card uniformly from her hand."""
 
-    def __init__(self, options: dict[str, Any]) -> None: ...
+    def __new__(cls, options: dict[str, Any]) -> DuoRegnaPlanner: ...
     def card_values(self, observation: dict[str, Any]) -> dict[int, float]: ...
 
 def make(name: str, options: dict[str, Any] | None = None) -> Game: ...
