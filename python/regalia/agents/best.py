@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from regalia.agents import regine_bets
 from regalia.agents.base import Agent, View, call_hook
 from regalia.agents.rules import duo_regna
 from regalia.errors import InvalidOptionError
@@ -27,7 +28,7 @@ SOLVERS = {"duo-regna": "solver"}
 #: Per game: a move that exploits an opponent seen to play a fixed strategy (or None), tried
 #: before the game's best agent; it gets a memory of the game so far.
 Exploit = Callable[[View, dict[str, Any]], int | None]
-EXPLOITS: dict[str, Exploit] = {"duo-regna": duo_regna.exploit}
+EXPLOITS: dict[str, Exploit] = {"duo-regna": duo_regna.exploit, "regine": regine_bets.decide}
 
 
 def best_for(game: str, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:

@@ -1425,9 +1425,9 @@ impl Game for Regine {
     }
 
     /// Rollouts play like the rule-based player where it matters most, with a random move one
-    /// time in four: end the turn in the building phase (so that a rollout settles the hands
-    /// it was dealt), claim every Suit, double down with a very strong combination and stay
-    /// after a Double Down with a fair one.
+    /// time in four: in the building phase exchange the cards that fit nothing, then declare
+    /// "no changes" (playing no card: the rollout settles the hands soon), claim every Suit,
+    /// double down with a very strong combination and stay after a Double Down with a fair one.
     fn rollout_action(&self, s: &State, legal: &ActionSet, rng: &mut Rng) -> Action {
         if rng.below(4) == 0 {
             return uniform_action(legal, rng);
@@ -1444,6 +1444,7 @@ impl Game for Regine {
             Phase::Wager if strength() >= 2 && legal.contains(DOUBLE_DOWN as usize) => DOUBLE_DOWN,
             Phase::Wager if legal.contains(BET_MINE as usize) => BET_MINE,
             Phase::Wager => BET_PASS,
+            Phase::Build if s.effect == Effect::Nothing => build_rollout_action(s),
             _ => END_TURN,
         };
         if legal.contains(choice as usize) {
@@ -1459,6 +1460,32 @@ impl Game for Regine {
         (s.round > from.round)
             .then(|| lead_returns(&self.scores(s), self.config.target as f64 / 4.0))
     }
+}
+
+/// The rule-based player's building move for rollouts: exchange once the hand cards that fit
+/// nothing (not a Queen, a Jester or part of a pair with an own card), declare "no changes"
+/// once none is left, else end the turn.
+fn build_rollout_action(s: &State) -> Action {
+    let p = s.turn as usize;
+    let mut own = s.hands[p];
+    for &card in &s.table[p][..s.table_len[p] as usize] {
+        own[card as usize] += 1;
+    }
+    let loose = |kind: usize| kind != QUEEN as usize && kind != JESTER as usize && own[kind] < 2;
+    let marking = hand_size(&s.marked) > 0;
+    if marking || (!s.changed && !s.no_changes) {
+        let low = (0..KINDS).rev().find(|&k| s.marked[k] > 0).unwrap_or(0);
+        if let Some(kind) = (low..KINDS).find(|&k| loose(k) && s.marked[k] < s.hands[p][k]) {
+            return MARK + kind as Action;
+        }
+        if marking {
+            return CONFIRM_EXCHANGE;
+        }
+        if (0..KINDS).all(|k| s.hands[p][k] == 0 || !loose(k)) {
+            return NO_CHANGES;
+        }
+    }
+    END_TURN
 }
 
 /// Every invariant of a state read from JSON.
@@ -1728,6 +1755,32 @@ mod tests {
             0,
             "33"
         );
+    }
+
+    #[test]
+    fn rollouts_exchange_the_cards_that_fit_nothing_then_declare_no_changes() {
+        let g = game(2);
+        let mut s = g.new_state(Rng::new(3));
+        let p = s.turn as usize;
+        // A Queen, a pair of Heralds split between hand and table, a Peasant and a Knight.
+        s.hands[p] = [0; KINDS];
+        for kind in [QUEEN, HERALD, PEASANT, KNIGHT] {
+            s.hands[p][kind as usize] += 1;
+        }
+        s.table[p][0] = HERALD;
+        s.table_len[p] = 1;
+        assert_eq!(build_rollout_action(&s), MARK + PEASANT as Action);
+        s.marked[PEASANT as usize] = 1;
+        assert_eq!(build_rollout_action(&s), MARK + KNIGHT as Action);
+        s.marked[KNIGHT as usize] = 1;
+        assert_eq!(build_rollout_action(&s), CONFIRM_EXCHANGE);
+        s.marked = [0; KINDS];
+        s.hands[p][PEASANT as usize] = 0;
+        s.hands[p][KNIGHT as usize] = 0;
+        s.hands[p][JESTER as usize] = 2;
+        assert_eq!(build_rollout_action(&s), NO_CHANGES);
+        s.changed = true;
+        assert_eq!(build_rollout_action(&s), END_TURN);
     }
 
     #[test]
