@@ -25,8 +25,9 @@ BEST: dict[str, tuple[str, dict[str, Any]]] = {
 #: An exact player, used for a game when it is registered (see ``best_for``).
 SOLVERS = {"duo-regna": "solver"}
 
-#: Per game: a move that exploits an opponent seen to play a fixed strategy (or None), tried
-#: before the game's best agent; it gets a memory of the game so far.
+#: Per game: a move read from the opponent's play so far (or None), tried before the game's
+#: best agent; it gets a memory of the game so far. Duo Regna: exploit a fixed order of her
+#: cards once seen; Regine: the bets, weighted by what hers have shown (``regine_bets``).
 Exploit = Callable[[View, dict[str, Any]], int | None]
 EXPLOITS: dict[str, Exploit] = {"duo-regna": duo_regna.exploit, "regine": regine_bets.decide}
 
@@ -49,8 +50,7 @@ class BestAgent:
     """Plays as the strongest built-in agent of whatever game it is given (see ``best_for``);
     ``options`` are passed on to a search agent (``best:iterations=5000``) over its defaults,
     and not to the exact solver, which takes none. Where the
-    game has one (``EXPLOITS``), a fixed strategy seen in the opponent's play is exploited
-    first."""
+    game has one (``EXPLOITS``), a move read from the opponent's play comes first."""
 
     name = "best"
 
