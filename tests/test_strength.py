@@ -65,25 +65,20 @@ FAST = [
     ("regnum", "rules", ["random"], 40, 0.5),
 ]
 
-#: Claims of ``rules`` that take more games than CI affords: (game, options, opponents, games,
-#: the share the agent beats). Duo's full game against the first legal action (greedy
-#: shedding, itself a sound plan: the line is one half). Duo Regna against ``random``: no
-#: player can win more than 66.8% there, so showing 60% takes many games.
-RULES_SLOW = [
-    ("duo", {"players": 2, "rounds": 0}, ["first-legal"], 300, 0.5),
-    ("duo-regna", {"players": 2}, ["random"], 1000, 0.6),
-]
-
-#: ``best`` over a game's options other than ``_options``, long: (game, options, opponents,
-#: games, the share it beats). Duo's full game against the first legal action (greedy
-#: shedding, itself a sound plan: the line is 60%).
-BEST_OPTIONS_SLOW = [
-    ("duo", {"players": 2, "rounds": 0}, ["first-legal"], 200, 0.6),
+#: Claims that take more games than CI affords, with the game's options: (game, options,
+#: agent, opponents, games, the share the agent beats). Duo's full game against the first
+#: legal action (greedy shedding, itself a sound plan: the line is one half for ``rules``,
+#: 60% for ``best``). Duo Regna against ``random``: no player can win more than 66.8% there,
+#: so showing 60% takes many games.
+SLOW_WITH_OPTIONS = [
+    ("duo", {"players": 2, "rounds": 0}, "rules", ["first-legal"], 300, 0.5),
+    ("duo-regna", {"players": 2}, "rules", ["random"], 1000, 0.6),
+    ("duo", {"players": 2, "rounds": 0}, "best", ["first-legal"], 200, 0.6),
 ]
 
 #: ``best``, long: it wins 75% against every fixed strategy and beats ``rules``.
 #: (game, opponents, games per opponent, the share it beats). Duo's full game is in
-#: ``BEST_OPTIONS_SLOW``.
+#: ``SLOW_WITH_OPTIONS``.
 SLOW: list[Any] = [
     ("duo-regna", list(FIXED_STRATEGIES), 24, 0.75),
     ("duell-der-drachen", list(FIXED_STRATEGIES), 30, 0.75),
@@ -99,22 +94,16 @@ def test_rules_beat_simple_opponents(name: str, agent: str, opponents: list[str]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "options", "opponents", "games", "line"), RULES_SLOW, ids=lambda x: str(x))
-def test_rules_beat_simple_opponents_over_many_games(
-    name: str, options: dict[str, Any], opponents: list[str], games: int, line: float
+@pytest.mark.parametrize(
+    ("name", "options", "agent", "opponents", "games", "line"), SLOW_WITH_OPTIONS, ids=lambda x: str(x)
+)
+def test_agents_beat_simple_opponents_over_many_games(
+    name: str, options: dict[str, Any], agent: str, opponents: list[str], games: int, line: float
 ) -> None:
-    _check(_lows(name, "rules", opponents, games, options), line, "rules", name)
+    _check(_lows(name, agent, opponents, games, options), line, agent, name)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "opponents", "games", "line"), SLOW, ids=lambda x: str(x))
 def test_best_beats_fixed_strategies_and_rules(name: str, opponents: list[str], games: int, line: float) -> None:
     _check(_lows(name, "best", opponents, games), line, "best", name)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(("name", "options", "opponents", "games", "line"), BEST_OPTIONS_SLOW, ids=lambda x: str(x))
-def test_best_beats_simple_opponents_over_many_games(
-    name: str, options: dict[str, Any], opponents: list[str], games: int, line: float
-) -> None:
-    _check(_lows(name, "best", opponents, games, options), line, "best", name)
