@@ -301,6 +301,7 @@ fn main() {
 mod tests {
     use super::*;
     use regalia_engine::solver::duo_regna::encoding::{hand_of_cards, kind_of};
+    use regalia_engine::solver::duo_regna::mean_over_reveals;
     use regalia_engine::Rng;
 
     fn game(options: &str) -> DuoRegna {
@@ -327,7 +328,9 @@ mod tests {
                 let kind = kind_of(b as usize);
                 total += chance[kind] / copies(hand_of_cards(after_a.hands[1]), kind) as f64
                     * if after_b.next_dragon > s.next_dragon && !after_b.over {
-                        drawn(g, opponent, s.next_dragon as usize, &after_b)
+                        mean_over_reveals(&after_b, s.next_dragon as usize, |t| {
+                            expectimax(g, opponent, t)
+                        })
                     } else {
                         expectimax(g, opponent, &after_b)
                     };
@@ -335,20 +338,6 @@ mod tests {
             best = best.max(total);
         }
         best
-    }
-
-    /// The mean of `expectimax` over each card that the dragon just revealed at `at` could
-    /// have been, by how many of the cards then left show each value.
-    fn drawn(g: &DuoRegna, opponent: Opponent, at: usize, s: &State) -> f64 {
-        let left = at..s.pile_len as usize;
-        let mut total = 0.0;
-        for i in left.clone() {
-            let mut t = *s;
-            t.pile.swap(at, i);
-            t.dragon = t.pile[at];
-            total += expectimax(g, opponent, &t);
-        }
-        total / left.len() as f64
     }
 
     #[test]

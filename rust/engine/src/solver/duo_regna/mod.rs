@@ -54,6 +54,21 @@ const FIXED_POINT_TOLERANCE: f64 = 1e-12;
 /// Newton steps (then plain iterations) tried per level before giving up.
 const MAX_ITERATIONS: usize = 200;
 
+/// The mean of `value` over each state the dragon revealed at pile position `at` could have
+/// left: every card from `at` to the pile's end swapped into place in turn (no seat knows the
+/// pile's order). Brute-force checks average over a new dragon with it.
+pub fn mean_over_reveals(s: &State, at: usize, mut value: impl FnMut(&State) -> f64) -> f64 {
+    let left = at..s.pile_len as usize;
+    let mut total = 0.0;
+    for i in left.clone() {
+        let mut t = *s;
+        t.pile.swap(at, i);
+        t.dragon = t.pile[at];
+        total += value(&t);
+    }
+    total / left.len() as f64
+}
+
 /// How far ahead the table looks (see the module comment).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Horizon {

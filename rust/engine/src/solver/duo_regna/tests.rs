@@ -32,7 +32,7 @@ fn brute_force(g: &DuoRegna, s: &State) -> f64 {
             let mut t = after_a;
             g.apply(&mut t, b);
             row.push(if t.next_dragon > s.next_dragon && !t.over {
-                drawn(g, s.next_dragon as usize, &t)
+                mean_over_reveals(&t, s.next_dragon as usize, |t| brute_force(g, t))
             } else {
                 brute_force(g, &t)
             });
@@ -40,19 +40,6 @@ fn brute_force(g: &DuoRegna, s: &State) -> f64 {
         rows.push(row);
     }
     value_by_enumeration(&rows)
-}
-
-/// The mean of `brute_force` over each card the dragon just revealed at `at` could be.
-fn drawn(g: &DuoRegna, at: usize, s: &State) -> f64 {
-    let left = at..s.pile_len as usize;
-    let mut total = 0.0;
-    for i in left.clone() {
-        let mut t = *s;
-        t.pile.swap(at, i);
-        t.dragon = t.pile[at];
-        total += brute_force(g, &t);
-    }
-    total / left.len() as f64
 }
 
 /// A state after `rounds` rounds of random play from `seed`.

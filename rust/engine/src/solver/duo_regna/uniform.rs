@@ -388,6 +388,7 @@ impl UniformPlanner {
 #[cfg(test)]
 mod tests {
     use super::super::encoding::{public_state, public_state_of_view, MINE};
+    use super::super::mean_over_reveals;
     use super::super::tests::played;
     use super::*;
     use crate::game::Game as _;
@@ -413,7 +414,7 @@ mod tests {
                 g.apply(&mut t, first as u16);
                 g.apply(&mut t, second as u16);
                 total += if t.next_dragon > s.next_dragon && !t.over {
-                    drawn(g, s.next_dragon as usize, &t, me)
+                    mean_over_reveals(&t, s.next_dragon as usize, |t| best(g, t, me))
                 } else {
                     best(g, &t, me)
                 };
@@ -431,19 +432,6 @@ mod tests {
             .into_iter()
             .filter(|v| !v.is_nan())
             .fold(f64::NEG_INFINITY, f64::max)
-    }
-
-    /// The mean of `best` over each card the dragon just revealed at `at` could be.
-    fn drawn(g: &DuoRegna, at: usize, s: &State, me: usize) -> f64 {
-        let left = at..s.pile_len as usize;
-        let mut total = 0.0;
-        for i in left.clone() {
-            let mut t = *s;
-            t.pile.swap(at, i);
-            t.dragon = t.pile[at];
-            total += best(g, &t, me);
-        }
-        total / left.len() as f64
     }
 
     #[test]
