@@ -20,8 +20,10 @@ from typing import Any
 
 from regalia import solver
 from regalia.agents.base import View
+from regalia.agents.rules.infos import IdInfos
 
-#: The cards by action id (the documented encoding: actions 0-8 play them).
+#: The nine cards by name, as the observation and ``action_info`` name them; a card's
+#: index here is how this player counts it.
 CARDS = ("X", "0", "1", "2", "3", "4", "5", "6 king", "6 queen")
 #: Each card's value; the shield (X) has none.
 VALUES: tuple[int | None, ...] = (None, 0, 1, 2, 3, 4, 5, 6, 6)
@@ -124,14 +126,16 @@ def against_mixing(view: View, rng: random.Random) -> int:
 
 
 def exploit(view: View, memory: dict[str, Any]) -> int | None:
-    """The planned card once the opponent's fixed order tells her whole rest of the hand,
-    else None; learns from the last reveal (``memory`` keeps what was seen this game)."""
+    """The action of the planned card once the opponent's fixed order tells her whole rest
+    of the hand, else None; learns from the last reveal (``memory`` keeps what was seen this
+    game)."""
     obs, me = view.observation, view.seat
     held = _ids(obs["opponent_hand"])
     last = memory.get("last")
     if last is not None and obs["round"] <= last[0]:  # a new game: forget the last one
         memory.clear()
         last = None
+    infos: IdInfos = memory.setdefault("infos", IdInfos())  # a Duo Regna id means the same throughout
     model: OrderModel = memory.setdefault("model", OrderModel())
     if last is not None and obs["round"] == last[0] + 1 and obs["last_reveal"] is not None:
         model.saw(last[1], CARDS.index(obs["last_reveal"][1 - me]))
@@ -140,8 +144,9 @@ def exploit(view: View, memory: dict[str, Any]) -> int | None:
     if sequence is None or len(sequence) != len(view.legal_actions):
         return None
     side = 0 if obs["dragon_side"] is None else (1 if obs["dragon_side"] == me else -1)
-    card = plan(tuple(view.legal_actions), tuple(sequence), side, float(obs["dragon"] or NEXT_DRAGON))
-    return card if card in view.legal_actions else None
+    mine = {CARDS.index(infos(view, a)["card"]): a for a in view.legal_actions}
+    card = plan(tuple(mine), tuple(sequence), side, float(obs["dragon"] or NEXT_DRAGON))
+    return mine.get(card)
 
 
 def policy(view: View, rng: random.Random, memory: dict[str, Any]) -> int:
