@@ -20,13 +20,14 @@ import os
 import sys
 import threading
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from regalia import _core
 from regalia.errors import InvalidArgumentError, InvalidOptionError, InvalidStateError
 
-__all__ = ["SUPPORTED_GAMES", "against_uniform", "cache_dir", "policy", "table"]
+__all__ = ["SUPPORTED_GAMES", "MatrixGame", "against_uniform", "cache_dir", "matrix_game", "policy", "table"]
 
 #: The games the solver plays.
 SUPPORTED_GAMES = ("duo-regna",)
@@ -142,6 +143,32 @@ def policy(state: Any) -> tuple[dict[int, float], float]:
         raise InvalidArgumentError("the game is over: there is no move to choose")
     strategy, value = table(saved["options"]).policy(state)
     return strategy, value
+
+
+@dataclass(frozen=True)
+class MatrixGame:
+    """The matrix game of one Duo Regna round for the seat to move: its kinds of card against
+    the other seat's (card ids 0-6; 7 stands for both 6s), each entry the mover's expected
+    return once the round is revealed and both seats play the equilibrium after it."""
+
+    #: The mover's kinds (rows) and the other seat's (columns), ascending.
+    mine: tuple[int, ...]
+    theirs: tuple[int, ...]
+    #: ``payoff[i][j]``: the mover's expected return after ``mine[i]`` meets ``theirs[j]``.
+    payoff: tuple[tuple[float, ...], ...]
+    #: The equilibrium strategies over ``mine`` and ``theirs``, and the game's value.
+    row: tuple[float, ...]
+    col: tuple[float, ...]
+    value: float
+
+
+def matrix_game(observation: dict[str, Any], options: dict[str, Any] | None = None) -> MatrixGame:
+    """The matrix game of the round for the seat to move in Duo Regna with ``options``, from
+    that seat's ``observation`` alone (the opponent's committed card is not used: it is still
+    in her hand there). ``InvalidStateError`` if ``observation`` is not one of a seat to move
+    with these options; options that cannot be solved raise ``InvalidOptionError``."""
+    mine, theirs, payoff, row, col, value = table(options).matrix_game(observation)
+    return MatrixGame(tuple(mine), tuple(theirs), tuple(map(tuple, payoff)), tuple(row), tuple(col), value)
 
 
 def against_uniform(observation: dict[str, Any], options: dict[str, Any] | None = None) -> dict[int, float]:

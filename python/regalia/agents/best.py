@@ -22,12 +22,14 @@ BEST: dict[str, tuple[str, dict[str, Any]]] = {
     "regnum": ("ismcts", {"iterations": 1000}),
 }
 
-#: An exact player, used for a game when it is registered (see ``best_for``).
-SOLVERS = {"duo-regna": "solver"}
+#: An exact player and its options, used for a game when it can solve the game's options
+#: (see ``best_for``). Duo Regna: the equilibrium, exploiting the opponent safely.
+SOLVERS: dict[str, tuple[str, dict[str, Any]]] = {"duo-regna": ("solver", {"exploit": True})}
 
 #: Per game: a move read from the opponent's play so far (or None), tried before the game's
-#: best agent; it gets a memory of the game so far. Duo Regna: exploit a fixed order of her
-#: cards once seen; Regine: the bets, weighted by what hers have shown (``regine_bets``).
+#: search agent (not before an exact player, which reads the opponent itself); it gets a
+#: memory of the game so far. Duo Regna: exploit a fixed order of her cards once seen;
+#: Regine: the bets, weighted by what hers have shown (``regine_bets``).
 Exploit = Callable[[View, dict[str, Any]], int | None]
 EXPLOITS: dict[str, Exploit] = {"duo-regna": duo_regna.exploit, "regine": regine_bets.decide}
 
@@ -35,11 +37,11 @@ EXPLOITS: dict[str, Exploit] = {"duo-regna": duo_regna.exploit, "regine": regine
 def best_for(game: str, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
     """The agent ``best`` plays in ``game`` with the game's ``options`` (default: the
     defaults), and that agent's default options: the exact solver where it can solve those
-    options, else the search agent of ``BEST``."""
+    options (``SOLVERS``), else the search agent of ``BEST``."""
     from regalia import solver
 
-    if SOLVERS.get(game) == "solver" and solver.supports(options):
-        return "solver", {}
+    if game in SOLVERS and solver.supports(options):
+        return SOLVERS[game]
     try:
         return BEST[game]
     except KeyError:
@@ -59,6 +61,7 @@ class BestAgent:
         self.options = options
         self._played: tuple[str, str] | None = None  # the game and its options, as JSON
         self._agent: Agent | None = None
+        self._exact = False  # whether the agent is an exact player (no EXPLOITS before it)
         self._memory: dict[str, Any] = {}
 
     def agent_for(self, game: str, options: dict[str, Any] | None = None) -> Agent:
@@ -69,7 +72,8 @@ class BestAgent:
             from regalia.agents import make_agent
 
             name, defaults = best_for(game, options)
-            given = {} if name in SOLVERS.values() else self.options
+            self._exact = (name, defaults) == SOLVERS.get(game)
+            given = {} if self._exact else self.options
             self._agent = make_agent(name, self.seed, **{**defaults, **given})
             self._played = played
         return self._agent
@@ -81,9 +85,10 @@ class BestAgent:
 
     def act(self, view: View) -> int:
         """The exploiting move if there is one, else the strongest agent's choice."""
-        exploit = EXPLOITS.get(view.game)
+        agent = self.agent_for(view.game, view.options)
+        exploit = None if self._exact else EXPLOITS.get(view.game)
         found = exploit(view, self._memory) if exploit is not None else None
-        return found if found is not None else self.agent_for(view.game, view.options).act(view)
+        return found if found is not None else agent.act(view)
 
     def game_end(self, view: View, returns: list[float]) -> None:
         """Passed on to the agent of this game."""

@@ -1,10 +1,13 @@
-"""The Duo Regna solver as an agent: it samples its card from the equilibrium strategy."""
+"""The Duo Regna solver as an agent: it samples its card from the equilibrium strategy, or,
+with ``exploit``, from the equilibrium moved safely towards the best response to the
+opponent it has seen (``regalia.agents.duo_regna_model``)."""
 
 from __future__ import annotations
 
 import random
 
 from regalia import solver
+from regalia.agents import duo_regna_model
 from regalia.agents.base import View
 from regalia.errors import InvalidArgumentError
 
@@ -15,21 +18,36 @@ class SolverAgent:
     ``seed`` (reproducible). No strategy wins more than half the games against it on average
     (up to the measured exploitability, see docs/agents.md). Other games raise
     ``InvalidArgumentError`` naming the games it plays.
+
+    With ``exploit=True`` it watches the opponent's reveals during a game, weighs a few
+    kinds of player against them and leaves the equilibrium towards the best response to
+    what it predicts only as far as her mistakes so far pay for (see "Exploiting safely" in
+    docs/agents.md): still never below the game's value on average, whoever she is.
     """
 
     name = "solver"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, exploit: bool = False) -> None:
         self._rng = random.Random(seed)
+        self.exploit = bool(exploit)
+        self.memory = duo_regna_model.Memory()
 
     def game_start(self, view: View) -> None:
-        """Refuses other games at once, and loads (or solves, once) the table."""
+        """Refuses other games at once, loads (or solves, once) the table and forgets the
+        last game's opponent."""
         self._check(view)
         solver.table(view.options)
+        self.memory = duo_regna_model.Memory()
 
     def act(self, view: View) -> int:
-        """A card drawn from the equilibrium strategy at this state."""
+        """A card drawn from the equilibrium strategy at this state (moved towards the best
+        response with ``exploit``)."""
         self._check(view)
+        if self.exploit:
+            last = self.memory.last
+            if last is not None and view.observation["round"] <= last[0]:  # a new game
+                self.memory = duo_regna_model.Memory()
+            return duo_regna_model.decide(view, self.memory, self._rng)
         world = view.sample_world(self._rng.getrandbits(64))
         strategy, _ = solver.policy(world)
         actions = sorted(strategy)

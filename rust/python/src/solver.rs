@@ -120,6 +120,42 @@ impl PySolver {
         }
         Ok((probabilities, p.value))
     }
+    /// The matrix game of the seat to move, from that seat's ``observation`` (a dict, as
+    /// either backend gives it) alone: ``(mine, theirs, payoff, row, col, value)`` where
+    /// ``mine`` and ``theirs`` are the kinds of card each seat holds (card ids 0-6; 7 stands
+    /// for both 6s), ``payoff[i][j]`` the mover's expected return once her kind ``theirs[j]``
+    /// meets its ``mine[i]`` and both play the equilibrium after, ``row`` and ``col`` the
+    /// equilibrium strategies over those kinds and ``value`` the game's value.
+    /// ``InvalidStateError`` if it is not the observation of a seat to move with these options.
+    #[allow(clippy::type_complexity)]
+    fn matrix_game(
+        &self,
+        py: Python<'_>,
+        observation: &Bound<'_, PyAny>,
+    ) -> PyResult<(Vec<usize>, Vec<usize>, Vec<Vec<f64>>, Vec<f64>, Vec<f64>, f64)> {
+        let obs = py_to_json(observation, 8).map_err(|what| {
+            InvalidStateError::new_err(format!("an observation is a plain dict, not {what}"))
+        })?;
+        py.detach(|| {
+            guard(|| {
+                let p = public_state_of_view(self.inner.game(), &obs).map_err(|m| {
+                    Error::InvalidState(format!("the solver cannot read this observation: {m}"))
+                })?;
+                let g = self.inner.game_at(&p)?;
+                let sol = g.solve();
+                let (rows, cols) = (g.rows.1, g.cols.1);
+                let payoff = (0..rows).map(|i| g.payoff[i][..cols].to_vec()).collect();
+                Ok((
+                    g.rows.0[..rows].to_vec(),
+                    g.cols.0[..cols].to_vec(),
+                    payoff,
+                    sol.row[..rows].to_vec(),
+                    sol.col[..cols].to_vec(),
+                    sol.value,
+                ))
+            })
+        })
+    }
 }
 
 /// Plans Duo Regna against an opponent who draws her card uniformly from her hand: the rest

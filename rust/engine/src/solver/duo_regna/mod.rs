@@ -311,6 +311,15 @@ impl Solver {
         })
     }
 
+    /// The matrix game of the public state `p` of this solver's game, for the seat to move:
+    /// its kinds against the other seat's, each entry the mover's expected return once the
+    /// round is revealed and both seats play the equilibrium after it. An opponent model
+    /// weighs her possible cards with it (see the Python agents).
+    pub fn game_at(&self, p: &PublicState) -> Result<StateGame> {
+        let l = self.level_of(p)?;
+        Ok(self.state_game(p.round, l, p.side, p.mine, p.theirs))
+    }
+
     /// `policy` for a state in its saved form (`to_json` of a running Duo Regna state with
     /// this solver's options).
     pub fn policy_of_saved(&self, text: &str) -> Result<Policy> {
