@@ -54,6 +54,7 @@ def _check(rows: dict[str, Any], line: float, agent: str, name: str) -> None:
 FAST = [
     ("duo-regna", "rules", list(FIXED_STRATEGIES), 24, 0.6),
     ("duo-regna", "rules", ["random"], 200, 0.5),
+    ("duo-regna", "best", ["rules"], 60, 0.5),
     ("duo", "rules", [s for s in FIXED_STRATEGIES if s != "first-legal"], 24, 0.6),
     ("duell-der-drachen", "rules", list(FIXED_STRATEGIES), 60, 0.6),
     ("regine", "rules", list(FIXED_STRATEGIES), 60, 0.6),
@@ -80,7 +81,7 @@ SLOW_WITH_OPTIONS = [
 #: (game, opponents, games per opponent, the share it beats). Duo's full game is in
 #: ``SLOW_WITH_OPTIONS``.
 SLOW: list[Any] = [
-    ("duo-regna", list(FIXED_STRATEGIES), 24, 0.75),
+    ("duo-regna", list(FIXED_STRATEGIES), 100, 0.75),
     ("duell-der-drachen", list(FIXED_STRATEGIES), 30, 0.75),
     ("duell-der-drachen", ["rules"], 60, 0.5),
     ("regine", list(FIXED_STRATEGIES), 60, 0.75),

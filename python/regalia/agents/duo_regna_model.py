@@ -60,8 +60,8 @@ TYPES = ("uniform", "level-1", "fixed-order", "equilibrium")
 TREMBLE = 0.02
 #: The share of the weight given back to the prior after each round (changes of play).
 SWITCH = 0.02
-#: The fixed-order type's weight from which the plan against her whole sequence is the
-#: best response (its prediction is then hers for the rest of the hand).
+#: A type's weight from which a plan of the rest of the hand against it (where there is one)
+#: is the best response.
 PLAN_WEIGHT = 0.5
 #: What the player risks of its own at the start of a game (expected return: STAKE / 2 of
 #: the chance to win), before her mistakes have paid for anything.
@@ -238,9 +238,15 @@ def safe_response(
 
 
 def _planned(view: View, memory: Memory, held: list[int]) -> int | None:
-    """The kind to play by the exact plan against her fixed order, when that type carries
-    most of the weight and her order tells the whole rest of her hand; else None."""
-    if memory.beliefs.weights["fixed-order"] < PLAN_WEIGHT:
+    """The kind to play by a plan of the rest of the hand against the type that carries most
+    of the weight, where there is one: against a uniform player the planner's best card,
+    against a fixed order that tells her whole rest of the hand the plan against it; else
+    None."""
+    weights = memory.beliefs.weights
+    if weights["uniform"] >= PLAN_WEIGHT:
+        values = solver.against_uniform(view.observation, view.options)
+        return kind_of(max(view.legal_actions, key=lambda c: values[c]))
+    if weights["fixed-order"] < PLAN_WEIGHT:
         return None
     sequence = memory.order.sequence(held)
     if sequence is None:
