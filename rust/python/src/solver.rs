@@ -127,12 +127,7 @@ impl PySolver {
     /// meets its ``mine[i]`` and both play the equilibrium after, ``row`` and ``col`` the
     /// equilibrium strategies over those kinds and ``value`` the game's value.
     /// ``InvalidStateError`` if it is not the observation of a seat to move with these options.
-    #[allow(clippy::type_complexity)]
-    fn matrix_game(
-        &self,
-        py: Python<'_>,
-        observation: &Bound<'_, PyAny>,
-    ) -> PyResult<(Vec<usize>, Vec<usize>, Vec<Vec<f64>>, Vec<f64>, Vec<f64>, f64)> {
+    fn matrix_game(&self, py: Python<'_>, observation: &Bound<'_, PyAny>) -> PyResult<MatrixGame> {
         let obs = py_to_json(observation, 8).map_err(|what| {
             InvalidStateError::new_err(format!("an observation is a plain dict, not {what}"))
         })?;
@@ -157,6 +152,17 @@ impl PySolver {
         })
     }
 }
+
+/// A matrix game as Python gets it: my kinds, theirs, the payoffs, both equilibrium
+/// strategies and the value (see `DuoRegnaSolver.matrix_game`).
+type MatrixGame = (
+    Vec<usize>,
+    Vec<usize>,
+    Vec<Vec<f64>>,
+    Vec<f64>,
+    Vec<f64>,
+    f64,
+);
 
 /// Plans Duo Regna against an opponent who draws her card uniformly from her hand: the rest
 /// of the current hand exactly, a race model of the captures beyond it.
