@@ -44,7 +44,7 @@ model.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from regalia import solver
@@ -175,14 +175,13 @@ def predictions(view: View, memory: Memory) -> dict[str, Distribution]:
     her = her_observation(obs)
     out: dict[str, Distribution] = {"uniform": _uniform(held)}
 
-    her_view = View(
-        game=view.game,
-        options=view.options,
+    # Her cards as her actions (an action id means the same card for either seat).
+    her_view = replace(
+        view,
         seat=her["seat"],
         observation=her,
         legal_actions=sorted(held),
         action_names=[CARDS[c] for c in sorted(held)],
-        _world=None,
     )
     planned = duo_regna.exploit(her_view, memory.level1)
     if planned is not None:
@@ -237,7 +236,12 @@ def safe_response(
     return mixed
 
 
-def _planned(view: View, memory: Memory, held: list[int]) -> int | None:
+def _my_cards(view: View) -> dict[int, int]:
+    """My legal actions by the card each plays (read from its ``action_info``)."""
+    return {CARDS.index(view.action_info(a)["card"]): a for a in view.legal_actions}
+
+
+def _planned(view: View, memory: Memory, held: list[int], mine: dict[int, int]) -> int | None:
     """The kind to play by a plan of the rest of the hand against the type that carries most
     of the weight, where there is one: against a uniform player the planner's best card,
     against a fixed order that tells her whole rest of the hand the plan against it; else
@@ -245,7 +249,7 @@ def _planned(view: View, memory: Memory, held: list[int]) -> int | None:
     weights = memory.beliefs.weights
     if weights["uniform"] >= PLAN_WEIGHT:
         values = solver.against_uniform(view.observation, view.options)
-        return kind_of(max(view.legal_actions, key=lambda c: values[c]))
+        return kind_of(max(mine, key=lambda c: values[mine[c]]))
     if weights["fixed-order"] < PLAN_WEIGHT:
         return None
     sequence = memory.order.sequence(held)
@@ -254,7 +258,7 @@ def _planned(view: View, memory: Memory, held: list[int]) -> int | None:
     obs, me = view.observation, view.seat
     side = 0 if obs["dragon_side"] is None else (1 if obs["dragon_side"] == me else -1)
     dragon = float(obs["dragon"] or duo_regna.NEXT_DRAGON)
-    return kind_of(duo_regna.plan(tuple(view.legal_actions), tuple(sequence), side, dragon))
+    return kind_of(duo_regna.plan(tuple(mine), tuple(sequence), side, dragon))
 
 
 def decide(view: View, memory: Memory, rng: random.Random) -> int:
@@ -274,8 +278,9 @@ def decide(view: View, memory: Memory, rng: random.Random) -> int:
     game = solver.matrix_game(obs, view.options)
     known = max(memory.beliefs.weights.values()) >= CONFIDENT
     spendable = memory.budget if known else memory.budget - STAKE
-    strategy = safe_response(game, predicted, spendable, _planned(view, memory, held))
+    mine = _my_cards(view)
+    strategy = safe_response(game, predicted, spendable, _planned(view, memory, held, mine))
     memory.exploited += strategy != list(game.row)
     memory.last = (obs["round"], held, game, strategy)
     kind = rng.choices(game.mine, weights=strategy)[0]
-    return rng.choice([c for c in view.legal_actions if kind_of(c) == kind])
+    return mine[rng.choice([c for c in sorted(mine) if kind_of(c) == kind])]
