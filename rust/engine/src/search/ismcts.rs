@@ -411,17 +411,6 @@ mod tests {
     }
 
     #[test]
-    fn a_game_without_a_rollout_policy_rolls_out_at_random() {
-        // Regnum keeps the default policy: both rollout kinds are the same search.
-        let g =
-            crate::games::regnum::Regnum::from_options(&Options::new()).expect("default options");
-        let s = g.new_state(Rng::new(6));
-        let mut random = config(300, 2);
-        random.rollout = Rollout::Random;
-        assert_eq!(ismcts(&g, &s, &config(300, 2)), ismcts(&g, &s, &random));
-    }
-
-    #[test]
     fn a_finished_game_has_nothing_to_search() {
         let g = duo_regna();
         let mut s = g.new_state(Rng::new(1));

@@ -35,6 +35,7 @@
 mod action;
 mod cards;
 mod pile;
+mod rollout;
 
 pub use action::RegnumAction;
 pub use cards::{
@@ -1382,6 +1383,12 @@ impl Game for Regnum {
             return Err("the end of the game does not agree with the turns played".into());
         }
         self.check_phase(s)
+    }
+
+    /// Rollouts play a cheap sound turn: draw, buy the character worth most per card, else
+    /// discard the card the line-up needs least (see `rollout.rs`).
+    fn rollout_action(&self, s: &State, legal: &ActionSet, rng: &mut Rng) -> Action {
+        self.rollout_move(s, legal, rng)
     }
 }
 
