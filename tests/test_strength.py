@@ -86,6 +86,9 @@ SLOW: list[Any] = [
     ("duell-der-drachen", ["rules"], 60, 0.5),
     ("regine", list(FIXED_STRATEGIES), 60, 0.75),
     ("regine", ["rules"], 100, 0.5),
+    ("regnum", ["first-legal", "last-legal"], 60, 0.75),
+    ("regnum", ["fixed-order:order=1", "fixed-order:order=2"], 20, 0.75),
+    ("regnum", ["rules"], 100, 0.5),
 ]
 
 
