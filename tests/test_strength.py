@@ -88,6 +88,7 @@ SLOW: list[Any] = [
     ("regine", ["rules"], 100, 0.5),
     ("regnum", ["first-legal", "last-legal"], 60, 0.75),
     ("regnum", ["fixed-order:order=1", "fixed-order:order=2"], 20, 0.75),
+    ("regnum", ["fixed-order:order=3"], 40, 0.75),
     ("regnum", ["rules"], 100, 0.5),
 ]
 
