@@ -1,10 +1,13 @@
 //! Criterion benchmarks of the engine, for every registered game: the per-call cost of the
 //! state API (`legal_actions`, `apply`, `clone`, `observation_tensor`), whole random playouts,
-//! and batch steps. Run: `cargo bench -p regalia-engine` (`-- duo-regna` for one game).
+//! batch steps and ISMCTS iterations (both rollout kinds). Run: `cargo bench -p
+//! regalia-engine` (`-- duo-regna` for one game, `-- ismcts` for the searches).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use regalia_engine::rng::Rng;
-use regalia_engine::{all_games, make, BatchOut, DynGame, DynState, Options};
+use regalia_engine::{
+    all_games, make, BatchOut, DynGame, DynState, IsmctsConfig, Options, Rollout,
+};
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -21,12 +24,12 @@ fn bench_game(name: &str) -> Arc<dyn DynGame> {
     make(name, &options).unwrap()
 }
 
-/// A state a few random steps into game `name` (not over).
-fn mid_game(name: &str) -> Box<dyn DynState> {
+/// A state `steps` random steps into game `name` (fewer if the game would end).
+fn mid_game(name: &str, steps: usize) -> Box<dyn DynState> {
     let game = bench_game(name);
     let mut s = game.new_state(1);
     let mut pick = Rng::new(1);
-    for _ in 0..12 {
+    for _ in 0..steps {
         let legal = s.legal_actions();
         let mut next = s.clone_box();
         next.apply(legal.nth(pick.index(legal.len())).unwrap() as i64)
@@ -42,7 +45,7 @@ fn mid_game(name: &str) -> Box<dyn DynState> {
 fn state_calls(c: &mut Criterion) {
     for info in all_games() {
         let name = info.name;
-        let s = mid_game(name);
+        let s = mid_game(name, 12);
         let a = s.legal_actions().nth(0).unwrap() as i64;
         let seat = s.current_player().unwrap() as i64;
         let mut tensor = vec![0.0f32; bench_game(name).observation_shape().iter().product()];
@@ -131,12 +134,36 @@ fn batch_steps(c: &mut Criterion) {
     }
 }
 
+/// Iterations per measured search.
+const ISMCTS_ITERATIONS: u64 = 2000;
+
+/// ISMCTS from a position four random steps into each game, with the game's heuristic
+/// rollouts (the default) and with uniformly random ones; throughput in iterations.
+fn ismcts(c: &mut Criterion) {
+    for info in all_games() {
+        let s = mid_game(info.name, 4);
+        let never = AtomicBool::new(false);
+        let mut g = c.benchmark_group(format!("ismcts/{}", info.name));
+        g.throughput(Throughput::Elements(ISMCTS_ITERATIONS));
+        for rollout in Rollout::ALL {
+            let config = IsmctsConfig {
+                iterations: ISMCTS_ITERATIONS,
+                seed: 1,
+                rollout,
+                ..IsmctsConfig::default()
+            };
+            g.bench_function(rollout.name(), |b| b.iter(|| s.ismcts(&config, &never)));
+        }
+        g.finish();
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(1))
         .sample_size(20);
-    targets = state_calls, playouts, batch_steps
+    targets = state_calls, playouts, batch_steps, ismcts
 }
 criterion_main!(benches);
