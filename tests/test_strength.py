@@ -69,12 +69,22 @@ FAST = [
 #: Claims that take more games than CI affords, with the game's options: (game, options,
 #: agent, opponents, games, the share the agent beats). Duo's full game against the first
 #: legal action (greedy shedding, itself a sound plan: the line is one half for ``rules``,
-#: 60% for ``best``). Duo Regna against ``random``: no player can win more than 66.8% there,
+#: 60% for ``best``), and ``best`` there against the rest of the panel (a full game lasts
+#: seconds). Duo Regna against ``random``: no player can win more than 66.8% there,
 #: so showing 60% takes many games.
 SLOW_WITH_OPTIONS = [
     ("duo", {"players": 2, "rounds": 0}, "rules", ["first-legal"], 300, 0.5),
     ("duo-regna", {"players": 2}, "rules", ["random"], 1000, 0.6),
     ("duo", {"players": 2, "rounds": 0}, "best", ["first-legal"], 200, 0.6),
+    (
+        "duo",
+        {"players": 2, "rounds": 0},
+        "best",
+        ["random", *[s for s in FIXED_STRATEGIES if s != "first-legal"]],
+        60,
+        0.75,
+    ),
+    ("duo", {"players": 2, "rounds": 0}, "best", ["rules"], 400, 0.5),
 ]
 
 #: ``best``, long: it wins 75% against every fixed strategy and beats ``rules``.
