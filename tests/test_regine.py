@@ -625,3 +625,26 @@ def test_the_rule_based_player_beats_random_players() -> None:
             seats[seed % players] = "rules"
             wins += regalia.play(game, seats, seed=seed).returns[seed % players] > 0
         assert wins >= least, (players, wins)
+
+
+@pytest.mark.parametrize(
+    ("suit", "cards", "strength"),
+    [
+        (0, ["queen", "queen", "queen", "jester"], 2),  # three Queens: double down
+        (2, ["herald", "herald", "herald", "jester"], 1),  # three of a kind
+        (2, ["herald", "herald", "queen", "jester"], 0),  # one pair
+        (3, ["queen", "knight", "herald", "courtesan"], 0),  # 33
+    ],
+)
+def test_bet_strength_by_the_suits_combinations(suit: int, cards: list[str], strength: int) -> None:
+    # The rule the search's rollouts and the rule-based player bet by, one copy in the engine
+    # (its unit test has the other cases); the binding reads cards by name.
+    assert regalia._core.regine_bet_strength(suit, cards) == strength
+
+
+@pytest.mark.parametrize(
+    ("suit", "cards"), [(4, ["queen"] * 4), (-1, ["queen"] * 4), (0, ["queen"] * 3), (0, ["king"] * 4)]
+)
+def test_bet_strength_refuses_what_is_not_a_suit_and_four_cards(suit: int, cards: list[str]) -> None:
+    with pytest.raises(regalia.errors.InvalidArgumentError):
+        regalia._core.regine_bet_strength(suit, cards)

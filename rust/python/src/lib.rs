@@ -9,7 +9,7 @@ mod solver;
 mod state;
 mod vector;
 
-use errors::{guard, InvalidStateError};
+use errors::{guard, InvalidArgumentError, InvalidStateError};
 use game::PyGame;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -54,6 +54,35 @@ fn rules_page(name: &str) -> Option<&'static str> {
         .map(|(_, text)| *text)
 }
 
+/// How strong four Regine cards (names) are for betting on Suit ``suit`` (0 Queens,
+/// 1 Jesters, 2 Pairs, 3 Game): 2 strong enough to double down, 1 to stay after a Double
+/// Down, else 0; the rule the search's rollouts bet by, shared with the rule-based player.
+#[pyfunction]
+fn regine_bet_strength(suit: i64, cards: Vec<String>) -> PyResult<u8> {
+    use regalia_engine::games::regine::{bet_strength, CARD_NAMES, COMBO, SUITS};
+    let suit = usize::try_from(suit)
+        .ok()
+        .filter(|&s| s < SUITS)
+        .ok_or_else(|| {
+            let msg = format!("suit must be from 0 to {}, not {suit}", SUITS - 1);
+            InvalidArgumentError::new_err(msg)
+        })?;
+    let kinds: Vec<u8> = cards
+        .iter()
+        .map(|name| {
+            let kind = CARD_NAMES.iter().position(|n| n == name).ok_or_else(|| {
+                InvalidArgumentError::new_err(format!("no Regine card is called {name:?}"))
+            })?;
+            Ok(kind as u8)
+        })
+        .collect::<PyResult<_>>()?;
+    let combo: [u8; COMBO] = kinds.try_into().map_err(|k: Vec<u8>| {
+        let msg = format!("a combination is {COMBO} cards, not {}", k.len());
+        InvalidArgumentError::new_err(msg)
+    })?;
+    Ok(bet_strength(suit, &combo))
+}
+
 /// Reads any game's saved state; the game and options come from the file.
 #[pyfunction]
 fn load_state(text: &Bound<'_, PyAny>) -> PyResult<PyState> {
@@ -72,6 +101,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(load_state, m)?)?;
     m.add_function(wrap_pyfunction!(rules_page, m)?)?;
+    m.add_function(wrap_pyfunction!(regine_bet_strength, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     let rollouts = regalia_engine::Rollout::ALL.map(regalia_engine::Rollout::name);
     m.add("ROLLOUTS", pyo3::types::PyTuple::new(m.py(), rollouts)?)?;

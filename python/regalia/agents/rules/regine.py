@@ -12,6 +12,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from regalia._core import regine_bet_strength
 from regalia.agents.base import View
 from regalia.cards.regine import CARD_NAMES, suit_key
 
@@ -31,18 +32,10 @@ def _loose(view: View) -> Counter[str]:
 
 
 def _strength(view: View, suit: int) -> int:
-    """0 weak, 1 strong enough to stay after a Double Down, 2 strong enough to double down."""
+    """0 weak, 1 strong enough to stay after a Double Down, 2 strong enough to double down
+    (the engine's rule, which the search's rollouts bet by too)."""
     cards = _own_cards(view)
-    if len(cards) != 4:
-        return 0
-    key = suit_key(suit, [CARD_NAMES.index(c) for c in cards])
-    if key is None:
-        return 0
-    if suit in (0, 1):
-        return 2 if key[0] >= 3 else (1 if key[0] >= 2 else 0)
-    if suit == 2:
-        return 2 if key[0] == 3 else (1 if key[0] == 2 else 0)
-    return 2 if key[0] == 2 else (1 if key[1] >= 37 else 0)
+    return regine_bet_strength(suit, cards) if len(cards) == 4 else 0
 
 
 #: The Suits in betting order, as the observation names them.

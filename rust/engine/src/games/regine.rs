@@ -428,8 +428,9 @@ pub fn suit_key(suit: usize, combo: &[u8; COMBO]) -> Option<[u8; 7]> {
 
 /// How strong a four-card combination is for betting on `suit`: 2 strong enough to double
 /// down (three Queens or Jesters, two pairs, exactly 31), 1 to stay after a Double Down (two
-/// Queens or Jesters, three of a kind, 37 or more), else 0.
-fn bet_strength(suit: usize, combo: &[u8; COMBO]) -> u8 {
+/// Queens or Jesters, three of a kind, 37 or more), else 0. The search's rollouts and the
+/// rule-based player (through the binding) both bet by it.
+pub fn bet_strength(suit: usize, combo: &[u8; COMBO]) -> u8 {
     match (suit, suit_key(suit, combo)) {
         (_, None) => 0,
         (0..=2, Some(k)) => u8::from(k[0] >= 2) + u8::from(k[0] >= 3),
