@@ -188,3 +188,16 @@ def test_tournament_refuses_people_and_bad_agents() -> None:
     assert people.exit_code == exits.USAGE and "bots only" in people.stderr
     unknown = run("tournament", "duo-regna", "--agents", "rules,genius")
     assert unknown.exit_code == exits.USAGE and "unknown agent 'genius'" in unknown.stderr
+
+
+@pytest.mark.parametrize("command", [name for name, _, _ in COMMANDS])
+def test_help_wraps_its_description_to_the_terminal(command: str) -> None:
+    # At 80 columns a paragraph of the description breaks only where the next word would not
+    # fit, never at the docstring's own line ends (which left short lines mid-sentence).
+    out = run(command, "--help").stdout.splitlines()
+    description = out[out.index(next(line for line in out if "Usage:" in line)) + 2 :]
+    description = description[: next(i for i, line in enumerate(description) if line.lstrip().startswith("╭"))]
+    for line, following in zip(description, description[1:]):
+        if line.strip() and following.strip():
+            next_word = following.split()[0]
+            assert len(line.rstrip()) + 1 + len(next_word) > 80 - 2, f"{command}: broken early: {line!r}"

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
@@ -40,6 +41,13 @@ def guarded(command: F) -> F:
     return run  # type: ignore[return-value]
 
 
+def _reflowed(doc: str | None) -> str:
+    """A command's docstring as ``--help`` shows it: each paragraph one line, which Rich wraps
+    to the terminal (the docstring's own line breaks would break lines at 80 columns twice)."""
+    paragraphs = inspect.cleandoc(doc or "").split("\n\n")
+    return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
+
+
 def _examples(lines: list[str]) -> str:
     return "[bold]Examples[/bold]\n\n" + "\n\n".join(f"  {line}" for line in lines)
 
@@ -57,7 +65,7 @@ COMMANDS: list[tuple[str, Callable[..., Any], list[str]]] = [
     ("replay", replay.replay, replay.EXAMPLES),
 ]
 for name, function, examples in COMMANDS:
-    app.command(name, epilog=_examples(examples))(guarded(function))
+    app.command(name, help=_reflowed(function.__doc__), epilog=_examples(examples))(guarded(function))
 
 
 def _version(value: bool) -> None:
