@@ -210,12 +210,18 @@ def out_of_range(allowed: dict[str, Any]) -> list[Any]:
 
 def test_both_backends_declare_the_same_options_and_hold_to_them(backend: str) -> None:
     """The reference declares every game's options as the engine does (names, defaults,
-    help, accepted values: the two listings are equal), and each backend refuses what the
-    declaration refuses, naming the option and what it accepts."""
+    help, accepted values, saved defaults: the two listings are equal), and each backend
+    refuses what the declaration refuses, naming the option and what it accepts, and takes
+    every saved default."""
     from regalia import reference
 
     for ours, theirs in zip(regalia.games(), reference.games(), strict=True):
         assert ours["options"] == json.loads(json.dumps(theirs.to_json()["options"])), ours["name"]
+    saved = [(g["name"], o) for g in regalia.games() for o in g["options"] if "saved_default" in o]
+    assert ("regnum", "final_round", "one_each") in [(g, o["name"], o["saved_default"]) for g, o in saved]
+    for name, o in saved:
+        made = regalia.make(name, backend=backend, **{o["name"]: o["saved_default"]})  # type: ignore[arg-type]
+        assert made.options[o["name"]] == o["saved_default"], (name, o["name"])
     for g in regalia.games():
         defaults = {o["name"]: o["default"] for o in g["options"]}
         made = regalia.make(g["name"], backend=backend, **defaults)  # type: ignore[arg-type]

@@ -43,6 +43,6 @@ def make(name: str, options: dict[str, Any]) -> Game:
 
 def make_saved(name: str, options: dict[str, Any]) -> Game:
     """The game a saved state was played with: its options, an older save's missing ones
-    filled in (see ``Rules.ADDED_OPTIONS``)."""
+    filled in with their declared ``saved_default``."""
     rules = _find(name)
     return Game(rules.from_options(rules.saved_options(options)))

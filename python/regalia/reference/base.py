@@ -21,6 +21,7 @@ from regalia.errors import (
     InvalidStateError,
 )
 from regalia.reference import codec, recall
+from regalia.reference import options as game_options
 from regalia.reference.options import GameOptions, listing
 from regalia.reference.rng import Rng
 from regalia.seeds import MASK64, derive_seed
@@ -62,14 +63,12 @@ class Rules(ABC, Generic[S]):
     INFO: ClassVar[GameInfo]
     #: The game's state dataclass; the types of its fields say how each is saved.
     state_type: type[S]
-    #: Options added after saves of the game were first written, each with the value that
-    #: plays as those older saves, which lack it, were played.
-    ADDED_OPTIONS: ClassVar[dict[str, Any]] = {}
 
     @classmethod
     def saved_options(cls, saved: dict[str, Any]) -> dict[str, Any]:
-        """The options a saved state means: its own, with every added option it lacks."""
-        return {**{k: v for k, v in cls.ADDED_OPTIONS.items() if k not in saved}, **saved}
+        """The options a saved state means: its own, with the ``saved_default`` of every
+        option it lacks."""
+        return game_options.saved(cls.INFO.options, saved)
 
     @classmethod
     @abstractmethod

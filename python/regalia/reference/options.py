@@ -3,9 +3,10 @@ dataclass whose fields carry their default, the values they accept and a line of
 (written with ``option``).
 
 From that one declaration come the validation of the user's options (``read``), the options
-echoed back with defaults filled in (``echo``) and the ``regalia.games()`` listing
-(``listing``). Checks that span several options (and defaults that depend on other options,
-declared with default ``None``) stay with the game, in its ``from_options``.
+echoed back with defaults filled in (``echo``), the ``regalia.games()`` listing
+(``listing``) and the options a saved game means (``saved``). Checks that span several
+options (and defaults that depend on other options, declared with default ``None``) stay
+with the game, in its ``from_options``.
 """
 
 from __future__ import annotations
@@ -133,9 +134,14 @@ class GameOptions(Protocol):
 OptionsT = TypeVar("OptionsT", bound=GameOptions)
 
 
-def option(default: Any, allowed: Allowed, help: str) -> Any:
-    """Declares one option: a dataclass field with its default, accepted values and help."""
-    return dataclasses.field(default=default, metadata={"allowed": allowed, "help": help})
+def option(default: Any, allowed: Allowed, help: str, *, saved_default: Any = dataclasses.MISSING) -> Any:
+    """Declares one option: a dataclass field with its default, accepted values and help,
+    and for an option added after saves were written, ``saved_default``: the value those
+    saves, which lack it, were played with."""
+    metadata = {"allowed": allowed, "help": help}
+    if saved_default is not dataclasses.MISSING:
+        metadata["saved_default"] = saved_default
+    return dataclasses.field(default=default, metadata=metadata)
 
 
 def _fields(cls: type[GameOptions]) -> tuple[dataclasses.Field[Any], ...]:
@@ -173,14 +179,23 @@ def echo(options: GameOptions) -> dict[str, Any]:
     return {f.name: _plain(getattr(options, f.name)) for f in _fields(type(options))}
 
 
+def saved(cls: type[GameOptions], saved: dict[str, Any]) -> dict[str, Any]:
+    """The options a saved game means: its own ``saved`` ones, with the ``saved_default`` of
+    every option it lacks."""
+    added = {f.name: _plain(f.metadata["saved_default"]) for f in _fields(cls) if "saved_default" in f.metadata}
+    return {**{k: v for k, v in added.items() if k not in saved}, **saved}
+
+
 def listing(cls: type[GameOptions]) -> list[dict[str, Any]]:
-    """The options as ``regalia.games()`` lists them: name, default, help, accepted values."""
+    """The options as ``regalia.games()`` lists them: name, default, help, accepted values
+    and, where declared, the saved default."""
     return [
         {
             "name": f.name,
             "default": _plain(f.default),
             "help": f.metadata["help"],
             "allowed": f.metadata["allowed"].to_json(),
+            **({"saved_default": _plain(f.metadata["saved_default"])} if "saved_default" in f.metadata else {}),
         }
         for f in _fields(cls)
     ]

@@ -125,6 +125,8 @@ class RegnumOptions:
         Choice(("equal_turns", "one_each")),
         "the end once a deck runs out: 'equal_turns' (finish the round, then one more round from seat 0) "
         "or 'one_each' (one more turn each, from the next player)",
+        # Saves from before this option were played with one more turn each.
+        saved_default="one_each",
     )
 
 
@@ -223,8 +225,6 @@ class Regnum(Rules[State]):
     state_type = State
 
     INFO = GameInfo("regnum", "Regnum", (), 2, MAX_PLAYERS, RegnumOptions)
-    #: Saves from before ``final_round`` were played with one more turn each.
-    ADDED_OPTIONS = {"final_round": "one_each"}
 
     def __init__(self, config: RegnumOptions, cards: CardSet) -> None:
         self.config = config

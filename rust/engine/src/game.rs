@@ -45,20 +45,10 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// The static description of the game.
     const INFO: GameInfo;
 
-    /// Options added after saves of the game were first written, each with the value (a
-    /// JSON literal) that plays as those older saves, which lack it, were played.
-    const ADDED_OPTIONS: &'static [(&'static str, &'static str)] = &[];
-
-    /// The options a saved state means: its own, with every [`Game::ADDED_OPTIONS`] it lacks.
+    /// The options a saved state means: its own, with the `saved_default` of every option
+    /// it lacks (see [`crate::options::saved`]).
     fn saved_options(saved: &Options) -> Options {
-        let mut options = saved.clone();
-        for (name, value) in Self::ADDED_OPTIONS {
-            if !options.contains_key(*name) {
-                let value = serde_json::from_str(value).unwrap_or(Value::Null);
-                options.insert((*name).to_string(), value);
-            }
-        }
-        options
+        crate::options::saved(Self::INFO.options, saved)
     }
 
     /// Validates the user's options (`players` among them).

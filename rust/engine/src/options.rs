@@ -3,7 +3,8 @@
 //!
 //! From that one declaration come the validation of the user's options ([`read`]), the
 //! options echoed back with defaults filled in ([`echo`]) and the `regalia.games()` listing
-//! ([`GameOptions::SPECS`] and [`GameOptions::defaults`]). Checks that span several options
+//! ([`GameOptions::SPECS`] and [`GameOptions::defaults`]) and the options a saved game
+//! means ([`saved`]). Checks that span several options
 //! (and defaults that depend on other options, declared as `Option<T>` with default `None`)
 //! stay with the game, in its `from_options`.
 
@@ -96,6 +97,10 @@ pub struct OptionSpec {
     pub allowed: Allowed,
     /// One line on what it does.
     pub help: &'static str,
+    /// For an option added after saves of the game were first written: the value (as JSON)
+    /// that plays as those older saves, which lack it, were played. `None` for an option
+    /// every save has.
+    pub saved_default: Option<fn() -> Value>,
 }
 
 /// A game's typed options, declared with [`declare_options!`].
@@ -110,13 +115,15 @@ pub trait GameOptions: Clone + Default + Serialize + DeserializeOwned {
 }
 
 /// Declares a game's options struct once: each field with its type, default, accepted
-/// values ([`Allowed`]) and help line. Generates the struct (serde), its `Default` and its
-/// [`GameOptions`] table.
+/// values ([`Allowed`]) and help line, and for an option added after saves were written,
+/// `saved_default = VALUE` (what those saves were played with). Generates the struct
+/// (serde), its `Default` and its [`GameOptions`] table.
 macro_rules! declare_options {
     (
         $(#[$meta:meta])*
         pub struct $name:ident {
-            $( $field:ident : $ty:ty = $default:expr, $allowed:expr, $help:literal; )*
+            $( $field:ident : $ty:ty = $default:expr, $allowed:expr, $help:literal
+               $(, saved_default = $saved:expr)?; )*
         }
     ) => {
         $(#[$meta])*
@@ -138,9 +145,14 @@ macro_rules! declare_options {
                     name: stringify!($field),
                     allowed: $allowed,
                     help: $help,
+                    saved_default: $crate::options::declare_options!(@saved $ty $(, $saved)?),
                 }, )*
             ];
         }
+    };
+    (@saved $ty:ty) => { None };
+    (@saved $ty:ty, $saved:expr) => {
+        Some(|| serde_json::to_value::<$ty>($saved).unwrap_or(serde_json::Value::Null))
     };
 }
 pub(crate) use declare_options;
@@ -182,6 +194,18 @@ pub fn read<O: GameOptions>(game: &str, given: &Options) -> Result<O> {
         .map_err(|e| Error::InvalidOption(format!("{game}: {e}")))
 }
 
+/// The options a saved game means: its own `saved` ones, with the `saved_default` of every
+/// option in `specs` that it lacks.
+pub fn saved(specs: &[OptionSpec], saved: &Options) -> Options {
+    let mut options = saved.clone();
+    for spec in specs {
+        if let Some(value) = spec.saved_default {
+            options.entry(spec.name).or_insert_with(value);
+        }
+    }
+    options
+}
+
 /// The options as a JSON object, every field present.
 pub fn echo<O: Serialize>(options: &O) -> Options {
     match serde_json::to_value(options) {
@@ -190,19 +214,23 @@ pub fn echo<O: Serialize>(options: &O) -> Options {
     }
 }
 
-/// The options of a game as `regalia.games()` lists them: name, default, help, and the
-/// accepted values (see [`Allowed::to_json`]).
+/// The options of a game as `regalia.games()` lists them: name, default, help, the
+/// accepted values (see [`Allowed::to_json`]) and, where declared, the saved default.
 pub fn listing(info: &GameInfo) -> Value {
     let defaults = (info.defaults)();
     info.options
         .iter()
         .map(|o| {
-            json!({
+            let mut entry = json!({
                 "name": o.name,
                 "default": defaults.get(o.name).cloned().unwrap_or(Value::Null),
                 "help": o.help,
                 "allowed": o.allowed.to_json(),
-            })
+            });
+            if let (Some(saved), Value::Object(map)) = (o.saved_default, &mut entry) {
+                map.insert("saved_default".into(), saved());
+            }
+            entry
         })
         .collect()
 }
@@ -213,7 +241,7 @@ pub fn invalid(game: &str, name: &str, message: &str) -> Error {
 }
 
 /// Checks a declaration against itself: the fields are the specs, in order; the defaults
-/// are accepted; every integer bound and choice fits the field's type. Every game's options
+/// and saved defaults are accepted; every integer bound and choice fits the field's type. Every game's options
 /// are tested with it.
 #[cfg(test)]
 pub fn assert_sound<O: GameOptions + std::fmt::Debug>() {
@@ -228,7 +256,7 @@ pub fn assert_sound<O: GameOptions + std::fmt::Debug>() {
             spec.name,
             spec.allowed.describe()
         );
-        let edges: Vec<Value> = match spec.allowed {
+        let mut edges: Vec<Value> = match spec.allowed {
             Allowed::Integer { min, max } => vec![json!(min), json!(max)],
             Allowed::IntegerList { len, min, max } => {
                 vec![json!(vec![min; len]), json!(vec![max; len])]
@@ -237,6 +265,7 @@ pub fn assert_sound<O: GameOptions + std::fmt::Debug>() {
             Allowed::Boolean => vec![json!(true), json!(false)],
             Allowed::Data => vec![],
         };
+        edges.extend(spec.saved_default.map(|saved| saved()));
         for v in edges {
             let mut given = Options::new();
             given.insert(spec.name.into(), v.clone());
@@ -258,6 +287,8 @@ mod tests {
             side: String = "left".into(), Allowed::Choice(&["left", "right"]), "a side";
             pair: [u8; 2] = [1, 2], Allowed::IntegerList { len: 2, min: 0, max: 5 }, "two";
             on: bool = false, Allowed::Boolean, "a switch";
+            side2: String = "left".into(), Allowed::Choice(&["left", "right"]), "added later",
+                saved_default = "right".into();
         }
     }
 
@@ -286,7 +317,9 @@ mod tests {
         assert_eq!((o.n, o.t, o.pair), (5, None, [0, 5]));
         assert_eq!(
             echo(&o),
-            opts(json!({"n": 5, "t": null, "side": "left", "pair": [0, 5], "on": false}))
+            opts(
+                json!({"n": 5, "t": null, "side": "left", "pair": [0, 5], "on": false, "side2": "left"})
+            )
         );
         let e = error(json!({"n": 50}));
         assert_eq!(e, "g: option 'n' must be an integer from 1 to 9, got 50");
@@ -298,9 +331,29 @@ mod tests {
         assert!(error(json!({"on": 1})).contains("true or false"));
         let e = error(json!({"m": 1}));
         assert!(
-            e.contains("unknown option 'm'") && e.contains("allowed: n, t, side, pair, on"),
+            e.contains("unknown option 'm'") && e.contains("allowed: n, t, side, pair, on, side2"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_saved_game_lacking_an_added_option_gets_its_saved_default() {
+        let filled = saved(TestOptions::SPECS, &opts(json!({"n": 4})));
+        assert_eq!(filled, opts(json!({"n": 4, "side2": "right"})));
+        let kept = saved(TestOptions::SPECS, &opts(json!({"side2": "left"})));
+        assert_eq!(kept, opts(json!({"side2": "left"})));
+        let info = GameInfo {
+            name: "g",
+            title: "G",
+            aliases: &[],
+            min_players: 1,
+            max_players: 1,
+            options: TestOptions::SPECS,
+            defaults: TestOptions::defaults,
+        };
+        let listed = listing(&info);
+        assert_eq!(listed[4].get("saved_default"), None);
+        assert_eq!(listed[5]["saved_default"], json!("right"));
     }
 
     #[test]

@@ -133,7 +133,9 @@ declare_options! {
         max_turns: u32 = 400, Allowed::Integer { min: 1, max: 100_000 },
             "stalemate guard: the game ends after this many turns in all";
         final_round: FinalRound = FinalRound::EqualTurns, Allowed::Choice(&["equal_turns", "one_each"]),
-            "the end once a deck runs out: 'equal_turns' (finish the round, then one more round from seat 0) or 'one_each' (one more turn each, from the next player)";
+            "the end once a deck runs out: 'equal_turns' (finish the round, then one more round from seat 0) or 'one_each' (one more turn each, from the next player)",
+            // Saves from before this option were played with one more turn each.
+            saved_default = FinalRound::OneEach;
     }
 }
 
@@ -971,10 +973,6 @@ impl Game for Regnum {
         options: RegnumOptions::SPECS,
         defaults: RegnumOptions::defaults,
     };
-
-    /// Saves from before `final_round` were played with one more turn each.
-    const ADDED_OPTIONS: &'static [(&'static str, &'static str)] =
-        &[("final_round", "\"one_each\"")];
 
     fn from_options(options: &Options) -> Result<Self> {
         let config: RegnumOptions = read(Self::INFO.name, options)?;
