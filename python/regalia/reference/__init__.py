@@ -19,7 +19,7 @@ from regalia.reference.regnum import Regnum
 __all__ = ["Game", "GameInfo", "Rules", "State", "RULES", "make", "make_saved", "games"]
 
 #: Every game's rules, in the order ``regalia.games()`` lists them.
-RULES: tuple[type[Rules[Any]], ...] = (DuoRegna, Duo, DuellDerDrachen, Regine, Regnum)
+RULES: tuple[type[Rules[Any, Any]], ...] = (DuoRegna, Duo, DuellDerDrachen, Regine, Regnum)
 
 
 def games() -> list[GameInfo]:
@@ -27,7 +27,7 @@ def games() -> list[GameInfo]:
     return [r.INFO for r in RULES]
 
 
-def _find(name: str) -> type[Rules[Any]]:
+def _find(name: str) -> type[Rules[Any, Any]]:
     key = name.strip().lower()
     for rules in RULES:
         if key == rules.INFO.name or key in rules.INFO.aliases:

@@ -32,6 +32,7 @@ MAX_SLOTS = 1 << 16
 STATE_VERSION = 1
 
 S = TypeVar("S")
+C = TypeVar("C", bound=GameOptions)
 
 
 @dataclass(frozen=True)
@@ -57,12 +58,17 @@ class GameInfo:
         }
 
 
-class Rules(ABC, Generic[S]):
-    """One game's rules; the instance holds the validated options. States are plain data."""
+class Rules(ABC, Generic[S, C]):
+    """One game's rules, generic in its state and options dataclasses; the instance holds
+    the validated options (``config``). States are plain data."""
 
     INFO: ClassVar[GameInfo]
     #: The game's state dataclass; the types of its fields say how each is saved.
     state_type: type[S]
+
+    def __init__(self, config: C) -> None:
+        #: The options in force (those that depend on others filled in).
+        self.config = config
 
     @classmethod
     def saved_options(cls, saved: dict[str, Any]) -> dict[str, Any]:
@@ -72,17 +78,17 @@ class Rules(ABC, Generic[S]):
 
     @classmethod
     @abstractmethod
-    def from_options(cls, options: dict[str, Any]) -> Rules[S]:
+    def from_options(cls, options: dict[str, Any]) -> Rules[S, C]:
         """Validates the user's options."""
 
-    @abstractmethod
     def options(self) -> dict[str, Any]:
         """Every option in force."""
+        return game_options.echo(self.config)
 
     @property
-    @abstractmethod
     def num_players(self) -> int:
         """Number of seats."""
+        return self.config.players
 
     @property
     @abstractmethod
@@ -223,7 +229,7 @@ class Game:
 
     backend = "reference"
 
-    def __init__(self, rules: Rules[Any]) -> None:
+    def __init__(self, rules: Rules[Any, Any]) -> None:
         self.rules = rules
         self.name = rules.INFO.name
         self.title = rules.INFO.title

@@ -28,7 +28,7 @@ import numpy.typing as npt
 from regalia.reference.base import GameInfo, Rules
 from regalia.reference.bits import count, iter_bits
 from regalia.reference.codec import U8, U64, Items, Maybe
-from regalia.reference.options import Integer, echo, invalid, option, read
+from regalia.reference.options import Integer, invalid, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
 
@@ -78,7 +78,7 @@ class State:
     winner: Annotated[int | None, Maybe(U8)] = None
 
 
-class DuellDerDrachen(Rules[State]):
+class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
     """Duell der Drachen's rules with validated options."""
 
     state_type = State
@@ -93,7 +93,7 @@ class DuellDerDrachen(Rules[State]):
     )
 
     def __init__(self, config: DuellDerDrachenOptions) -> None:
-        self.config = config
+        super().__init__(config)
         values = config.values
         self.num_cards = TERRITORIES * values
         self.all_cards = (1 << self.num_cards) - 1
@@ -111,13 +111,6 @@ class DuellDerDrachen(Rules[State]):
                 f"but {values} values per colour make {TERRITORIES * values}",
             )
         return cls(config)
-
-    def options(self) -> dict[str, Any]:
-        return echo(self.config)
-
-    @property
-    def num_players(self) -> int:
-        return 2
 
     @property
     def num_actions(self) -> int:

@@ -25,7 +25,7 @@ import numpy.typing as npt
 from regalia.reference.base import GameInfo, Rules, winner_returns
 from regalia.reference.bits import count, iter_bits, nth_bit
 from regalia.reference.codec import U8, U32, Int32, Items, Maybe, Set128
-from regalia.reference.options import Boolean, Integer, echo, option, read
+from regalia.reference.options import Boolean, Integer, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
 
@@ -142,7 +142,7 @@ class State:
     over: bool
 
 
-class Duo(Rules[State]):
+class Duo(Rules[State, DuoOptions]):
     """Duo's rules with validated options."""
 
     state_type = State
@@ -150,7 +150,7 @@ class Duo(Rules[State]):
     INFO = GameInfo("duo", "Duo", (), 2, MAX_PLAYERS, DuoOptions)
 
     def __init__(self, config: DuoOptions) -> None:
-        self.config = config
+        super().__init__(config)
         self.deck_size = TURBO_CARDS if config.turbo else BASIC_CARDS
         self.round_limit = STALEMATE_ROUNDS if config.rounds == 0 else config.rounds
 
@@ -165,13 +165,6 @@ class Duo(Rules[State]):
         if config.target is None:
             config = replace(config, target=default_target(config.players))
         return cls(config)
-
-    def options(self) -> dict[str, Any]:
-        return echo(self.config)
-
-    @property
-    def num_players(self) -> int:
-        return self.config.players
 
     @property
     def num_actions(self) -> int:

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from regalia.reference.base import GameInfo, Rules
 from regalia.reference.codec import U8, U16, U32, Items, Maybe
-from regalia.reference.options import Integer, IntegerList, echo, invalid, option, read
+from regalia.reference.options import Integer, IntegerList, invalid, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
 
@@ -95,15 +95,12 @@ class State:
     over: bool = field(default=False)
 
 
-class DuoRegna(Rules[State]):
+class DuoRegna(Rules[State, DuoRegnaOptions]):
     """Duo Regna's rules with validated options."""
 
     state_type = State
 
     INFO = GameInfo("duo-regna", "Duo Regna", ("duoregna", "duo_regna"), 2, 2, DuoRegnaOptions)
-
-    def __init__(self, config: DuoRegnaOptions) -> None:
-        self.config = config
 
     @property
     def single_dragons(self) -> int:
@@ -121,13 +118,6 @@ class DuoRegna(Rules[State]):
         if not 1 <= sum(config.dragon_deck) <= MAX_PILE:
             raise invalid(cls.INFO.name, "dragon_deck", f"must hold 1 to {MAX_PILE} cards in all")
         return cls(config)
-
-    def options(self) -> dict[str, Any]:
-        return echo(self.config)
-
-    @property
-    def num_players(self) -> int:
-        return 2
 
     @property
     def num_actions(self) -> int:

@@ -126,9 +126,14 @@ Allowed = Integer | Boolean | Choice | IntegerList | Data
 
 
 class GameOptions(Protocol):
-    """A game's options: a frozen dataclass whose fields are declared with ``option``."""
+    """A game's options: a frozen dataclass whose fields are declared with ``option``, among
+    them every game's ``players``."""
 
     __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
 
 
 OptionsT = TypeVar("OptionsT", bound=GameOptions)

@@ -42,7 +42,7 @@ from regalia.cards.regine import (
 )
 from regalia.reference.base import GameInfo, Rules, winner_returns
 from regalia.reference.codec import U8, U16, Items, Maybe
-from regalia.reference.options import Choice, Integer, echo, option, read
+from regalia.reference.options import Choice, Integer, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
 
@@ -177,26 +177,16 @@ class State:
     last_cards: Annotated[list[list[int]], Items(Items(U8, COMBO), MAX_PLAYERS)]
 
 
-class Regine(Rules[State]):
+class Regine(Rules[State, RegineOptions]):
     """Regine's rules with validated options."""
 
     state_type = State
 
     INFO = GameInfo("regine", "Regine", (), 2, 4, RegineOptions)
 
-    def __init__(self, config: RegineOptions) -> None:
-        self.config = config
-
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> Regine:
         return cls(read(cls.INFO.name, RegineOptions, options))
-
-    def options(self) -> dict[str, Any]:
-        return echo(self.config)
-
-    @property
-    def num_players(self) -> int:
-        return self.config.players
 
     @property
     def num_actions(self) -> int:

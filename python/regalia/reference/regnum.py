@@ -45,7 +45,7 @@ from regalia.cards.regnum import (
 from regalia.reference.base import GameInfo, Rules, winner_returns
 from regalia.reference.bits import count, iter_bits
 from regalia.reference.codec import U8, U16, U32, U64, Items, Maybe, Text
-from regalia.reference.options import Choice, Data, Integer, echo, option, read
+from regalia.reference.options import Choice, Data, Integer, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter
 
@@ -219,7 +219,7 @@ class State:
     final_turns: Annotated[int | None, Maybe(U8)]
 
 
-class Regnum(Rules[State]):
+class Regnum(Rules[State, RegnumOptions]):
     """Regnum's rules with validated options."""
 
     state_type = State
@@ -227,7 +227,7 @@ class Regnum(Rules[State]):
     INFO = GameInfo("regnum", "Regnum", (), 2, MAX_PLAYERS, RegnumOptions)
 
     def __init__(self, config: RegnumOptions, cards: CardSet) -> None:
-        self.config = config
+        super().__init__(config)
         self.cards = cards
 
     @classmethod
@@ -235,13 +235,6 @@ class Regnum(Rules[State]):
         config = read(cls.INFO.name, RegnumOptions, options)
         data = default_card_set_data() if config.card_set is None else config.card_set
         return cls(config, parse_card_set(data, config.players))
-
-    def options(self) -> dict[str, Any]:
-        return echo(self.config)
-
-    @property
-    def num_players(self) -> int:
-        return self.config.players
 
     @property
     def num_actions(self) -> int:

@@ -3,9 +3,7 @@
 
 use crate::actions::{Action, ActionSet};
 use crate::error::Result;
-#[cfg(doc)]
-use crate::options::GameOptions;
-use crate::options::{OptionSpec, Options};
+use crate::options::{echo, GameOptions, OptionSpec, Options};
 use crate::rng::Rng;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -48,15 +46,24 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// The options a saved state means: its own, with the `saved_default` of every option
     /// it lacks (see [`crate::options::saved`]).
     fn saved_options(saved: &Options) -> Options {
-        crate::options::saved(Self::INFO.options, saved)
+        crate::options::saved(Self::Config::SPECS, saved)
     }
+
+    /// The game's options struct, declared with `declare_options!`.
+    type Config: GameOptions;
 
     /// Validates the user's options (`players` among them).
     fn from_options(options: &Options) -> Result<Self>;
+    /// The options in force (those that depend on others filled in).
+    fn config(&self) -> &Self::Config;
     /// Every option with its value in force, defaults filled in.
-    fn options(&self) -> Options;
+    fn options(&self) -> Options {
+        echo(self.config())
+    }
     /// Number of seats.
-    fn num_players(&self) -> usize;
+    fn num_players(&self) -> usize {
+        self.config().players()
+    }
     /// Size of the action space (at most [`crate::MAX_ACTIONS`]).
     fn num_actions(&self) -> usize;
     /// Shape of [`Game::observation_tensor`].

@@ -108,6 +108,9 @@ pub trait GameOptions: Clone + Default + Serialize + DeserializeOwned {
     /// Every option, in the order the listing gives them.
     const SPECS: &'static [OptionSpec];
 
+    /// Number of seats (every game has the option `players`).
+    fn players(&self) -> usize;
+
     /// Every option's default (`null` where it depends on other options).
     fn defaults() -> Options {
         echo(&Self::default())
@@ -117,7 +120,8 @@ pub trait GameOptions: Clone + Default + Serialize + DeserializeOwned {
 /// Declares a game's options struct once: each field with its type, default, accepted
 /// values ([`Allowed`]) and help line, and for an option added after saves were written,
 /// `saved_default = VALUE` (what those saves were played with). Generates the struct
-/// (serde), its `Default` and its [`GameOptions`] table.
+/// (serde), its `Default` and its [`GameOptions`] table. Every game declares
+/// `players: usize`.
 macro_rules! declare_options {
     (
         $(#[$meta:meta])*
@@ -148,6 +152,10 @@ macro_rules! declare_options {
                     saved_default: $crate::options::declare_options!(@saved $ty $(, $saved)?),
                 }, )*
             ];
+
+            fn players(&self) -> usize {
+                self.players
+            }
         }
     };
     (@saved $ty:ty) => { None };
@@ -282,6 +290,7 @@ mod tests {
     declare_options! {
         /// Options for the tests.
         pub struct TestOptions {
+            players: usize = 2, Allowed::Integer { min: 2, max: 2 }, "number of players";
             n: u8 = 3, Allowed::Integer { min: 1, max: 9 }, "a number";
             t: Option<u8> = None, Allowed::Integer { min: 1, max: 9 }, "depends on n";
             side: String = "left".into(), Allowed::Choice(&["left", "right"]), "a side";
@@ -318,7 +327,7 @@ mod tests {
         assert_eq!(
             echo(&o),
             opts(
-                json!({"n": 5, "t": null, "side": "left", "pair": [0, 5], "on": false, "side2": "left"})
+                json!({"players": 2, "n": 5, "t": null, "side": "left", "pair": [0, 5], "on": false, "side2": "left"})
             )
         );
         let e = error(json!({"n": 50}));
@@ -331,7 +340,8 @@ mod tests {
         assert!(error(json!({"on": 1})).contains("true or false"));
         let e = error(json!({"m": 1}));
         assert!(
-            e.contains("unknown option 'm'") && e.contains("allowed: n, t, side, pair, on, side2"),
+            e.contains("unknown option 'm'")
+                && e.contains("allowed: players, n, t, side, pair, on, side2"),
             "{e}"
         );
     }
@@ -352,8 +362,8 @@ mod tests {
             defaults: TestOptions::defaults,
         };
         let listed = listing(&info);
-        assert_eq!(listed[4].get("saved_default"), None);
-        assert_eq!(listed[5]["saved_default"], json!("right"));
+        assert_eq!(listed[5].get("saved_default"), None);
+        assert_eq!(listed[6]["saved_default"], json!("right"));
     }
 
     #[test]

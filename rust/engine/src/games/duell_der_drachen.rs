@@ -33,7 +33,7 @@ use crate::actions::{Action, ActionSet};
 use crate::bits::{count, iter_bits, nth_bit};
 use crate::error::Result;
 use crate::game::{uniform_action, Game, GameInfo, Seat};
-use crate::options::{declare_options, echo, invalid, read, Allowed, GameOptions, Options};
+use crate::options::{declare_options, invalid, read, Allowed, GameOptions, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
 use serde::{Deserialize, Serialize};
@@ -458,6 +458,7 @@ fn fill(out: &mut [u8; MAX_CARDS], mask: u64) -> usize {
 impl Game for DuellDerDrachen {
     type State = State;
     type ActionInfo = DuellAction;
+    type Config = DuellDerDrachenOptions;
 
     const INFO: GameInfo = GameInfo {
         name: "duell-der-drachen",
@@ -486,12 +487,8 @@ impl Game for DuellDerDrachen {
         Ok(DuellDerDrachen { config })
     }
 
-    fn options(&self) -> Options {
-        echo(&self.config)
-    }
-
-    fn num_players(&self) -> usize {
-        2
+    fn config(&self) -> &DuellDerDrachenOptions {
+        &self.config
     }
 
     fn num_actions(&self) -> usize {

@@ -31,7 +31,7 @@ use crate::actions::{Action, ActionSet};
 use crate::bits::Set128;
 use crate::error::Result;
 use crate::game::{lead_returns, uniform_action, winner_returns, Game, GameInfo, Seat};
-use crate::options::{declare_options, echo, read, Allowed, GameOptions, Options};
+use crate::options::{declare_options, read, Allowed, GameOptions, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
 use serde::{Deserialize, Serialize};
@@ -448,6 +448,7 @@ impl Duo {
 impl Game for Duo {
     type State = State;
     type ActionInfo = DuoAction;
+    type Config = DuoOptions;
 
     const INFO: GameInfo = GameInfo {
         name: "duo",
@@ -476,12 +477,8 @@ impl Game for Duo {
         })
     }
 
-    fn options(&self) -> Options {
-        echo(&self.config)
-    }
-
-    fn num_players(&self) -> usize {
-        self.config.players
+    fn config(&self) -> &DuoOptions {
+        &self.config
     }
 
     fn num_actions(&self) -> usize {

@@ -21,7 +21,7 @@ use crate::actions::{Action, ActionSet};
 use crate::bits::{count, iter_bits, nth_bit};
 use crate::error::Result;
 use crate::game::{Game, GameInfo, Seat};
-use crate::options::{declare_options, echo, invalid, read, Allowed, GameOptions, Options};
+use crate::options::{declare_options, invalid, read, Allowed, GameOptions, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
 use serde::{Deserialize, Serialize};
@@ -210,6 +210,7 @@ impl DuoRegna {
 impl Game for DuoRegna {
     type State = State;
     type ActionInfo = DuoRegnaAction;
+    type Config = DuoRegnaOptions;
 
     const INFO: GameInfo = GameInfo {
         name: "duo-regna",
@@ -234,12 +235,8 @@ impl Game for DuoRegna {
         Ok(DuoRegna { config })
     }
 
-    fn options(&self) -> Options {
-        echo(&self.config)
-    }
-
-    fn num_players(&self) -> usize {
-        2
+    fn config(&self) -> &DuoRegnaOptions {
+        &self.config
     }
 
     fn num_actions(&self) -> usize {

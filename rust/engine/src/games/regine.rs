@@ -32,7 +32,7 @@
 use crate::actions::{Action, ActionSet};
 use crate::error::Result;
 use crate::game::{lead_returns, uniform_action, winner_returns, Game, GameInfo, Seat};
-use crate::options::{declare_options, echo, read, Allowed, GameOptions, Options};
+use crate::options::{declare_options, read, Allowed, GameOptions, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
 use serde::{Deserialize, Serialize};
@@ -1042,6 +1042,7 @@ fn count_face_down(s: &State, seat: usize) -> u32 {
 impl Game for Regine {
     type State = State;
     type ActionInfo = RegineAction;
+    type Config = RegineOptions;
 
     const INFO: GameInfo = GameInfo {
         name: "regine",
@@ -1059,12 +1060,8 @@ impl Game for Regine {
         })
     }
 
-    fn options(&self) -> Options {
-        echo(&self.config)
-    }
-
-    fn num_players(&self) -> usize {
-        self.config.players
+    fn config(&self) -> &RegineOptions {
+        &self.config
     }
 
     fn num_actions(&self) -> usize {

@@ -47,7 +47,7 @@ use crate::actions::{Action, ActionSet};
 use crate::bits::{count, iter_bits, nth_bit};
 use crate::error::Result;
 use crate::game::{winner_returns, Game, GameInfo, Seat};
-use crate::options::{declare_options, echo, read, Allowed, GameOptions, Options};
+use crate::options::{declare_options, read, Allowed, GameOptions, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
 use cards::{
@@ -963,6 +963,7 @@ impl Tally {
 impl Game for Regnum {
     type State = State;
     type ActionInfo = RegnumAction;
+    type Config = RegnumOptions;
 
     const INFO: GameInfo = GameInfo {
         name: "regnum",
@@ -983,12 +984,8 @@ impl Game for Regnum {
         })
     }
 
-    fn options(&self) -> Options {
-        echo(&self.config)
-    }
-
-    fn num_players(&self) -> usize {
-        self.config.players
+    fn config(&self) -> &RegnumOptions {
+        &self.config
     }
 
     fn num_actions(&self) -> usize {
