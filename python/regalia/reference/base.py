@@ -124,9 +124,10 @@ class Rules(ABC, Generic[S, C]):
         """Per-seat game points."""
 
     @abstractmethod
-    def action_info(self, s: S, action: int) -> dict[str, Any] | None:
-        """What ``action`` (any id in range) means: a dict tagged by ``"kind"`` (see
-        ``regalia.actions``), ``None`` out of range. It reads only what every seat sees."""
+    def action_info(self, s: S, action: int) -> dict[str, Any]:
+        """What ``action`` means: any id in range (below ``num_actions``, which the caller
+        has checked), legal now or not; a dict tagged by ``"kind"`` (see
+        ``regalia.actions``). It reads only what every seat sees."""
 
     @abstractmethod
     def info_name(self, info: dict[str, Any]) -> str:
@@ -134,8 +135,7 @@ class Rules(ABC, Generic[S, C]):
 
     def action_name(self, s: S, action: int) -> str:
         """The readable, unique name of ``action``, made from its ``action_info``."""
-        info = self.action_info(s, action)
-        return "?" if info is None else self.info_name(info)
+        return self.info_name(self.action_info(s, action))
 
     @abstractmethod
     def observation(self, s: S, seat: int) -> dict[str, Any]:
@@ -450,11 +450,7 @@ class State:
 
     def action_info(self, action: Any) -> dict[str, Any]:
         """What ``action`` means, as a dict tagged by ``"kind"`` (see ``regalia.actions``)."""
-        a = self._action(action)
-        info = self._rules.action_info(self.data, a)
-        if info is None:
-            raise IllegalActionError(f"action {a} means nothing in this game")
-        return info
+        return self._rules.action_info(self.data, self._action(action))
 
     def parse_action(self, text: Any) -> int:
         """The legal action named by ``text``: its exact name or a unique prefix of it,

@@ -140,15 +140,13 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
         """The action that plays ``card`` to territory ``t``."""
         return self.num_cards + card * TERRITORIES + t if face_down else card
 
-    def decode(self, a: int) -> tuple[int, int, bool] | None:
-        """(card, territory, face down) of action ``a``."""
+    def decode(self, a: int) -> tuple[int, int, bool]:
+        """(card, territory, face down) of action ``a`` (an id in range)."""
         n = self.num_cards
-        if 0 <= a < n:
+        if a < n:
             return a, self.colour(a), False
-        if n <= a < n * (1 + TERRITORIES):
-            i = a - n
-            return i // TERRITORIES, i % TERRITORIES, True
-        return None
+        i = a - n
+        return i // TERRITORIES, i % TERRITORIES, True
 
     # -- set-up and play -------------------------------------------------------------
 
@@ -274,10 +272,7 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
             s.winner = mover
 
     def apply(self, s: State, action: int) -> None:
-        m = self.decode(action)
-        if m is None:
-            return
-        card, t, down = m
+        card, t, down = self.decode(action)
         mover = s.player
         bit = 1 << card
         s.hands[mover] &= ~bit
@@ -301,11 +296,8 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
     def scores(self, s: State) -> list[int]:
         return [self._markers_of(s, 0), self._markers_of(s, 1)]
 
-    def action_info(self, s: State, action: int) -> dict[str, Any] | None:
-        m = self.decode(action)
-        if m is None:
-            return None
-        card, t, down = m
+    def action_info(self, s: State, action: int) -> dict[str, Any]:
+        card, t, down = self.decode(action)
         return {"kind": "play", "card": self.card_name(card), "territory": COLOURS[t], "face_up": not down}
 
     def info_name(self, info: dict[str, Any]) -> str:

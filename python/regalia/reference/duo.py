@@ -293,14 +293,12 @@ class Duo(Rules[State, DuoOptions]):
     def scores(self, s: State) -> list[int]:
         return list(s.scores[: self.config.players])
 
-    def action_info(self, s: State, action: int) -> dict[str, Any] | None:
+    def action_info(self, s: State, action: int) -> dict[str, Any]:
         if action == DRAW:
             return {"kind": "draw"}
         if action == END_TURN:
             return {"kind": "end_turn"}
-        if 0 <= action < DRAW:
-            return {"kind": "play", "card": card_name(action % KINDS), "pile": PILE_NAMES[action // KINDS]}
-        return None
+        return {"kind": "play", "card": card_name(action % KINDS), "pile": PILE_NAMES[action // KINDS]}
 
     def info_name(self, info: dict[str, Any]) -> str:
         if info["kind"] == "play":

@@ -209,8 +209,8 @@ class DuoRegna(Rules[State, DuoRegnaOptions]):
     def scores(self, s: State) -> list[int]:
         return list(s.captured)
 
-    def action_info(self, s: State, action: int) -> dict[str, Any] | None:
-        return {"kind": "play", "card": CARD_NAMES[action]} if 0 <= action < CARDS else None
+    def action_info(self, s: State, action: int) -> dict[str, Any]:
+        return {"kind": "play", "card": CARD_NAMES[action]}
 
     def info_name(self, info: dict[str, Any]) -> str:
         return str(info["card"])

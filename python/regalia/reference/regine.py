@@ -624,7 +624,7 @@ class Regine(Rules[State, RegineOptions]):
     def scores(self, s: State) -> list[int]:
         return list(s.scores[: self.config.players])
 
-    def action_info(self, s: State, action: int) -> dict[str, Any] | None:
+    def action_info(self, s: State, action: int) -> dict[str, Any]:
         a = action
         if 0 <= a < PLAY_DOWN:
             return {"kind": "play", "card": CARD_NAMES[a], "face_up": True}
@@ -646,9 +646,8 @@ class Regine(Rules[State, RegineOptions]):
             return {"kind": "herald", "effect": "herald", "take": a == HERALD_TAKE}
         if KNIGHT_SEAT <= a < PRINCESS_CARD:
             return {"kind": "name_seat", "effect": "knight", "seat": a - KNIGHT_SEAT}
-        if PRINCESS_CARD <= a < BET_PASS:
-            return {"kind": "discard", "effect": "princess", "card": CARD_NAMES[a - PRINCESS_CARD]}
-        return None
+        # The ids left, PRINCESS_CARD..BET_PASS (the caller has checked that ``a`` is in range).
+        return {"kind": "discard", "effect": "princess", "card": CARD_NAMES[a - PRINCESS_CARD]}
 
     def info_name(self, info: dict[str, Any]) -> str:
         kind = info["kind"]

@@ -640,7 +640,7 @@ class Regnum(Rules[State, RegnumOptions]):
         chars = self.cards.characters
         return chars[c].name if c < len(chars) else f"#{c}"
 
-    def action_info(self, s: State, action: int) -> dict[str, Any] | None:
+    def action_info(self, s: State, action: int) -> dict[str, Any]:
         if action == DRAW_TWO:
             return {"kind": "draw_two"}
         if action == TAKE_DISCARD:
@@ -663,10 +663,9 @@ class Regnum(Rules[State, RegnumOptions]):
         ):
             if base <= action < base + KINDS:
                 return {"kind": kind, "card": KIND_NAMES[action - base]}
-        if TARGET <= action < NUM_ACTIONS:
-            kind = {"exchange": "exchange_for", "remove": "remove"}.get(s.phase, "target")
-            return {"kind": kind, "character": self._char_name(action - TARGET)}
-        return None
+        # The targets, the last ids (the caller has checked that ``action`` is in range).
+        kind = {"exchange": "exchange_for", "remove": "remove"}.get(s.phase, "target")
+        return {"kind": kind, "character": self._char_name(action - TARGET)}
 
     def info_name(self, info: dict[str, Any]) -> str:
         kind = info["kind"]

@@ -86,14 +86,14 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// object tagged by `"kind"` (`#[serde(tag = "kind", rename_all = "snake_case")]`), so
     /// that the two cannot drift apart.
     type ActionInfo: Serialize + Display;
-    /// Decodes `action` (any id in range, legal now or not) in `s`; `None` only for an id
-    /// out of range. It describes the id, so it reads only what every seat sees of `s`.
-    fn action_info(&self, s: &Self::State, action: Action) -> Option<Self::ActionInfo>;
+    /// Decodes `action` in `s`: any id in range (below [`Game::num_actions`], which the
+    /// caller has checked), legal now or not. It describes the id, so it reads only what
+    /// every seat sees of `s`.
+    fn action_info(&self, s: &Self::State, action: Action) -> Self::ActionInfo;
     /// A readable, unique name for `action` (any id in range) in this state: the
-    /// `Display` of its [`Game::action_info`], `"?"` out of range.
+    /// `Display` of its [`Game::action_info`].
     fn action_name(&self, s: &Self::State, action: Action) -> String {
-        self.action_info(s, action)
-            .map_or_else(|| "?".to_string(), |info| info.to_string())
+        self.action_info(s, action).to_string()
     }
     /// Exactly what `seat` may see, as JSON.
     fn observation(&self, s: &Self::State, seat: Seat) -> Value;

@@ -355,10 +355,7 @@ impl<G: Game> Session<G> {
     /// [`Game::action_info`], an object tagged by `"kind"`.
     pub fn action_info(&self, action: i64) -> Result<Value> {
         let a = self.action_id(action)?;
-        let info = self.game.action_info(&self.state, a).ok_or_else(|| {
-            Error::IllegalAction(format!("action {a} means nothing in this game"))
-        })?;
-        serde_json::to_value(info)
+        serde_json::to_value(self.game.action_info(&self.state, a))
             .map_err(|e| Error::IllegalAction(format!("action {a} cannot be described: {e}")))
     }
     /// The id of a legal action named by `text`: its exact name or a unique prefix of it,

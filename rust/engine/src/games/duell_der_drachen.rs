@@ -191,24 +191,22 @@ impl DuellDerDrachen {
         }
     }
 
-    /// What action `a` does (`None` past the action space).
-    pub fn decode(&self, a: Action) -> Option<Move> {
+    /// What action `a` (an id in range) does.
+    pub fn decode(&self, a: Action) -> Move {
         let (a, n) = (a as usize, self.num_cards());
         if a < n {
-            Some(Move {
+            Move {
                 card: a,
                 territory: self.colour(a),
                 face_down: false,
-            })
-        } else if a < n * (1 + TERRITORIES) {
+            }
+        } else {
             let i = a - n;
-            Some(Move {
+            Move {
                 card: i / TERRITORIES,
                 territory: i % TERRITORIES,
                 face_down: true,
-            })
-        } else {
-            None
+            }
         }
     }
 
@@ -548,9 +546,7 @@ impl Game for DuellDerDrachen {
     }
 
     fn apply(&self, s: &mut State, action: Action) {
-        let Some(m) = self.decode(action) else {
-            return;
-        };
+        let m = self.decode(action);
         let mover = s.player as usize;
         let bit = 1u64 << m.card;
         s.hands[mover] &= !bit;
@@ -580,13 +576,13 @@ impl Game for DuellDerDrachen {
             .collect()
     }
 
-    fn action_info(&self, _s: &State, action: Action) -> Option<DuellAction> {
-        let m = self.decode(action)?;
-        Some(DuellAction::Play {
+    fn action_info(&self, _s: &State, action: Action) -> DuellAction {
+        let m = self.decode(action);
+        DuellAction::Play {
             card: self.card_name(m.card),
             territory: COLOURS[m.territory],
             face_up: !m.face_down,
-        })
+        }
     }
 
     fn observation(&self, s: &State, seat: Seat) -> Value {
@@ -925,7 +921,7 @@ mod tests {
             let a = g.rollout_action(&s, &legal, &mut rng);
             assert!(legal.contains(a as usize));
             red_5 += usize::from(a == up(&g, "red 5"));
-            face_down += usize::from(g.decode(a).is_some_and(|m| m.face_down));
+            face_down += usize::from(g.decode(a).face_down);
         }
         assert!(red_5 > 300 && face_down < 100, "{red_5} {face_down}");
     }
@@ -934,10 +930,9 @@ mod tests {
     fn decode_and_action_agree() {
         let g = game();
         for a in 0..g.num_actions() as Action {
-            let m = g.decode(a).unwrap();
+            let m = g.decode(a);
             assert_eq!(g.action(m.card, m.territory, m.face_down), a);
         }
-        assert_eq!(g.decode(g.num_actions() as Action), None);
         assert_eq!(g.num_actions(), 270);
     }
 }

@@ -563,18 +563,14 @@ impl Game for Duo {
             .collect()
     }
 
-    fn action_info(&self, _s: &State, action: Action) -> Option<DuoAction> {
+    fn action_info(&self, _s: &State, action: Action) -> DuoAction {
         match action {
-            DRAW => Some(DuoAction::Draw),
-            END_TURN => Some(DuoAction::EndTurn),
-            a if a < DRAW => {
-                let a = a as usize;
-                Some(DuoAction::Play {
-                    card: card_name(a % KINDS),
-                    pile: PILE_NAMES[a / KINDS],
-                })
-            }
-            _ => None,
+            DRAW => DuoAction::Draw,
+            END_TURN => DuoAction::EndTurn,
+            a => DuoAction::Play {
+                card: card_name(a as usize % KINDS),
+                pile: PILE_NAMES[a as usize / KINDS],
+            },
         }
     }
 

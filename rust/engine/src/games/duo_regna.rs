@@ -322,9 +322,10 @@ impl Game for DuoRegna {
         vec![s.captured[0] as i64, s.captured[1] as i64]
     }
 
-    fn action_info(&self, _s: &State, action: Action) -> Option<DuoRegnaAction> {
-        let card = CARD_NAMES.get(action as usize)?;
-        Some(DuoRegnaAction::Play { card })
+    fn action_info(&self, _s: &State, action: Action) -> DuoRegnaAction {
+        DuoRegnaAction::Play {
+            card: CARD_NAMES[action as usize],
+        }
     }
 
     fn observation(&self, s: &State, seat: Seat) -> Value {

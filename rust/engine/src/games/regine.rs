@@ -1163,13 +1163,13 @@ impl Game for Regine {
             .collect()
     }
 
-    fn action_info(&self, _s: &State, action: Action) -> Option<RegineAction> {
+    fn action_info(&self, _s: &State, action: Action) -> RegineAction {
         use RegineAction::*;
         let card = |base: Action| CARD_NAMES[(action - base) as usize];
         let seat = |base: Action| (action - base) as usize;
         let at = |base: Action| ((action - base) as usize / 4, (action - base) as usize % 4);
         let effect = |kind: u8| CARD_NAMES[kind as usize];
-        Some(match action {
+        match action {
             PLAY_UP..PLAY_DOWN => Play {
                 card: card(PLAY_UP),
                 face_up: true,
@@ -1222,9 +1222,9 @@ impl Game for Regine {
             BET_MINE => Mine,
             DOUBLE_DOWN => DoubleDown,
             ALL_YOURS => AllYours,
-            WE_SHALL_SEE => WeShallSee,
-            _ => return None,
-        })
+            // The last id (the caller has checked that `action` is in range).
+            WE_SHALL_SEE.. => WeShallSee,
+        }
     }
 
     fn observation(&self, s: &State, seat: Seat) -> Value {

@@ -1166,10 +1166,10 @@ impl Game for Regnum {
         self.points(s)
     }
 
-    fn action_info(&self, s: &State, action: Action) -> Option<RegnumAction> {
+    fn action_info(&self, s: &State, action: Action) -> RegnumAction {
         use RegnumAction::*;
         let kind = |base: Action| KIND_NAMES[(action - base) as usize];
-        Some(match action {
+        match action {
             DRAW_TWO => DrawTwo,
             TAKE_DISCARD => TakeDiscard,
             a if a < PAY => {
@@ -1205,7 +1205,8 @@ impl Game for Regnum {
             a if a < TARGET => GiveToDeck {
                 card: kind(SWAP_GIVE),
             },
-            a if (a as usize) < NUM_ACTIONS => {
+            // The targets, the last ids (the caller has checked that `action` is in range).
+            a => {
                 let character = self.char_name((a - TARGET) as usize);
                 match s.phase {
                     Phase::Exchange => ExchangeFor { character },
@@ -1213,8 +1214,7 @@ impl Game for Regnum {
                     _ => Target { character },
                 }
             }
-            _ => return None,
-        })
+        }
     }
 
     fn observation(&self, s: &State, seat: Seat) -> Value {
