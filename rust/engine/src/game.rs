@@ -137,6 +137,7 @@ pub fn lead_returns(points: &[i64], scale: f64) -> Vec<f64> {
 }
 
 /// A uniformly random action of `legal` (0 if it is empty).
+#[inline]
 pub fn uniform_action(legal: &ActionSet, rng: &mut Rng) -> Action {
     legal.nth(rng.index(legal.len())).unwrap_or_default()
 }

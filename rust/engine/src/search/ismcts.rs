@@ -359,23 +359,37 @@ impl<G: Game> Search<'_, G> {
 
     /// Finishes the game by the rollout policy; the final returns (with the heuristic, the
     /// game's estimate where it cuts the rollout off).
-    fn rollout(&mut self, mut world: G::State) -> Vec<f64> {
-        let from = world.clone();
+    fn rollout(&mut self, world: G::State) -> Vec<f64> {
+        match self.rollout {
+            Rollout::Heuristic => {
+                let (game, from) = (self.game, world.clone());
+                self.play_out(world, |s, legal, rng| match game.rollout_cutoff(&from, s) {
+                    Some(returns) => Err(returns),
+                    None => Ok(game.rollout_action(s, legal, rng)),
+                })
+            }
+            Rollout::Random => self.play_out(world, |_, legal, rng| Ok(uniform_action(legal, rng))),
+        }
+    }
+
+    /// Plays the moves of `policy` (given the state, its legal actions and the search's
+    /// generator) until the game ends, its returns, or the policy stops with its estimate
+    /// (`Err`). One loop for each policy: the random one pays for nothing it does not use (a
+    /// copy of the rollout's start, the policy's choice among kinds at every step).
+    #[inline(always)]
+    fn play_out<P>(&mut self, mut world: G::State, mut policy: P) -> Vec<f64>
+    where
+        P: FnMut(&G::State, &ActionSet, &mut Rng) -> Result<Action, Vec<f64>>,
+    {
         loop {
             let legal = self.game.legal_actions(&world);
             if legal.is_empty() {
                 return self.game.returns(&world);
             }
-            let a = match self.rollout {
-                Rollout::Heuristic => {
-                    if let Some(returns) = self.game.rollout_cutoff(&from, &world) {
-                        return returns;
-                    }
-                    self.game.rollout_action(&world, &legal, &mut self.rng)
-                }
-                Rollout::Random => uniform_action(&legal, &mut self.rng),
-            };
-            self.game.apply(&mut world, a);
+            match policy(&world, &legal, &mut self.rng) {
+                Ok(a) => self.game.apply(&mut world, a),
+                Err(returns) => return returns,
+            }
         }
     }
 }

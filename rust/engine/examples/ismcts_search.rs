@@ -1,0 +1,70 @@
+//! One ISMCTS search from the position of the criterion benchmark `ismcts/<game>` (four random
+//! steps into the game, Duo in single rounds, seed 1), for counting its instructions: the
+//! count is exact and repeatable whatever else the machine runs, where the wall clock is not.
+//!
+//! Instructions an iteration: the difference of two runs, e.g.
+//! `valgrind --tool=callgrind target/release/examples/ismcts_search regnum random 2001`
+//! minus the same with `1`, divided by 2000 (everything but the search is the same in both).
+//!
+//! Run: `cargo run --release -p regalia-engine --example ismcts_search GAME
+//! [heuristic|random] [iterations] [seed]` (defaults heuristic, 2000, 1); it prints the chosen
+//! action and every root action's visits and mean.
+
+use regalia_engine::rng::Rng;
+use regalia_engine::{make, DynState, IsmctsConfig, Options, Rollout};
+use std::sync::atomic::AtomicBool;
+
+/// The benchmark's position: `steps` random steps into game `name` (fewer if it would end).
+fn mid_game(name: &str, steps: usize) -> Box<dyn DynState> {
+    let mut options = Options::new();
+    if name == "duo" {
+        options.insert("rounds".into(), 1.into());
+    }
+    let game = make(name, &options).expect("a registered game");
+    let mut s = game.new_state(1);
+    let mut pick = Rng::new(1);
+    for _ in 0..steps {
+        let legal = s.legal_actions();
+        let mut next = s.clone_box();
+        next.apply(legal.nth(pick.index(legal.len())).expect("a legal action") as i64)
+            .expect("a legal action applies");
+        if next.is_terminal() {
+            break;
+        }
+        s = next;
+    }
+    s
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let name = args.first().map_or("regnum", String::as_str);
+    let rollout = args
+        .get(1)
+        .map_or(Some(Rollout::Heuristic), |r| Rollout::from_name(r))
+        .expect("rollout: heuristic or random");
+    let iterations = args.get(2).map_or(2000, |n| n.parse().expect("iterations"));
+    let seed = args.get(3).map_or(1, |n| n.parse().expect("seed"));
+    let config = IsmctsConfig {
+        iterations,
+        seed,
+        rollout,
+        ..IsmctsConfig::default()
+    };
+    let found = mid_game(name, 4)
+        .ismcts(&config, &AtomicBool::new(false))
+        .expect("the position is not over");
+    // The root's statistics in full: two builds that search alike print the same lines.
+    let root: Vec<String> = found
+        .root
+        .iter()
+        .map(|r| format!("{}:{}:{:.6}", r.action, r.visits, r.mean))
+        .collect();
+    println!(
+        "{name} {} {} iterations: action {}; root {}",
+        rollout.name(),
+        found.iterations,
+        found.action,
+        root.join(" ")
+    );
+}
