@@ -19,12 +19,12 @@ const ROYAL_HOPE: f64 = 0.5;
 
 impl Regnum {
     /// What character `c` would add to `seat`'s final score if bought now (a rough count:
-    /// its points, its score icon, a point for each standard in play it counts for).
-    fn worth(&self, s: &State, seat: usize, c: usize) -> f64 {
+    /// its points, its score icon, a point for each standard in play it counts for); `t` is
+    /// the seat's tally, counted once for all the characters weighed.
+    fn worth(&self, s: &State, seat: usize, t: &Tally, c: usize) -> f64 {
         let Some(ch) = self.cards.characters.get(c) else {
             return 0.0;
         };
-        let t = self.tally(s, seat);
         let royal = |r: Option<usize>| match r {
             Some(r) if s.realms[seat] >> r & 1 == 1 => 1.0,
             Some(r) if (s.gone | s.realms.iter().fold(0, |m, x| m | x)) >> r & 1 == 0 => ROYAL_HOPE,
@@ -133,11 +133,13 @@ impl Regnum {
             }
             Phase::Main => {
                 let mut best: Option<(f64, Action)> = None;
+                let mut tally = None;
                 for i in 0..LINEUP {
                     let a = BUY + i as Action;
                     if let (true, Some(c)) = (legal.contains(a as usize), s.lineup[i]) {
                         let cost = self.slots(Some(c)).len().max(1) as f64;
-                        let v = self.worth(s, me, c as usize) / cost;
+                        let t = tally.get_or_insert_with(|| self.tally(s, me));
+                        let v = self.worth(s, me, t, c as usize) / cost;
                         if best.is_none_or(|(b, _)| v > b) {
                             best = Some((v, a));
                         }
@@ -229,7 +231,8 @@ mod tests {
         // The Queen's icons count in full once the buyer owns her.
         let mut s2 = s;
         s2.realms[0] = 1 << 1; // seat 0 owns the Queen
-        assert_eq!(g.worth(&s2, 0, LADY_IN_WAITING), 1.0 + 2.0 + 1.0);
+        let t = g.tally(&s2, 0);
+        assert_eq!(g.worth(&s2, 0, &t, LADY_IN_WAITING), 1.0 + 2.0 + 1.0);
     }
 
     #[test]
