@@ -25,6 +25,7 @@ from regalia.reference.options import Integer, IntegerList, invalid, option, rea
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
 
+# ---- Constants ----
 CARDS = 9
 CARD_NAMES = ("X", "0", "1", "2", "3", "4", "5", "6 king", "6 queen")
 FULL_HAND = (1 << CARDS) - 1
@@ -34,6 +35,7 @@ SEAT0_SIDE, CENTRE, SEAT1_SIDE = 0, 1, 2
 TENSOR_SIZE = 3 * CARDS + 1 + 3 + 2 + 3 + 2 * CARDS + 1
 
 
+# ---- Options ----
 @dataclass(frozen=True)
 class DuoRegnaOptions:
     """Duo Regna's options."""
@@ -52,6 +54,7 @@ class DuoRegnaOptions:
     )
 
 
+# ---- Cards and actions ----
 def value(card: int) -> int | None:
     """The value of a card for comparisons (``None`` for the shield)."""
     if card == SHIELD:
@@ -77,6 +80,7 @@ def _bits(mask: int) -> list[int]:
     return [i for i in range(CARDS) if mask >> i & 1]
 
 
+# ---- State ----
 @dataclass
 class State:
     """The whole game state (field for field the Rust ``State``)."""
@@ -102,6 +106,7 @@ class DuoRegna(Rules[State, DuoRegnaOptions]):
 
     INFO = GameInfo("duo-regna", "Duo Regna", ("duoregna", "duo_regna"), 2, 2, DuoRegnaOptions)
 
+    # ---- Options ----
     @property
     def single_dragons(self) -> int:
         """Cards showing one dragon."""
@@ -119,15 +124,18 @@ class DuoRegna(Rules[State, DuoRegnaOptions]):
             raise invalid(cls.INFO.name, "dragon_deck", f"must hold 1 to {MAX_PILE} cards in all")
         return cls(config)
 
+    # ---- Cards and actions ----
     @property
     def num_actions(self) -> int:
         return CARDS
 
-    def observation_shape(self) -> tuple[int, ...]:
-        return (TENSOR_SIZE,)
+    def action_info(self, s: State, action: int) -> dict[str, Any]:
+        return {"kind": "play", "card": CARD_NAMES[action]}
 
-    # -- set-up and play -------------------------------------------------------------
+    def info_name(self, info: dict[str, Any]) -> str:
+        return str(info["card"])
 
+    # ---- Setup ----
     def new_state(self, rng: Rng) -> State:
         n: int = self.single_dragons + self.double_dragons
         pile = [1 if i < self.single_dragons else 2 for i in range(n)] + [0] * (MAX_PILE - n)
@@ -136,6 +144,7 @@ class DuoRegna(Rules[State, DuoRegnaOptions]):
         self._reveal_next_dragon(s)
         return s
 
+    # ---- Legal moves ----
     def current_player(self, s: State) -> int | None:
         if s.over:
             return None
@@ -145,6 +154,7 @@ class DuoRegna(Rules[State, DuoRegnaOptions]):
         seat = self.current_player(s)
         return [] if seat is None else _bits(s.hands[seat])
 
+    # ---- Apply ----
     def apply(self, s: State, action: int) -> None:
         if s.pending is None:
             s.hands[0] &= ~(1 << action)
@@ -188,7 +198,15 @@ class DuoRegna(Rules[State, DuoRegnaOptions]):
         if s.round >= self.config.max_rounds:
             s.over = True
 
-    # -- the end ---------------------------------------------------------------------
+    # ---- Scoring ----
+    def returns(self, s: State) -> list[float]:
+        if not s.over:
+            return [0.0, 0.0]
+        w = self._winner(s)
+        return [0.0, 0.0] if w is None else ([1.0, -1.0] if w == 0 else [-1.0, 1.0])
+
+    def scores(self, s: State) -> list[int]:
+        return list(s.captured)
 
     def _winner(self, s: State) -> int | None:
         a, b = s.captured
@@ -200,22 +218,9 @@ class DuoRegna(Rules[State, DuoRegnaOptions]):
             return 1
         return None
 
-    def returns(self, s: State) -> list[float]:
-        if not s.over:
-            return [0.0, 0.0]
-        w = self._winner(s)
-        return [0.0, 0.0] if w is None else ([1.0, -1.0] if w == 0 else [-1.0, 1.0])
-
-    def scores(self, s: State) -> list[int]:
-        return list(s.captured)
-
-    def action_info(self, s: State, action: int) -> dict[str, Any]:
-        return {"kind": "play", "card": CARD_NAMES[action]}
-
-    def info_name(self, info: dict[str, Any]) -> str:
-        return str(info["card"])
-
-    # -- what a seat sees ------------------------------------------------------------
+    # ---- Observation ----
+    def observation_shape(self) -> tuple[int, ...]:
+        return (TENSOR_SIZE,)
 
     def _opponent_hand(self, s: State, seat: int) -> int:
         opp = 1 - seat
@@ -274,8 +279,7 @@ class DuoRegna(Rules[State, DuoRegnaOptions]):
         d.rng = rng.fork()
         return d
 
-    # -- saving and checking ---------------------------------------------------------
-
+    # ---- Checks ----
     def check_state(self, s: State) -> str | None:
         if not s.rng.is_valid():
             return "generator increment must be odd"

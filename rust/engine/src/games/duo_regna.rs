@@ -27,6 +27,7 @@ use crate::tensor::TensorWriter;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+// ---- Constants ----
 /// Number of cards in a kingdom (and of actions: play card `i`).
 pub const CARDS: usize = 9;
 /// Names of the cards, by index; the action "play card i" has the same name.
@@ -42,6 +43,10 @@ const SEAT0_SIDE: u8 = 0;
 const CENTRE: u8 = 1;
 const SEAT1_SIDE: u8 = 2;
 
+/// Size of the observation tensor.
+pub const TENSOR_SIZE: usize = 3 * CARDS + 1 + 3 + 2 + 3 + 2 * CARDS + 1;
+
+// ---- Options ----
 declare_options! {
     /// Duo Regna's options.
     pub struct DuoRegnaOptions {
@@ -55,6 +60,26 @@ declare_options! {
     }
 }
 
+/// The rules, with the options in force.
+#[derive(Clone, Debug)]
+pub struct DuoRegna {
+    /// The options in force.
+    pub config: DuoRegnaOptions,
+}
+
+impl DuoRegna {
+    /// Cards showing one dragon.
+    pub fn single_dragons(&self) -> u8 {
+        self.config.dragon_deck[0]
+    }
+
+    /// Cards showing two dragons.
+    pub fn double_dragons(&self) -> u8 {
+        self.config.dragon_deck[1]
+    }
+}
+
+// ---- Cards and actions ----
 /// What an action means: action `c` plays card `c` (named as in [`CARD_NAMES`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -99,25 +124,7 @@ pub fn round_winner(c0: u8, c1: u8) -> Option<Seat> {
     }
 }
 
-/// The rules, with the options in force.
-#[derive(Clone, Debug)]
-pub struct DuoRegna {
-    /// The options in force.
-    pub config: DuoRegnaOptions,
-}
-
-impl DuoRegna {
-    /// Cards showing one dragon.
-    pub fn single_dragons(&self) -> u8 {
-        self.config.dragon_deck[0]
-    }
-
-    /// Cards showing two dragons.
-    pub fn double_dragons(&self) -> u8 {
-        self.config.dragon_deck[1]
-    }
-}
-
+// ---- State ----
 /// The whole game state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
@@ -147,66 +154,6 @@ pub struct State {
     pub over: bool,
 }
 
-impl DuoRegna {
-    fn winner(&self, s: &State) -> Option<Seat> {
-        use std::cmp::Ordering::*;
-        match s.captured[0].cmp(&s.captured[1]) {
-            Greater => Some(0),
-            Less => Some(1),
-            Equal if s.dragon > 0 && s.dragon_side == SEAT0_SIDE => Some(0),
-            Equal if s.dragon > 0 && s.dragon_side == SEAT1_SIDE => Some(1),
-            Equal => None,
-        }
-    }
-
-    fn reveal_next_dragon(&self, s: &mut State) {
-        if s.next_dragon < s.pile_len {
-            s.dragon = s.pile[s.next_dragon as usize];
-            s.next_dragon += 1;
-            s.dragon_side = CENTRE;
-        } else {
-            s.dragon = 0;
-            s.over = true;
-        }
-    }
-
-    fn move_dragon(&self, s: &mut State, winner: Seat) {
-        let own_side = if winner == 0 { SEAT0_SIDE } else { SEAT1_SIDE };
-        if s.dragon_side == own_side {
-            s.captured[winner] = s.captured[winner].saturating_add(s.dragon);
-            if s.captured[winner] >= self.config.dragons_to_win {
-                s.dragon = 0; // captured: no dragon is left on the track
-                s.over = true;
-            } else {
-                self.reveal_next_dragon(s);
-            }
-        } else if winner == 0 {
-            s.dragon_side -= 1;
-        } else {
-            s.dragon_side += 1;
-        }
-    }
-
-    fn reveal(&self, s: &mut State, c0: u8, c1: u8) {
-        s.pending = None;
-        s.last_reveal = Some([c0, c1]);
-        s.round += 1;
-        if let Some(w) = round_winner(c0, c1) {
-            self.move_dragon(s, w);
-        }
-        if s.hands == [0, 0] {
-            s.hands = [FULL_HAND; 2];
-        }
-        if s.round >= self.config.max_rounds {
-            s.over = true;
-        }
-    }
-
-    fn card_list(mask: u16) -> Vec<&'static str> {
-        iter_bits(mask as u64).map(|c| CARD_NAMES[c]).collect()
-    }
-}
-
 impl Game for DuoRegna {
     type State = State;
     type ActionInfo = DuoRegnaAction;
@@ -222,6 +169,7 @@ impl Game for DuoRegna {
         defaults: DuoRegnaOptions::defaults,
     };
 
+    // ---- Options ----
     fn from_options(options: &Options) -> Result<Self> {
         let config: DuoRegnaOptions = read(Self::INFO.name, options)?;
         let [single, double] = config.dragon_deck;
@@ -239,14 +187,18 @@ impl Game for DuoRegna {
         &self.config
     }
 
+    // ---- Cards and actions ----
     fn num_actions(&self) -> usize {
         CARDS
     }
 
-    fn observation_shape(&self) -> Vec<usize> {
-        vec![TENSOR_SIZE]
+    fn action_info(&self, _s: &State, action: Action) -> DuoRegnaAction {
+        DuoRegnaAction::Play {
+            card: CARD_NAMES[action as usize],
+        }
     }
 
+    // ---- Setup ----
     fn new_state(&self, mut rng: Rng) -> State {
         let mut pile = [0u8; MAX_PILE];
         let len = (self.single_dragons() + self.double_dragons()) as usize;
@@ -276,6 +228,7 @@ impl Game for DuoRegna {
         s
     }
 
+    // ---- Legal moves ----
     fn current_player(&self, s: &State) -> Option<Seat> {
         match (s.over, s.pending) {
             (true, _) => None,
@@ -293,6 +246,7 @@ impl Game for DuoRegna {
         }
     }
 
+    // ---- Apply ----
     fn apply(&self, s: &mut State, action: Action) {
         let card = action as u8;
         match s.pending {
@@ -307,6 +261,7 @@ impl Game for DuoRegna {
         }
     }
 
+    // ---- Scoring ----
     fn returns(&self, s: &State) -> Vec<f64> {
         if !s.over {
             return vec![0.0, 0.0];
@@ -322,10 +277,9 @@ impl Game for DuoRegna {
         vec![s.captured[0] as i64, s.captured[1] as i64]
     }
 
-    fn action_info(&self, _s: &State, action: Action) -> DuoRegnaAction {
-        DuoRegnaAction::Play {
-            card: CARD_NAMES[action as usize],
-        }
+    // ---- Observation ----
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![TENSOR_SIZE]
     }
 
     fn observation(&self, s: &State, seat: Seat) -> Value {
@@ -419,6 +373,7 @@ impl Game for DuoRegna {
         d
     }
 
+    // ---- Checks ----
     fn check_state(&self, s: &State) -> std::result::Result<(), String> {
         if !s.rng.is_valid() {
             return Err("generator increment must be odd".into());
@@ -480,6 +435,7 @@ impl Game for DuoRegna {
         Ok(())
     }
 
+    // ---- Search policy ----
     /// Rollouts stop once a round has been revealed (a long random tail only adds noise to
     /// a game of many rounds): the captured dragons, plus half the current dragon's worth
     /// towards the seat on whose side it lies, over half the dragons that win, squashed by
@@ -495,8 +451,74 @@ impl Game for DuoRegna {
     }
 }
 
-/// Size of the observation tensor.
-pub const TENSOR_SIZE: usize = 3 * CARDS + 1 + 3 + 2 + 3 + 2 * CARDS + 1;
+// ---- Apply ----
+impl DuoRegna {
+    fn reveal_next_dragon(&self, s: &mut State) {
+        if s.next_dragon < s.pile_len {
+            s.dragon = s.pile[s.next_dragon as usize];
+            s.next_dragon += 1;
+            s.dragon_side = CENTRE;
+        } else {
+            s.dragon = 0;
+            s.over = true;
+        }
+    }
+
+    fn move_dragon(&self, s: &mut State, winner: Seat) {
+        let own_side = if winner == 0 { SEAT0_SIDE } else { SEAT1_SIDE };
+        if s.dragon_side == own_side {
+            s.captured[winner] = s.captured[winner].saturating_add(s.dragon);
+            if s.captured[winner] >= self.config.dragons_to_win {
+                s.dragon = 0; // captured: no dragon is left on the track
+                s.over = true;
+            } else {
+                self.reveal_next_dragon(s);
+            }
+        } else if winner == 0 {
+            s.dragon_side -= 1;
+        } else {
+            s.dragon_side += 1;
+        }
+    }
+
+    fn reveal(&self, s: &mut State, c0: u8, c1: u8) {
+        s.pending = None;
+        s.last_reveal = Some([c0, c1]);
+        s.round += 1;
+        if let Some(w) = round_winner(c0, c1) {
+            self.move_dragon(s, w);
+        }
+        if s.hands == [0, 0] {
+            s.hands = [FULL_HAND; 2];
+        }
+        if s.round >= self.config.max_rounds {
+            s.over = true;
+        }
+    }
+}
+
+// ---- Scoring ----
+impl DuoRegna {
+    fn winner(&self, s: &State) -> Option<Seat> {
+        use std::cmp::Ordering::*;
+        match s.captured[0].cmp(&s.captured[1]) {
+            Greater => Some(0),
+            Less => Some(1),
+            Equal if s.dragon > 0 && s.dragon_side == SEAT0_SIDE => Some(0),
+            Equal if s.dragon > 0 && s.dragon_side == SEAT1_SIDE => Some(1),
+            Equal => None,
+        }
+    }
+}
+
+// ---- Observation ----
+impl DuoRegna {
+    fn card_list(mask: u16) -> Vec<&'static str> {
+        iter_bits(mask as u64).map(|c| CARD_NAMES[c]).collect()
+    }
+}
+
+// ---- Tests ----
 #[cfg(test)]
 mod tests {
     use super::*;
