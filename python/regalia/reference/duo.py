@@ -29,6 +29,7 @@ from regalia.reference.options import Boolean, Integer, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
 
+# ---- Constants ----
 MAX_PLAYERS = 6
 HAND_SIZE = 7
 SYMBOLS = 64
@@ -52,6 +53,7 @@ SHAPES = ("circle", "square", "triangle", "cross")
 TENSOR_SIZE = 5 * KINDS + PILES + 4 * MAX_PLAYERS + 1
 
 
+# ---- Options ----
 @dataclass(frozen=True)
 class DuoOptions:
     """Duo's options."""
@@ -76,6 +78,7 @@ def default_target(players: int) -> int:
     return 10 if players == 2 else (15 if players <= 4 else 20)
 
 
+# ---- Cards and actions ----
 def characteristic(card: int, kind: int) -> int | None:
     """Characteristic ``kind`` (0 colour, 1 number, 2 shape) of ``card``: 0-3, or ``None``
     when the card does not have it (a Joker of another characteristic, a Turbo-Joker)."""
@@ -123,6 +126,7 @@ def _names(mask: int) -> list[str]:
     return [card_name(c) for c in iter_bits(mask)]
 
 
+# ---- State ----
 @dataclass
 class State:
     """The whole game state (field for field the Rust ``State``)."""
@@ -149,6 +153,7 @@ class Duo(Rules[State, DuoOptions]):
 
     INFO = GameInfo("duo", "Duo", (), 2, MAX_PLAYERS, DuoOptions)
 
+    # ---- Options ----
     def __init__(self, config: DuoOptions) -> None:
         super().__init__(config)
         self.deck_size = TURBO_CARDS if config.turbo else BASIC_CARDS
@@ -166,23 +171,32 @@ class Duo(Rules[State, DuoOptions]):
             config = replace(config, target=default_target(config.players))
         return cls(config)
 
+    # ---- Cards and actions ----
     @property
     def num_actions(self) -> int:
         return NUM_ACTIONS
 
-    def observation_shape(self) -> tuple[int, ...]:
-        return (TENSOR_SIZE,)
+    def action_info(self, s: State, action: int) -> dict[str, Any]:
+        if action == DRAW:
+            return {"kind": "draw"}
+        if action == END_TURN:
+            return {"kind": "end_turn"}
+        return {"kind": "play", "card": card_name(action % KINDS), "pile": PILE_NAMES[action // KINDS]}
 
-    def first_player(self, s: State) -> int:
-        """The seat that started the current round: seat 0, then one seat to the left a round."""
-        return (s.round - 1) % self.config.players
+    def info_name(self, info: dict[str, Any]) -> str:
+        if info["kind"] == "play":
+            return f"play {info['card']} on {info['pile']}"
+        return "draw" if info["kind"] == "draw" else "end turn"
 
-    # -- set-up ----------------------------------------------------------------------
-
+    # ---- Setup ----
     def new_state(self, rng: Rng) -> State:
         s = State(rng, [0] * MAX_PLAYERS, 0, [0, 0], [0, 0], 0, 1, [0] * MAX_PLAYERS, None, 0, None, None, False)
         self._deal(s)
         return s
+
+    def first_player(self, s: State) -> int:
+        """The seat that started the current round: seat 0, then one seat to the left a round."""
+        return (s.round - 1) % self.config.players
 
     def _take(self, s: State) -> int:
         """Takes a uniformly random card out of the draw pile (one draw from the generator)."""
@@ -206,15 +220,9 @@ class Duo(Rules[State, DuoOptions]):
         s.turn_pile = None
         s.turn_cards = 0
 
-    # -- play ------------------------------------------------------------------------
-
+    # ---- Legal moves ----
     def current_player(self, s: State) -> int | None:
         return None if s.over else s.current
-
-    def _open_piles(self, s: State) -> range:
-        if s.turn_pile is None or self.config.switch_piles:
-            return range(PILES)
-        return range(s.turn_pile, s.turn_pile + 1)
 
     def legal_actions(self, s: State) -> list[int]:
         if s.over:
@@ -229,6 +237,12 @@ class Duo(Rules[State, DuoOptions]):
         out.append(DRAW if s.turn_pile is None else END_TURN)
         return out
 
+    def _open_piles(self, s: State) -> range:
+        if s.turn_pile is None or self.config.switch_piles:
+            return range(PILES)
+        return range(s.turn_pile, s.turn_pile + 1)
+
+    # ---- Apply ----
     def apply(self, s: State, action: int) -> None:
         if action == DRAW:
             self._draw(s)
@@ -263,7 +277,16 @@ class Duo(Rules[State, DuoOptions]):
         else:
             self._next_seat(s)
 
-    # -- scoring and the end ---------------------------------------------------------
+    # ---- Scoring ----
+    def returns(self, s: State) -> list[float]:
+        if not s.over:
+            return [0.0] * self.config.players
+        scores = s.scores[: self.config.players]
+        best = max(scores)
+        return winner_returns([x == best for x in scores])
+
+    def scores(self, s: State) -> list[int]:
+        return list(s.scores[: self.config.players])
 
     def _end_round(self, s: State, winner: int | None) -> None:
         held = [count(h) for h in s.hands]
@@ -283,29 +306,9 @@ class Duo(Rules[State, DuoOptions]):
             s.round += 1
             self._deal(s)
 
-    def returns(self, s: State) -> list[float]:
-        if not s.over:
-            return [0.0] * self.config.players
-        scores = s.scores[: self.config.players]
-        best = max(scores)
-        return winner_returns([x == best for x in scores])
-
-    def scores(self, s: State) -> list[int]:
-        return list(s.scores[: self.config.players])
-
-    def action_info(self, s: State, action: int) -> dict[str, Any]:
-        if action == DRAW:
-            return {"kind": "draw"}
-        if action == END_TURN:
-            return {"kind": "end_turn"}
-        return {"kind": "play", "card": card_name(action % KINDS), "pile": PILE_NAMES[action // KINDS]}
-
-    def info_name(self, info: dict[str, Any]) -> str:
-        if info["kind"] == "play":
-            return f"play {info['card']} on {info['pile']}"
-        return "draw" if info["kind"] == "draw" else "end turn"
-
-    # -- what a seat sees ------------------------------------------------------------
+    # ---- Observation ----
+    def observation_shape(self) -> tuple[int, ...]:
+        return (TENSOR_SIZE,)
 
     def observation(self, s: State, seat: int) -> dict[str, Any]:
         n = self.config.players
@@ -371,8 +374,7 @@ class Duo(Rules[State, DuoOptions]):
         d.rng = rng.fork()
         return d
 
-    # -- saving and checking ---------------------------------------------------------
-
+    # ---- Checks ----
     def check_state(self, s: State) -> str | None:
         n = self.config.players
         if not s.rng.is_valid():

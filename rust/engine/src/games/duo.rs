@@ -37,6 +37,7 @@ use crate::tensor::TensorWriter;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+// ---- Constants ----
 /// Most seats.
 pub const MAX_PLAYERS: usize = 6;
 /// Cards dealt to each seat.
@@ -79,6 +80,7 @@ const SHAPES: [&str; 4] = ["circle", "square", "triangle", "cross"];
 /// Size of the observation tensor.
 pub const TENSOR_SIZE: usize = 5 * KINDS + PILES + 4 * MAX_PLAYERS + 1;
 
+// ---- Options ----
 declare_options! {
     /// Duo's options.
     pub struct DuoOptions {
@@ -101,6 +103,43 @@ pub fn default_target(players: usize) -> i64 {
     }
 }
 
+/// The rules, with the options in force.
+#[derive(Clone, Debug)]
+pub struct Duo {
+    /// The options in force (`target` filled in).
+    pub config: DuoOptions,
+    /// With two players, [`win_chances`] for needs up to `need_limit`.
+    win_chances: Vec<f64>,
+    /// The largest need the table holds.
+    need_limit: usize,
+}
+
+impl Duo {
+    /// Points that win.
+    pub fn target(&self) -> i64 {
+        self.config
+            .target
+            .unwrap_or_else(|| default_target(self.config.players))
+    }
+
+    fn deck_size(&self) -> usize {
+        if self.config.turbo {
+            TURBO_CARDS
+        } else {
+            BASIC_CARDS
+        }
+    }
+
+    fn round_limit(&self) -> u32 {
+        if self.config.rounds == 0 {
+            STALEMATE_ROUNDS
+        } else {
+            self.config.rounds
+        }
+    }
+}
+
+// ---- Cards and actions ----
 /// Characteristic `kind` (0 colour, 1 number, 2 shape) of `card`: 0-3, or `None` when the
 /// card does not have it (a Joker of another characteristic, a Turbo-Joker).
 pub const fn characteristic(card: usize, kind: usize) -> Option<usize> {
@@ -211,67 +250,7 @@ fn names(set: Set128) -> Vec<String> {
     set.iter().map(card_name).collect()
 }
 
-/// How often a round between two players sharing greedy shedding (always the first card that
-/// fits) ended with the winner scoring 1, 2, ... 12 points, over 100 000 rounds (the last
-/// entry counts 12 or more; the rounds that ran the draw pile out, about one in ten, are left
-/// out). The search's estimate of the chance to win a game from its scores rests on it.
-const ROUND_POINTS: [u32; 12] = [
-    15816, 20550, 19049, 14244, 9541, 5711, 2960, 1435, 627, 224, 135, 85,
-];
-
-/// Points still needed beyond which the table of [`win_chances`] stops (a need is clamped).
-const MAX_NEED: usize = 256;
-
-/// For two players who still need `a` and `b` points (`1..=n` each), the chance that the first
-/// wins the game, at index `(a - 1) * n + (b - 1)`, if every later round is won by either
-/// player alike and scores as [`ROUND_POINTS`] says.
-fn win_chances(n: usize) -> Vec<f64> {
-    let total = ROUND_POINTS.iter().sum::<u32>() as f64;
-    let mut v = vec![0.0; n * n];
-    for a in 1..=n {
-        for b in 1..=n {
-            let mut chance = 0.0;
-            for (k, &weight) in (1..).zip(&ROUND_POINTS) {
-                let half = weight as f64 / total / 2.0;
-                chance += half
-                    * if k >= a {
-                        1.0
-                    } else {
-                        v[(a - k - 1) * n + b - 1]
-                    };
-                chance += half
-                    * if k >= b {
-                        0.0
-                    } else {
-                        v[(a - 1) * n + b - k - 1]
-                    };
-            }
-            v[(a - 1) * n + b - 1] = chance;
-        }
-    }
-    v
-}
-
-/// The rules, with the options in force.
-#[derive(Clone, Debug)]
-pub struct Duo {
-    /// The options in force (`target` filled in).
-    pub config: DuoOptions,
-    /// With two players, [`win_chances`] for needs up to `need_limit`.
-    win_chances: Vec<f64>,
-    /// The largest need the table holds.
-    need_limit: usize,
-}
-
-impl Duo {
-    /// Points that win.
-    pub fn target(&self) -> i64 {
-        self.config
-            .target
-            .unwrap_or_else(|| default_target(self.config.players))
-    }
-}
-
+// ---- State ----
 /// The whole game state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
@@ -304,147 +283,6 @@ pub struct State {
     pub over: bool,
 }
 
-impl Duo {
-    fn deck_size(&self) -> usize {
-        if self.config.turbo {
-            TURBO_CARDS
-        } else {
-            BASIC_CARDS
-        }
-    }
-
-    fn round_limit(&self) -> u32 {
-        if self.config.rounds == 0 {
-            STALEMATE_ROUNDS
-        } else {
-            self.config.rounds
-        }
-    }
-
-    /// The seat that started the current round: seat 0, then one seat to the left a round.
-    pub fn first_player(&self, s: &State) -> Seat {
-        (s.round.saturating_sub(1) as usize) % self.config.players
-    }
-
-    /// Takes a uniformly random card out of the draw pile (one draw from the generator).
-    fn take(&self, s: &mut State) -> usize {
-        let i = s.rng.index(s.draw.len());
-        let card = s.draw.nth(i).unwrap_or(0);
-        s.draw.remove(card);
-        card
-    }
-
-    fn deal(&self, s: &mut State) {
-        s.draw = Set128::below(self.deck_size());
-        s.hands = [Set128::EMPTY; MAX_PLAYERS];
-        let first = self.first_player(s);
-        for _ in 0..HAND_SIZE {
-            for i in 0..self.config.players {
-                let card = self.take(s);
-                s.hands[(first + i) % self.config.players].insert(card);
-            }
-        }
-        for p in 0..PILES {
-            let card = self.take(s);
-            s.tops[p] = card as u8;
-            s.piles[p] = Set128::single(card);
-        }
-        s.current = first as u8;
-        s.turn_pile = None;
-        s.turn_cards = Set128::EMPTY;
-    }
-
-    /// With two players, seat 0's estimated edge from scores `s` between rounds: its chance
-    /// to win the game less seat 1's ([`win_chances`]; exactly zero for equal needs).
-    fn game_edge(&self, s: &State) -> f64 {
-        let need = |seat: usize| {
-            (self.target() - s.scores[seat] as i64).clamp(1, self.need_limit as i64) as usize
-        };
-        let chance = |a: usize, b: usize| self.win_chances[(a - 1) * self.need_limit + b - 1];
-        chance(need(0), need(1)) - chance(need(1), need(0))
-    }
-
-    fn open_piles(&self, s: &State) -> std::ops::Range<usize> {
-        match s.turn_pile {
-            Some(p) if !self.config.switch_piles => p as usize..p as usize + 1,
-            _ => 0..PILES,
-        }
-    }
-
-    fn next_seat(&self, s: &mut State) {
-        s.current = ((s.current as usize + 1) % self.config.players) as u8;
-        s.turn_pile = None;
-        s.turn_cards = Set128::EMPTY;
-    }
-
-    fn play(&self, s: &mut State, pile: usize, kind: usize) {
-        let seat = s.current as usize;
-        let hand = s.hands[seat];
-        let card = if kind < TURBO_KIND {
-            kind
-        } else {
-            (hand - Set128::below(FIRST_TURBO))
-                .first()
-                .unwrap_or(FIRST_TURBO)
-        };
-        s.hands[seat].remove(card);
-        s.piles[pile].insert(card);
-        s.tops[pile] = card as u8;
-        s.turn_pile = Some(pile as u8);
-        s.turn_cards.insert(card);
-        if s.hands[seat].is_empty() {
-            self.end_round(s, Some(seat));
-        }
-    }
-
-    fn end_turn(&self, s: &mut State) {
-        self.next_seat(s);
-    }
-
-    fn draw(&self, s: &mut State) {
-        let card = self.take(s);
-        s.hands[s.current as usize].insert(card);
-        if s.draw.is_empty() {
-            self.end_round(s, None);
-        } else {
-            self.next_seat(s);
-        }
-    }
-
-    fn end_round(&self, s: &mut State, winner: Option<Seat>) {
-        let mut points = [0i32; MAX_PLAYERS];
-        match winner {
-            None => {
-                for (p, h) in points.iter_mut().zip(&s.hands) {
-                    *p = -(h.len() as i32);
-                }
-            }
-            Some(w) => points[w] = s.hands.iter().map(|h| h.len() as i32).sum(),
-        }
-        for (score, p) in s.scores.iter_mut().zip(points) {
-            *score = score.saturating_add(p);
-        }
-        s.last_points = Some(points);
-        s.last_winner = winner.map(|w| w as u8);
-        s.turn_pile = None;
-        s.turn_cards = Set128::EMPTY;
-        let best = s.scores.iter().copied().max().unwrap_or(0) as i64;
-        if best >= self.target() || s.round >= self.round_limit() {
-            s.over = true;
-        } else {
-            s.round += 1;
-            self.deal(s);
-        }
-    }
-
-    fn write_cards(w: &mut TensorWriter, set: Set128) {
-        w.mask(set.0 as u64, SYMBOLS);
-        w.mask((set.0 >> SYMBOLS) as u64, FIRST_TURBO - SYMBOLS);
-        let turbos = (set - Set128::below(FIRST_TURBO)).len();
-        w.scalar(turbos as f32 / (TURBO_CARDS - FIRST_TURBO) as f32);
-    }
-}
-
 impl Game for Duo {
     type State = State;
     type ActionInfo = DuoAction;
@@ -460,6 +298,7 @@ impl Game for Duo {
         defaults: DuoOptions::defaults,
     };
 
+    // ---- Options ----
     fn from_options(options: &Options) -> Result<Self> {
         let mut config: DuoOptions = read(Self::INFO.name, options)?;
         config.target = Some(config.target.unwrap_or(default_target(config.players)));
@@ -481,14 +320,23 @@ impl Game for Duo {
         &self.config
     }
 
+    // ---- Cards and actions ----
     fn num_actions(&self) -> usize {
         NUM_ACTIONS
     }
 
-    fn observation_shape(&self) -> Vec<usize> {
-        vec![TENSOR_SIZE]
+    fn action_info(&self, _s: &State, action: Action) -> DuoAction {
+        match action {
+            DRAW => DuoAction::Draw,
+            END_TURN => DuoAction::EndTurn,
+            a => DuoAction::Play {
+                card: card_name(a as usize % KINDS),
+                pile: PILE_NAMES[a as usize / KINDS],
+            },
+        }
     }
 
+    // ---- Setup ----
     fn new_state(&self, rng: Rng) -> State {
         let mut s = State {
             rng,
@@ -509,6 +357,7 @@ impl Game for Duo {
         s
     }
 
+    // ---- Legal moves ----
     fn current_player(&self, s: &State) -> Option<Seat> {
         (!s.over).then_some(s.current as usize)
     }
@@ -535,6 +384,7 @@ impl Game for Duo {
         out
     }
 
+    // ---- Apply ----
     fn apply(&self, s: &mut State, action: Action) {
         match action {
             DRAW => self.draw(s),
@@ -546,6 +396,7 @@ impl Game for Duo {
         }
     }
 
+    // ---- Scoring ----
     fn returns(&self, s: &State) -> Vec<f64> {
         let scores = &s.scores[..self.config.players];
         if !s.over {
@@ -563,15 +414,9 @@ impl Game for Duo {
             .collect()
     }
 
-    fn action_info(&self, _s: &State, action: Action) -> DuoAction {
-        match action {
-            DRAW => DuoAction::Draw,
-            END_TURN => DuoAction::EndTurn,
-            a => DuoAction::Play {
-                card: card_name(a as usize % KINDS),
-                pile: PILE_NAMES[a as usize / KINDS],
-            },
-        }
+    // ---- Observation ----
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![TENSOR_SIZE]
     }
 
     fn observation(&self, s: &State, seat: Seat) -> Value {
@@ -654,6 +499,7 @@ impl Game for Duo {
         d
     }
 
+    // ---- Checks ----
     fn check_state(&self, s: &State) -> std::result::Result<(), String> {
         let n = self.config.players;
         if !s.rng.is_valid() {
@@ -727,6 +573,7 @@ impl Game for Duo {
         Ok(())
     }
 
+    // ---- Search policy ----
     /// Rollouts keep playing while a card fits, as the rule-based player does: a random card
     /// that fits; "draw" or "end turn" only when none does.
     fn rollout_action(&self, _s: &State, legal: &ActionSet, rng: &mut Rng) -> Action {
@@ -753,6 +600,189 @@ impl Game for Duo {
     }
 }
 
+// ---- Setup ----
+impl Duo {
+    /// The seat that started the current round: seat 0, then one seat to the left a round.
+    pub fn first_player(&self, s: &State) -> Seat {
+        (s.round.saturating_sub(1) as usize) % self.config.players
+    }
+
+    /// Takes a uniformly random card out of the draw pile (one draw from the generator).
+    fn take(&self, s: &mut State) -> usize {
+        let i = s.rng.index(s.draw.len());
+        let card = s.draw.nth(i).unwrap_or(0);
+        s.draw.remove(card);
+        card
+    }
+
+    fn deal(&self, s: &mut State) {
+        s.draw = Set128::below(self.deck_size());
+        s.hands = [Set128::EMPTY; MAX_PLAYERS];
+        let first = self.first_player(s);
+        for _ in 0..HAND_SIZE {
+            for i in 0..self.config.players {
+                let card = self.take(s);
+                s.hands[(first + i) % self.config.players].insert(card);
+            }
+        }
+        for p in 0..PILES {
+            let card = self.take(s);
+            s.tops[p] = card as u8;
+            s.piles[p] = Set128::single(card);
+        }
+        s.current = first as u8;
+        s.turn_pile = None;
+        s.turn_cards = Set128::EMPTY;
+    }
+}
+
+// ---- Legal moves ----
+impl Duo {
+    fn open_piles(&self, s: &State) -> std::ops::Range<usize> {
+        match s.turn_pile {
+            Some(p) if !self.config.switch_piles => p as usize..p as usize + 1,
+            _ => 0..PILES,
+        }
+    }
+}
+
+// ---- Apply ----
+impl Duo {
+    fn next_seat(&self, s: &mut State) {
+        s.current = ((s.current as usize + 1) % self.config.players) as u8;
+        s.turn_pile = None;
+        s.turn_cards = Set128::EMPTY;
+    }
+
+    fn play(&self, s: &mut State, pile: usize, kind: usize) {
+        let seat = s.current as usize;
+        let hand = s.hands[seat];
+        let card = if kind < TURBO_KIND {
+            kind
+        } else {
+            (hand - Set128::below(FIRST_TURBO))
+                .first()
+                .unwrap_or(FIRST_TURBO)
+        };
+        s.hands[seat].remove(card);
+        s.piles[pile].insert(card);
+        s.tops[pile] = card as u8;
+        s.turn_pile = Some(pile as u8);
+        s.turn_cards.insert(card);
+        if s.hands[seat].is_empty() {
+            self.end_round(s, Some(seat));
+        }
+    }
+
+    fn end_turn(&self, s: &mut State) {
+        self.next_seat(s);
+    }
+
+    fn draw(&self, s: &mut State) {
+        let card = self.take(s);
+        s.hands[s.current as usize].insert(card);
+        if s.draw.is_empty() {
+            self.end_round(s, None);
+        } else {
+            self.next_seat(s);
+        }
+    }
+}
+
+// ---- Scoring ----
+impl Duo {
+    fn end_round(&self, s: &mut State, winner: Option<Seat>) {
+        let mut points = [0i32; MAX_PLAYERS];
+        match winner {
+            None => {
+                for (p, h) in points.iter_mut().zip(&s.hands) {
+                    *p = -(h.len() as i32);
+                }
+            }
+            Some(w) => points[w] = s.hands.iter().map(|h| h.len() as i32).sum(),
+        }
+        for (score, p) in s.scores.iter_mut().zip(points) {
+            *score = score.saturating_add(p);
+        }
+        s.last_points = Some(points);
+        s.last_winner = winner.map(|w| w as u8);
+        s.turn_pile = None;
+        s.turn_cards = Set128::EMPTY;
+        let best = s.scores.iter().copied().max().unwrap_or(0) as i64;
+        if best >= self.target() || s.round >= self.round_limit() {
+            s.over = true;
+        } else {
+            s.round += 1;
+            self.deal(s);
+        }
+    }
+}
+
+// ---- Observation ----
+impl Duo {
+    fn write_cards(w: &mut TensorWriter, set: Set128) {
+        w.mask(set.0 as u64, SYMBOLS);
+        w.mask((set.0 >> SYMBOLS) as u64, FIRST_TURBO - SYMBOLS);
+        let turbos = (set - Set128::below(FIRST_TURBO)).len();
+        w.scalar(turbos as f32 / (TURBO_CARDS - FIRST_TURBO) as f32);
+    }
+}
+
+// ---- Search policy ----
+/// How often a round between two players sharing greedy shedding (always the first card that
+/// fits) ended with the winner scoring 1, 2, ... 12 points, over 100 000 rounds (the last
+/// entry counts 12 or more; the rounds that ran the draw pile out, about one in ten, are left
+/// out). The search's estimate of the chance to win a game from its scores rests on it.
+const ROUND_POINTS: [u32; 12] = [
+    15816, 20550, 19049, 14244, 9541, 5711, 2960, 1435, 627, 224, 135, 85,
+];
+
+/// Points still needed beyond which the table of [`win_chances`] stops (a need is clamped).
+const MAX_NEED: usize = 256;
+
+/// For two players who still need `a` and `b` points (`1..=n` each), the chance that the first
+/// wins the game, at index `(a - 1) * n + (b - 1)`, if every later round is won by either
+/// player alike and scores as [`ROUND_POINTS`] says.
+fn win_chances(n: usize) -> Vec<f64> {
+    let total = ROUND_POINTS.iter().sum::<u32>() as f64;
+    let mut v = vec![0.0; n * n];
+    for a in 1..=n {
+        for b in 1..=n {
+            let mut chance = 0.0;
+            for (k, &weight) in (1..).zip(&ROUND_POINTS) {
+                let half = weight as f64 / total / 2.0;
+                chance += half
+                    * if k >= a {
+                        1.0
+                    } else {
+                        v[(a - k - 1) * n + b - 1]
+                    };
+                chance += half
+                    * if k >= b {
+                        0.0
+                    } else {
+                        v[(a - 1) * n + b - k - 1]
+                    };
+            }
+            v[(a - 1) * n + b - 1] = chance;
+        }
+    }
+    v
+}
+
+impl Duo {
+    /// With two players, seat 0's estimated edge from scores `s` between rounds: its chance
+    /// to win the game less seat 1's ([`win_chances`]; exactly zero for equal needs).
+    fn game_edge(&self, s: &State) -> f64 {
+        let need = |seat: usize| {
+            (self.target() - s.scores[seat] as i64).clamp(1, self.need_limit as i64) as usize
+        };
+        let chance = |a: usize, b: usize| self.win_chances[(a - 1) * self.need_limit + b - 1];
+        chance(need(0), need(1)) - chance(need(1), need(0))
+    }
+}
+
+// ---- Tests ----
 #[cfg(test)]
 mod tests {
     use super::*;
