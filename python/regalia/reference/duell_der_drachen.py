@@ -32,6 +32,7 @@ from regalia.reference.options import Integer, invalid, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
 
+# ---- Constants ----
 TERRITORIES = 5
 COLOURS = ("red", "blue", "green", "yellow", "white")
 SLOTS = 3
@@ -42,6 +43,7 @@ MAX_TRIES = 10_000
 MASK64 = (1 << 64) - 1
 
 
+# ---- Options ----
 @dataclass(frozen=True)
 class DuellDerDrachenOptions:
     """Duell der Drachen's options."""
@@ -53,6 +55,7 @@ class DuellDerDrachenOptions:
     hand_size: int = option(5, Integer(1, 27), "cards dealt to each player (as far as the card set allows)")
 
 
+# ---- Cards and actions ----
 def _mask(cards: list[int]) -> int:
     m = 0
     for c in cards:
@@ -60,6 +63,7 @@ def _mask(cards: list[int]) -> int:
     return m
 
 
+# ---- State ----
 @dataclass
 class State:
     """The whole game state (field for field the Rust ``State``)."""
@@ -92,6 +96,7 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
         DuellDerDrachenOptions,
     )
 
+    # ---- Options ----
     def __init__(self, config: DuellDerDrachenOptions) -> None:
         super().__init__(config)
         values = config.values
@@ -112,14 +117,10 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
             )
         return cls(config)
 
+    # ---- Cards and actions ----
     @property
     def num_actions(self) -> int:
         return self.num_cards * (1 + TERRITORIES)
-
-    def observation_shape(self) -> tuple[int, ...]:
-        return (17 * self.num_cards + 52,)
-
-    # -- cards and actions -----------------------------------------------------------
 
     def colour(self, card: int) -> int:
         """The colour (territory) of ``card``."""
@@ -148,7 +149,50 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
         i = a - n
         return i // TERRITORIES, i % TERRITORIES, True
 
-    # -- set-up and play -------------------------------------------------------------
+    def action_info(self, s: State, action: int) -> dict[str, Any]:
+        card, t, down = self.decode(action)
+        return {"kind": "play", "card": self.card_name(card), "territory": COLOURS[t], "face_up": not down}
+
+    def info_name(self, info: dict[str, Any]) -> str:
+        if info["face_up"]:
+            return f"{info['card']} face up"
+        return f"{info['card']} face down on {info['territory']}"
+
+    # ---- Setup ----
+    def new_state(self, rng: Rng) -> State:
+        cards = list(range(self.num_cards))
+        rng.shuffle(cards)
+        h = self.config.hand_size
+        display: list[int | None] = [cards[2 * h + t] for t in range(TERRITORIES)]
+        return State(
+            rng,
+            0,
+            [_mask(cards[:h]), _mask(cards[h : 2 * h])],
+            [[0] * TERRITORIES, [0] * TERRITORIES],
+            [0, 0],
+            display,
+            _mask(cards[2 * h + TERRITORIES :]),
+            [0, 0],
+            [None] * TERRITORIES,
+        )
+
+    # ---- Legal moves ----
+    def current_player(self, s: State) -> int | None:
+        return None if s.over else s.player
+
+    def legal_actions(self, s: State) -> list[int]:
+        seat = self.current_player(s)
+        if seat is None:
+            return []
+        open_ = self._open_territories(s, seat)
+        down = self._face_down_room(s, seat)
+        out = []
+        for card in iter_bits(s.hands[seat]):
+            if open_ >> self.colour(card) & 1:
+                out.append(self.action(card, self.colour(card), False))
+            if down:
+                out.extend(self.action(card, t, True) for t in range(TERRITORIES) if open_ >> t & 1)
+        return sorted(out)
 
     @staticmethod
     def _open_territories(s: State, seat: int) -> int:
@@ -171,63 +215,21 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
                 playable |= self._colour_cards[t]
         return s.hands[seat] & playable != 0
 
-    def _strength(self, cards: int, t: int) -> int:
-        return sum(self.value(c) for c in iter_bits(cards & self._colour_cards[t]))
-
-    def territory_strength(self, s: State, seat: int, t: int) -> int:
-        """``seat``'s strength in territory ``t`` (face up; after the final count, every card
-        of the territory's colour)."""
-        counted = s.board[seat][t] if s.final_count else s.board[seat][t] & ~s.face_down[seat]
-        return self._strength(counted, t)
-
-    @staticmethod
-    def _five_markers(s: State) -> int | None:
-        first = s.markers[0]
-        if first is None or any(m != first for m in s.markers):
-            return None
-        return first
-
-    @staticmethod
-    def _markers_of(s: State, seat: int) -> int:
-        return sum(1 for m in s.markers if m == seat)
-
-    @staticmethod
-    def _board_full(s: State) -> bool:
-        return all(count(cell) == SLOTS for side in s.board for cell in side)
-
-    def new_state(self, rng: Rng) -> State:
-        cards = list(range(self.num_cards))
-        rng.shuffle(cards)
-        h = self.config.hand_size
-        display: list[int | None] = [cards[2 * h + t] for t in range(TERRITORIES)]
-        return State(
-            rng,
-            0,
-            [_mask(cards[:h]), _mask(cards[h : 2 * h])],
-            [[0] * TERRITORIES, [0] * TERRITORIES],
-            [0, 0],
-            display,
-            _mask(cards[2 * h + TERRITORIES :]),
-            [0, 0],
-            [None] * TERRITORIES,
-        )
-
-    def current_player(self, s: State) -> int | None:
-        return None if s.over else s.player
-
-    def legal_actions(self, s: State) -> list[int]:
-        seat = self.current_player(s)
-        if seat is None:
-            return []
-        open_ = self._open_territories(s, seat)
-        down = self._face_down_room(s, seat)
-        out = []
-        for card in iter_bits(s.hands[seat]):
-            if open_ >> self.colour(card) & 1:
-                out.append(self.action(card, self.colour(card), False))
-            if down:
-                out.extend(self.action(card, t, True) for t in range(TERRITORIES) if open_ >> t & 1)
-        return sorted(out)
+    # ---- Apply ----
+    def apply(self, s: State, action: int) -> None:
+        card, t, down = self.decode(action)
+        mover = s.player
+        bit = 1 << card
+        s.hands[mover] &= ~bit
+        s.board[mover][t] |= bit
+        if down:
+            s.face_down[mover] |= bit
+        else:
+            s.known[mover] &= ~bit
+        self._hand_over(s, t, 1 - mover)
+        self._compare(s, t, mover)
+        s.player = 1 - s.player
+        self._end_of_move(s, mover)
 
     @staticmethod
     def _draw(s: State) -> int | None:
@@ -271,23 +273,7 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
             s.over = True
             s.winner = mover
 
-    def apply(self, s: State, action: int) -> None:
-        card, t, down = self.decode(action)
-        mover = s.player
-        bit = 1 << card
-        s.hands[mover] &= ~bit
-        s.board[mover][t] |= bit
-        if down:
-            s.face_down[mover] |= bit
-        else:
-            s.known[mover] &= ~bit
-        self._hand_over(s, t, 1 - mover)
-        self._compare(s, t, mover)
-        s.player = 1 - s.player
-        self._end_of_move(s, mover)
-
-    # -- the end ---------------------------------------------------------------------
-
+    # ---- Scoring ----
     def returns(self, s: State) -> list[float]:
         if not s.over or s.winner is None:
             return [0.0, 0.0]
@@ -296,16 +282,33 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
     def scores(self, s: State) -> list[int]:
         return [self._markers_of(s, 0), self._markers_of(s, 1)]
 
-    def action_info(self, s: State, action: int) -> dict[str, Any]:
-        card, t, down = self.decode(action)
-        return {"kind": "play", "card": self.card_name(card), "territory": COLOURS[t], "face_up": not down}
+    def _strength(self, cards: int, t: int) -> int:
+        return sum(self.value(c) for c in iter_bits(cards & self._colour_cards[t]))
 
-    def info_name(self, info: dict[str, Any]) -> str:
-        if info["face_up"]:
-            return f"{info['card']} face up"
-        return f"{info['card']} face down on {info['territory']}"
+    def territory_strength(self, s: State, seat: int, t: int) -> int:
+        """``seat``'s strength in territory ``t`` (face up; after the final count, every card
+        of the territory's colour)."""
+        counted = s.board[seat][t] if s.final_count else s.board[seat][t] & ~s.face_down[seat]
+        return self._strength(counted, t)
 
-    # -- what a seat sees ------------------------------------------------------------
+    @staticmethod
+    def _five_markers(s: State) -> int | None:
+        first = s.markers[0]
+        if first is None or any(m != first for m in s.markers):
+            return None
+        return first
+
+    @staticmethod
+    def _markers_of(s: State, seat: int) -> int:
+        return sum(1 for m in s.markers if m == seat)
+
+    @staticmethod
+    def _board_full(s: State) -> bool:
+        return all(count(cell) == SLOTS for side in s.board for cell in side)
+
+    # ---- Observation ----
+    def observation_shape(self) -> tuple[int, ...]:
+        return (17 * self.num_cards + 52,)
 
     def observation(self, s: State, seat: int) -> dict[str, Any]:
         opp = 1 - seat
@@ -417,7 +420,13 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
         d.rng = rng.fork()
         return d
 
-    # -- saving and checking ---------------------------------------------------------
+    # ---- Checks ----
+    def check_state(self, s: State) -> str | None:
+        if not s.rng.is_valid():
+            return "generator increment must be odd"
+        if s.player > 1 or (s.winner is not None and s.winner > 1) or any(m is not None and m > 1 for m in s.markers):
+            return "seats must be 0 or 1"
+        return self._check_cards(s) or self._check_progress(s)
 
     def _check_cards(self, s: State) -> str | None:
         if any(c is not None and c >= self.num_cards for c in s.display):
@@ -467,10 +476,3 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
         ):
             return "a game ends by five markers, a stuck player or the final count"
         return None
-
-    def check_state(self, s: State) -> str | None:
-        if not s.rng.is_valid():
-            return "generator increment must be odd"
-        if s.player > 1 or (s.winner is not None and s.winner > 1) or any(m is not None and m > 1 for m in s.markers):
-            return "seats must be 0 or 1"
-        return self._check_cards(s) or self._check_progress(s)

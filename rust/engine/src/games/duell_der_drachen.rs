@@ -39,6 +39,7 @@ use crate::tensor::TensorWriter;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+// ---- Constants ----
 /// Number of territories (and colours).
 pub const TERRITORIES: usize = 5;
 /// The colours, by index; territory `t` has colour `t`.
@@ -54,6 +55,7 @@ pub const MAX_CARDS: usize = TERRITORIES * MAX_VALUES;
 /// Draws `determinize` tries before it keeps the hidden cards as they are.
 const MAX_TRIES: usize = 10_000;
 
+// ---- Options ----
 declare_options! {
     /// Duell der Drachen's options.
     pub struct DuellDerDrachenOptions {
@@ -72,36 +74,7 @@ pub struct DuellDerDrachen {
     pub config: DuellDerDrachenOptions,
 }
 
-/// The whole game state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct State {
-    /// The game's generator (set-up and every refill of the display).
-    pub rng: Rng,
-    /// The seat to move; once over, the seat that would have moved next.
-    pub player: u8,
-    /// Each seat's hand (bit `c` = card `c`).
-    pub hands: [u64; 2],
-    /// `board[seat][t]`: the cards on `seat`'s side of territory `t`, face up and face down.
-    pub board: [[u64; TERRITORIES]; 2],
-    /// Each seat's face-down cards on the board.
-    pub face_down: [u64; 2],
-    /// The display card beside each territory (none once the deck ran out).
-    pub display: [Option<u8>; TERRITORIES],
-    /// The deck, as a set: each refill draws a random card of it.
-    pub deck: u64,
-    /// Cards each seat took from the display and has not played face up since: her opponent
-    /// saw them, and knows they are in her hand or among her face-down cards.
-    pub known: [u64; 2],
-    /// Where each territory's strength marker lies: a seat's side, or `None` for the middle.
-    pub markers: [Option<u8>; TERRITORIES],
-    /// Whether the final count (both sides full, face-down cards revealed) has been made.
-    pub final_count: bool,
-    /// Whether the game is over.
-    pub over: bool,
-    /// The winner once over (`None`: a draw).
-    pub winner: Option<u8>,
-}
-
+// ---- Cards and actions ----
 /// What an action does: a card from hand to a territory, face up or face down.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Move {
@@ -209,238 +182,6 @@ impl DuellDerDrachen {
             }
         }
     }
-
-    /// The territories where `seat` has room, as a 5-bit mask.
-    fn open_territories(s: &State, seat: usize) -> u32 {
-        (0..TERRITORIES)
-            .filter(|&t| count(s.board[seat][t]) < SLOTS)
-            .fold(0, |m, t| m | 1 << t)
-    }
-
-    fn face_down_room(s: &State, seat: usize) -> bool {
-        count(s.face_down[seat]) < MAX_FACE_DOWN
-    }
-
-    /// Whether `seat` could play a card now.
-    pub fn has_legal_move(&self, s: &State, seat: usize) -> bool {
-        let open = Self::open_territories(s, seat);
-        if s.hands[seat] == 0 || open == 0 {
-            return false;
-        }
-        if Self::face_down_room(s, seat) {
-            return true;
-        }
-        s.hands[seat] & self.cards_of_territories(open) != 0
-    }
-
-    /// The cards of the colours of the territories in the mask `open`.
-    fn cards_of_territories(&self, open: u32) -> u64 {
-        (0..TERRITORIES)
-            .filter(|&t| open & (1 << t) != 0)
-            .fold(0, |m, t| m | self.colour_cards(t))
-    }
-
-    /// The total value of the cards of colour `t` among `cards`.
-    fn strength(&self, cards: u64, t: usize) -> u32 {
-        iter_bits(cards & self.colour_cards(t))
-            .map(|c| self.value(c))
-            .sum()
-    }
-
-    /// `seat`'s strength in territory `t`: face-up cards, or after the final count every card
-    /// of the territory's colour.
-    pub fn territory_strength(&self, s: &State, seat: usize, t: usize) -> u32 {
-        let counted = if s.final_count {
-            s.board[seat][t]
-        } else {
-            s.board[seat][t] & !s.face_down[seat]
-        };
-        self.strength(counted, t)
-    }
-
-    /// The seat holding all five markers, if any.
-    fn five_markers(s: &State) -> Option<u8> {
-        let first = s.markers[0]?;
-        s.markers.iter().all(|&m| m == Some(first)).then_some(first)
-    }
-
-    fn markers_of(s: &State, seat: usize) -> usize {
-        s.markers.iter().filter(|&&m| m == Some(seat as u8)).count()
-    }
-
-    fn board_full(s: &State) -> bool {
-        s.board.iter().flatten().all(|&cell| count(cell) == SLOTS)
-    }
-
-    /// A random card of the deck, taken out of it (`None` if the deck is empty).
-    fn draw(s: &mut State) -> Option<u8> {
-        let n = count(s.deck);
-        if n == 0 {
-            return None;
-        }
-        let card = nth_bit(s.deck, s.rng.index(n))?;
-        s.deck &= !(1 << card);
-        Some(card as u8)
-    }
-
-    /// The mover's opponent takes the display card of `t` (if any); the deck replaces it.
-    fn hand_over(s: &mut State, t: usize, taker: usize) {
-        if let Some(card) = s.display[t] {
-            s.hands[taker] |= 1 << card;
-            s.known[taker] |= 1 << card;
-            s.display[t] = Self::draw(s);
-        }
-    }
-
-    /// The marker of `t` moves to the mover's side if her face-up strength is now greater.
-    fn compare(&self, s: &mut State, t: usize, mover: usize) {
-        if self.territory_strength(s, mover, t) > self.territory_strength(s, 1 - mover, t) {
-            s.markers[t] = Some(mover as u8);
-        }
-    }
-
-    /// Both sides full: reveal, count, move the markers, decide.
-    fn count_finally(&self, s: &mut State) {
-        s.final_count = true;
-        for t in 0..TERRITORIES {
-            let (a, b) = (
-                self.strength(s.board[0][t], t),
-                self.strength(s.board[1][t], t),
-            );
-            if a != b {
-                let (strong, weak) = if a > b { (0u8, 1u8) } else { (1, 0) };
-                let (hi, lo) = (a.max(b), a.min(b));
-                s.markers[t] = Some(if lo > 0 && hi >= 2 * lo { weak } else { strong });
-            }
-        }
-        let (m0, m1) = (Self::markers_of(s, 0), Self::markers_of(s, 1));
-        s.winner = match m0.cmp(&m1) {
-            std::cmp::Ordering::Greater => Some(0),
-            std::cmp::Ordering::Less => Some(1),
-            std::cmp::Ordering::Equal => None,
-        };
-        s.over = true;
-    }
-
-    /// After a move: five markers win, a full board is counted, a stuck player loses.
-    fn end_of_move(&self, s: &mut State, mover: usize) {
-        if Self::five_markers(s) == Some(mover as u8) {
-            s.over = true;
-            s.winner = Some(mover as u8);
-        } else if Self::board_full(s) {
-            self.count_finally(s);
-        } else if !self.has_legal_move(s, 1 - mover) {
-            s.over = true;
-            s.winner = Some(mover as u8);
-        }
-    }
-
-    /// Deals `opp`'s concealed cards anew: `known` plus `n_unknown` of `free`, the rest of
-    /// `free` to the deck (see the module header for the order of draws).
-    fn resample(&self, d: &mut State, opp: usize, free: u64, n_unknown: usize, rng: &mut Rng) {
-        let mut list = [0u8; MAX_CARDS];
-        let nf = fill(&mut list, free);
-        rng.shuffle(&mut list[..nf]);
-        let mut pool = d.known[opp];
-        for &c in &list[..n_unknown.min(nf)] {
-            pool |= 1 << c;
-        }
-        d.deck = 0;
-        for &c in &list[n_unknown.min(nf)..nf] {
-            d.deck |= 1 << c;
-        }
-        let np = fill(&mut list, pool);
-        rng.shuffle(&mut list[..np]);
-        let mut next = list[..np].iter();
-        let old_face_down = d.face_down[opp];
-        d.face_down[opp] = 0;
-        for t in 0..TERRITORIES {
-            let slots = count(d.board[opp][t] & old_face_down);
-            let mut cell = d.board[opp][t] & !old_face_down;
-            for &c in next.by_ref().take(slots) {
-                cell |= 1 << c;
-                d.face_down[opp] |= 1 << c;
-            }
-            d.board[opp][t] = cell;
-        }
-        d.hands[opp] = next.fold(0, |m, &c| m | 1 << c);
-    }
-
-    fn check_cards(&self, s: &State) -> std::result::Result<(), String> {
-        let n = self.num_cards();
-        if s.display.iter().flatten().any(|&c| c as usize >= n) {
-            return Err("a display card is out of range".into());
-        }
-        let mut seen = 0u64;
-        let display = s.display.iter().flatten().map(|&c| 1u64 << c);
-        let places = s.hands.iter().chain(s.board.iter().flatten()).copied();
-        for m in places.chain(display).chain([s.deck]) {
-            if m & !self.all_cards() != 0 || m & seen != 0 {
-                return Err("every card must be in exactly one place".into());
-            }
-            seen |= m;
-        }
-        if seen != self.all_cards() {
-            return Err("every card must be in exactly one place".into());
-        }
-        for seat in 0..2 {
-            let on_board = s.board[seat].iter().fold(0, |m, &c| m | c);
-            if s.face_down[seat] & !on_board != 0 || count(s.face_down[seat]) > MAX_FACE_DOWN {
-                return Err("face-down cards must be on their owner's side, at most 3".into());
-            }
-            for t in 0..TERRITORIES {
-                let cell = s.board[seat][t];
-                if count(cell) > SLOTS || cell & !s.face_down[seat] & !self.colour_cards(t) != 0 {
-                    return Err("a territory side holds more than 3 cards or a face-up card of another colour".into());
-                }
-            }
-            if s.known[seat] & !(s.hands[seat] | s.face_down[seat]) != 0 {
-                return Err("known cards must be in their holder's hand or face down".into());
-            }
-        }
-        if s.display.iter().any(Option::is_none) && s.deck != 0 {
-            return Err("a display place is empty while the deck is not".into());
-        }
-        Ok(())
-    }
-
-    fn check_progress(&self, s: &State) -> std::result::Result<(), String> {
-        let played = |seat: usize| s.board[seat].iter().map(|&c| count(c)).sum::<usize>();
-        if played(0) != played(1) + s.player as usize {
-            return Err("seat 0 moves first and the seats alternate".into());
-        }
-        let five = Self::five_markers(s);
-        let mover = 1 - s.player;
-        if !s.over {
-            if s.winner.is_some() || s.final_count || five.is_some() || Self::board_full(s) {
-                return Err(
-                    "a running game has no winner, five markers on one side or a full board".into(),
-                );
-            }
-            if !self.has_legal_move(s, s.player as usize) {
-                return Err("the seat to move must have a legal move".into());
-            }
-        } else if s.final_count {
-            let (m0, m1) = (Self::markers_of(s, 0), Self::markers_of(s, 1));
-            let want = if m0 == m1 {
-                None
-            } else {
-                Some(if m0 > m1 { 0 } else { 1 })
-            };
-            if !Self::board_full(s) || s.winner != want {
-                return Err(
-                    "the final count needs a full board and names the seat with most markers"
-                        .into(),
-                );
-            }
-        } else if s.winner != Some(mover)
-            || !(five == Some(mover)
-                || (!Self::board_full(s) && !self.has_legal_move(s, s.player as usize)))
-        {
-            return Err("a game ends by five markers, a stuck player or the final count".into());
-        }
-        Ok(())
-    }
 }
 
 /// Writes the ids of `mask` into `out` in ascending order; returns how many.
@@ -451,6 +192,37 @@ fn fill(out: &mut [u8; MAX_CARDS], mask: u64) -> usize {
         n += 1;
     }
     n
+}
+
+// ---- State ----
+/// The whole game state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// The game's generator (set-up and every refill of the display).
+    pub rng: Rng,
+    /// The seat to move; once over, the seat that would have moved next.
+    pub player: u8,
+    /// Each seat's hand (bit `c` = card `c`).
+    pub hands: [u64; 2],
+    /// `board[seat][t]`: the cards on `seat`'s side of territory `t`, face up and face down.
+    pub board: [[u64; TERRITORIES]; 2],
+    /// Each seat's face-down cards on the board.
+    pub face_down: [u64; 2],
+    /// The display card beside each territory (none once the deck ran out).
+    pub display: [Option<u8>; TERRITORIES],
+    /// The deck, as a set: each refill draws a random card of it.
+    pub deck: u64,
+    /// Cards each seat took from the display and has not played face up since: her opponent
+    /// saw them, and knows they are in her hand or among her face-down cards.
+    pub known: [u64; 2],
+    /// Where each territory's strength marker lies: a seat's side, or `None` for the middle.
+    pub markers: [Option<u8>; TERRITORIES],
+    /// Whether the final count (both sides full, face-down cards revealed) has been made.
+    pub final_count: bool,
+    /// Whether the game is over.
+    pub over: bool,
+    /// The winner once over (`None`: a draw).
+    pub winner: Option<u8>,
 }
 
 impl Game for DuellDerDrachen {
@@ -468,6 +240,7 @@ impl Game for DuellDerDrachen {
         defaults: DuellDerDrachenOptions::defaults,
     };
 
+    // ---- Options ----
     fn from_options(options: &Options) -> Result<Self> {
         let config: DuellDerDrachenOptions = read(Self::INFO.name, options)?;
         let (values, hand_size) = (config.values as usize, config.hand_size as usize);
@@ -489,14 +262,21 @@ impl Game for DuellDerDrachen {
         &self.config
     }
 
+    // ---- Cards and actions ----
     fn num_actions(&self) -> usize {
         self.num_cards() * (1 + TERRITORIES)
     }
 
-    fn observation_shape(&self) -> Vec<usize> {
-        vec![17 * self.num_cards() + 52]
+    fn action_info(&self, _s: &State, action: Action) -> DuellAction {
+        let m = self.decode(action);
+        DuellAction::Play {
+            card: self.card_name(m.card),
+            territory: COLOURS[m.territory],
+            face_up: !m.face_down,
+        }
     }
 
+    // ---- Setup ----
     fn new_state(&self, mut rng: Rng) -> State {
         let mut cards = [0u8; MAX_CARDS];
         let n = fill(&mut cards, self.all_cards());
@@ -523,6 +303,7 @@ impl Game for DuellDerDrachen {
         }
     }
 
+    // ---- Legal moves ----
     fn current_player(&self, s: &State) -> Option<Seat> {
         (!s.over).then_some(s.player as usize)
     }
@@ -545,6 +326,7 @@ impl Game for DuellDerDrachen {
         set
     }
 
+    // ---- Apply ----
     fn apply(&self, s: &mut State, action: Action) {
         let m = self.decode(action);
         let mover = s.player as usize;
@@ -562,6 +344,7 @@ impl Game for DuellDerDrachen {
         self.end_of_move(s, mover);
     }
 
+    // ---- Scoring ----
     fn returns(&self, s: &State) -> Vec<f64> {
         match (s.over, s.winner) {
             (true, Some(0)) => vec![1.0, -1.0],
@@ -576,13 +359,9 @@ impl Game for DuellDerDrachen {
             .collect()
     }
 
-    fn action_info(&self, _s: &State, action: Action) -> DuellAction {
-        let m = self.decode(action);
-        DuellAction::Play {
-            card: self.card_name(m.card),
-            territory: COLOURS[m.territory],
-            face_up: !m.face_down,
-        }
+    // ---- Observation ----
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![17 * self.num_cards() + 52]
     }
 
     fn observation(&self, s: &State, seat: Seat) -> Value {
@@ -688,6 +467,7 @@ impl Game for DuellDerDrachen {
         d
     }
 
+    // ---- Checks ----
     fn check_state(&self, s: &State) -> std::result::Result<(), String> {
         if !s.rng.is_valid() {
             return Err("generator increment must be odd".into());
@@ -702,6 +482,7 @@ impl Game for DuellDerDrachen {
         self.check_progress(s)
     }
 
+    // ---- Search policy ----
     /// Rollouts play face up, as a player who knows the game does, with a random move one
     /// time in four: a card that takes or keeps the territory's marker without reaching
     /// double the other side (which would lose the territory at the final count), else any
@@ -735,6 +516,254 @@ impl Game for DuellDerDrachen {
     }
 }
 
+// ---- Legal moves ----
+impl DuellDerDrachen {
+    /// The territories where `seat` has room, as a 5-bit mask.
+    fn open_territories(s: &State, seat: usize) -> u32 {
+        (0..TERRITORIES)
+            .filter(|&t| count(s.board[seat][t]) < SLOTS)
+            .fold(0, |m, t| m | 1 << t)
+    }
+
+    fn face_down_room(s: &State, seat: usize) -> bool {
+        count(s.face_down[seat]) < MAX_FACE_DOWN
+    }
+
+    /// Whether `seat` could play a card now.
+    pub fn has_legal_move(&self, s: &State, seat: usize) -> bool {
+        let open = Self::open_territories(s, seat);
+        if s.hands[seat] == 0 || open == 0 {
+            return false;
+        }
+        if Self::face_down_room(s, seat) {
+            return true;
+        }
+        s.hands[seat] & self.cards_of_territories(open) != 0
+    }
+
+    /// The cards of the colours of the territories in the mask `open`.
+    fn cards_of_territories(&self, open: u32) -> u64 {
+        (0..TERRITORIES)
+            .filter(|&t| open & (1 << t) != 0)
+            .fold(0, |m, t| m | self.colour_cards(t))
+    }
+}
+
+// ---- Apply ----
+impl DuellDerDrachen {
+    /// A random card of the deck, taken out of it (`None` if the deck is empty).
+    fn draw(s: &mut State) -> Option<u8> {
+        let n = count(s.deck);
+        if n == 0 {
+            return None;
+        }
+        let card = nth_bit(s.deck, s.rng.index(n))?;
+        s.deck &= !(1 << card);
+        Some(card as u8)
+    }
+
+    /// The mover's opponent takes the display card of `t` (if any); the deck replaces it.
+    fn hand_over(s: &mut State, t: usize, taker: usize) {
+        if let Some(card) = s.display[t] {
+            s.hands[taker] |= 1 << card;
+            s.known[taker] |= 1 << card;
+            s.display[t] = Self::draw(s);
+        }
+    }
+
+    /// The marker of `t` moves to the mover's side if her face-up strength is now greater.
+    fn compare(&self, s: &mut State, t: usize, mover: usize) {
+        if self.territory_strength(s, mover, t) > self.territory_strength(s, 1 - mover, t) {
+            s.markers[t] = Some(mover as u8);
+        }
+    }
+
+    /// Both sides full: reveal, count, move the markers, decide.
+    fn count_finally(&self, s: &mut State) {
+        s.final_count = true;
+        for t in 0..TERRITORIES {
+            let (a, b) = (
+                self.strength(s.board[0][t], t),
+                self.strength(s.board[1][t], t),
+            );
+            if a != b {
+                let (strong, weak) = if a > b { (0u8, 1u8) } else { (1, 0) };
+                let (hi, lo) = (a.max(b), a.min(b));
+                s.markers[t] = Some(if lo > 0 && hi >= 2 * lo { weak } else { strong });
+            }
+        }
+        let (m0, m1) = (Self::markers_of(s, 0), Self::markers_of(s, 1));
+        s.winner = match m0.cmp(&m1) {
+            std::cmp::Ordering::Greater => Some(0),
+            std::cmp::Ordering::Less => Some(1),
+            std::cmp::Ordering::Equal => None,
+        };
+        s.over = true;
+    }
+
+    /// After a move: five markers win, a full board is counted, a stuck player loses.
+    fn end_of_move(&self, s: &mut State, mover: usize) {
+        if Self::five_markers(s) == Some(mover as u8) {
+            s.over = true;
+            s.winner = Some(mover as u8);
+        } else if Self::board_full(s) {
+            self.count_finally(s);
+        } else if !self.has_legal_move(s, 1 - mover) {
+            s.over = true;
+            s.winner = Some(mover as u8);
+        }
+    }
+}
+
+// ---- Scoring ----
+impl DuellDerDrachen {
+    /// The total value of the cards of colour `t` among `cards`.
+    fn strength(&self, cards: u64, t: usize) -> u32 {
+        iter_bits(cards & self.colour_cards(t))
+            .map(|c| self.value(c))
+            .sum()
+    }
+
+    /// `seat`'s strength in territory `t`: face-up cards, or after the final count every card
+    /// of the territory's colour.
+    pub fn territory_strength(&self, s: &State, seat: usize, t: usize) -> u32 {
+        let counted = if s.final_count {
+            s.board[seat][t]
+        } else {
+            s.board[seat][t] & !s.face_down[seat]
+        };
+        self.strength(counted, t)
+    }
+
+    /// The seat holding all five markers, if any.
+    fn five_markers(s: &State) -> Option<u8> {
+        let first = s.markers[0]?;
+        s.markers.iter().all(|&m| m == Some(first)).then_some(first)
+    }
+
+    fn markers_of(s: &State, seat: usize) -> usize {
+        s.markers.iter().filter(|&&m| m == Some(seat as u8)).count()
+    }
+
+    fn board_full(s: &State) -> bool {
+        s.board.iter().flatten().all(|&cell| count(cell) == SLOTS)
+    }
+}
+
+// ---- Observation ----
+impl DuellDerDrachen {
+    /// Deals `opp`'s concealed cards anew: `known` plus `n_unknown` of `free`, the rest of
+    /// `free` to the deck (see the module header for the order of draws).
+    fn resample(&self, d: &mut State, opp: usize, free: u64, n_unknown: usize, rng: &mut Rng) {
+        let mut list = [0u8; MAX_CARDS];
+        let nf = fill(&mut list, free);
+        rng.shuffle(&mut list[..nf]);
+        let mut pool = d.known[opp];
+        for &c in &list[..n_unknown.min(nf)] {
+            pool |= 1 << c;
+        }
+        d.deck = 0;
+        for &c in &list[n_unknown.min(nf)..nf] {
+            d.deck |= 1 << c;
+        }
+        let np = fill(&mut list, pool);
+        rng.shuffle(&mut list[..np]);
+        let mut next = list[..np].iter();
+        let old_face_down = d.face_down[opp];
+        d.face_down[opp] = 0;
+        for t in 0..TERRITORIES {
+            let slots = count(d.board[opp][t] & old_face_down);
+            let mut cell = d.board[opp][t] & !old_face_down;
+            for &c in next.by_ref().take(slots) {
+                cell |= 1 << c;
+                d.face_down[opp] |= 1 << c;
+            }
+            d.board[opp][t] = cell;
+        }
+        d.hands[opp] = next.fold(0, |m, &c| m | 1 << c);
+    }
+}
+
+// ---- Checks ----
+impl DuellDerDrachen {
+    fn check_cards(&self, s: &State) -> std::result::Result<(), String> {
+        let n = self.num_cards();
+        if s.display.iter().flatten().any(|&c| c as usize >= n) {
+            return Err("a display card is out of range".into());
+        }
+        let mut seen = 0u64;
+        let display = s.display.iter().flatten().map(|&c| 1u64 << c);
+        let places = s.hands.iter().chain(s.board.iter().flatten()).copied();
+        for m in places.chain(display).chain([s.deck]) {
+            if m & !self.all_cards() != 0 || m & seen != 0 {
+                return Err("every card must be in exactly one place".into());
+            }
+            seen |= m;
+        }
+        if seen != self.all_cards() {
+            return Err("every card must be in exactly one place".into());
+        }
+        for seat in 0..2 {
+            let on_board = s.board[seat].iter().fold(0, |m, &c| m | c);
+            if s.face_down[seat] & !on_board != 0 || count(s.face_down[seat]) > MAX_FACE_DOWN {
+                return Err("face-down cards must be on their owner's side, at most 3".into());
+            }
+            for t in 0..TERRITORIES {
+                let cell = s.board[seat][t];
+                if count(cell) > SLOTS || cell & !s.face_down[seat] & !self.colour_cards(t) != 0 {
+                    return Err("a territory side holds more than 3 cards or a face-up card of another colour".into());
+                }
+            }
+            if s.known[seat] & !(s.hands[seat] | s.face_down[seat]) != 0 {
+                return Err("known cards must be in their holder's hand or face down".into());
+            }
+        }
+        if s.display.iter().any(Option::is_none) && s.deck != 0 {
+            return Err("a display place is empty while the deck is not".into());
+        }
+        Ok(())
+    }
+
+    fn check_progress(&self, s: &State) -> std::result::Result<(), String> {
+        let played = |seat: usize| s.board[seat].iter().map(|&c| count(c)).sum::<usize>();
+        if played(0) != played(1) + s.player as usize {
+            return Err("seat 0 moves first and the seats alternate".into());
+        }
+        let five = Self::five_markers(s);
+        let mover = 1 - s.player;
+        if !s.over {
+            if s.winner.is_some() || s.final_count || five.is_some() || Self::board_full(s) {
+                return Err(
+                    "a running game has no winner, five markers on one side or a full board".into(),
+                );
+            }
+            if !self.has_legal_move(s, s.player as usize) {
+                return Err("the seat to move must have a legal move".into());
+            }
+        } else if s.final_count {
+            let (m0, m1) = (Self::markers_of(s, 0), Self::markers_of(s, 1));
+            let want = if m0 == m1 {
+                None
+            } else {
+                Some(if m0 > m1 { 0 } else { 1 })
+            };
+            if !Self::board_full(s) || s.winner != want {
+                return Err(
+                    "the final count needs a full board and names the seat with most markers"
+                        .into(),
+                );
+            }
+        } else if s.winner != Some(mover)
+            || !(five == Some(mover)
+                || (!Self::board_full(s) && !self.has_legal_move(s, s.player as usize)))
+        {
+            return Err("a game ends by five markers, a stuck player or the final count".into());
+        }
+        Ok(())
+    }
+}
+
+// ---- Tests ----
 #[cfg(test)]
 mod tests {
     use super::*;
