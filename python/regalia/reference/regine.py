@@ -46,6 +46,7 @@ from regalia.reference.options import Choice, Integer, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
 
+# ---- Constants ----
 MAX_PLAYERS = 4
 DECK = 40
 SUIT_MAX = (1, 1, 2, 2)
@@ -122,6 +123,7 @@ SEAT_BLOCK = 2 + COMBO * (2 + KINDS) + 1 + 3 + 3 * SUITS
 TENSOR_SIZE = 3 * KINDS + MAX_PLAYERS * SEAT_BLOCK + 3 + len(DECISIONS) + 5 + 2 + SUITS + 1 + SUITS
 
 
+# ---- Options ----
 @dataclass(frozen=True)
 class RegineOptions:
     """Regine's options."""
@@ -134,6 +136,7 @@ class RegineOptions:
     max_rounds: int = option(100, Integer(1, 10_000), "stalemate guard: rounds before the game ends on points")
 
 
+# ---- Cards and actions ----
 def _size(counts: list[int]) -> int:
     return sum(counts) & 0xFF
 
@@ -142,6 +145,7 @@ def _popcount(x: int) -> int:
     return bin(x).count("1")
 
 
+# ---- State ----
 @dataclass
 class State:
     """The whole game state (field for field the Rust ``State``)."""
@@ -184,27 +188,60 @@ class Regine(Rules[State, RegineOptions]):
 
     INFO = GameInfo("regine", "Regine", (), 2, 4, RegineOptions)
 
+    # ---- Options ----
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> Regine:
         return cls(read(cls.INFO.name, RegineOptions, options))
 
+    # ---- Cards and actions ----
     @property
     def num_actions(self) -> int:
         return NUM_ACTIONS
 
-    def observation_shape(self) -> tuple[int, ...]:
-        return (TENSOR_SIZE,)
+    def action_info(self, s: State, action: int) -> dict[str, Any]:
+        a = action
+        if 0 <= a < PLAY_DOWN:
+            return {"kind": "play", "card": CARD_NAMES[a], "face_up": True}
+        if PLAY_DOWN <= a < MARK:
+            return {"kind": "play", "card": CARD_NAMES[a - PLAY_DOWN], "face_up": False}
+        if MARK <= a < CONFIRM_EXCHANGE:
+            return {"kind": "exchange", "card": CARD_NAMES[a - MARK]}
+        if a in _PLAIN_ACTIONS:
+            return {"kind": _PLAIN_ACTIONS[a]}
+        if PEASANT_SEAT <= a < PEASANT_CARD:
+            return {"kind": "name_seat", "effect": "peasant", "seat": a - PEASANT_SEAT}
+        if PEASANT_CARD <= a < ASSASSIN_AT:
+            return {"kind": "show_card", "effect": "peasant", "card": CARD_NAMES[a - PEASANT_CARD]}
+        if ASSASSIN_AT <= a < HERALD_TAKE:
+            effect, base = ("assassin", ASSASSIN_AT) if a < COURTESAN_AT else ("courtesan", COURTESAN_AT)
+            seat, slot = divmod(a - base, 4)
+            return {"kind": "target_card", "effect": effect, "seat": seat, "slot": slot}
+        if a in (HERALD_TAKE, HERALD_DECLINE):
+            return {"kind": "herald", "effect": "herald", "take": a == HERALD_TAKE}
+        if KNIGHT_SEAT <= a < PRINCESS_CARD:
+            return {"kind": "name_seat", "effect": "knight", "seat": a - KNIGHT_SEAT}
+        # The ids left, PRINCESS_CARD..BET_PASS (the caller has checked that ``a`` is in range).
+        return {"kind": "discard", "effect": "princess", "card": CARD_NAMES[a - PRINCESS_CARD]}
 
-    # -- seats -----------------------------------------------------------------------
+    def info_name(self, info: dict[str, Any]) -> str:
+        kind = info["kind"]
+        if kind == "play":
+            return f"play {info['card']} face {'up' if info['face_up'] else 'down'}"
+        if kind == "exchange":
+            return f"exchange {info['card']}"
+        if kind == "name_seat":
+            return f"{info['effect']}: seat {info['seat']}"
+        if kind == "show_card":
+            return f"{info['effect']}: show {info['card']}"
+        if kind == "target_card":
+            return f"{info['effect']}: seat {info['seat']} slot {info['slot']}"
+        if kind == "herald":
+            return f"{info['effect']}: {'take the top card' if info['take'] else 'put it at the bottom'}"
+        if kind == "discard":
+            return f"{info['effect']}: discard {info['card']}"
+        return _PLAIN_NAMES[kind]
 
-    def _left(self, seat: int) -> int:
-        return (seat + 1) % self.config.players
-
-    def _right(self, seat: int) -> int:
-        return (seat + self.config.players - 1) % self.config.players
-
-    # -- set-up, the deck ------------------------------------------------------------
-
+    # ---- Setup ----
     def new_state(self, rng: Rng) -> State:
         s = State(
             rng,
@@ -239,6 +276,12 @@ class Regine(Rules[State, RegineOptions]):
         )
         self._deal(s)
         return s
+
+    def _left(self, seat: int) -> int:
+        return (seat + 1) % self.config.players
+
+    def _right(self, seat: int) -> int:
+        return (seat + self.config.players - 1) % self.config.players
 
     def _deal(self, s: State) -> None:
         s.deck = [kind for kind in range(KINDS) for _ in range(COPIES[kind])]
@@ -282,6 +325,75 @@ class Regine(Rules[State, RegineOptions]):
             card = s.deck[s.deck_len]
             s.deck[s.deck_len] = 0
             s.hands[seat][card] += 1
+
+    # ---- Legal moves ----
+    def current_player(self, s: State) -> int | None:
+        if s.phase == OVER:
+            return None
+        if s.phase == BUILD and s.effect != NO_EFFECT:
+            return s.effect_seat
+        return s.turn
+
+    def legal_actions(self, s: State) -> list[int]:
+        if s.phase == BUILD:
+            return self._legal_build(s)
+        if s.phase == WAGER:
+            if s.doubled[s.suit] is not None:
+                return [ALL_YOURS, WE_SHALL_SEE]
+            out = [BET_PASS]
+            if not s.bets[s.suit] >> s.turn & 1:
+                out.append(BET_MINE)
+            elif s.suit_turns >= self.config.players:
+                out.append(DOUBLE_DOWN)
+            return out
+        return []
+
+    def _legal_build(self, s: State) -> list[int]:
+        d = s.effect_seat
+
+        def cards(base: int, seat: int) -> list[int]:
+            return [base + k for k in range(KINDS) if s.hands[seat][k] > 0]
+
+        def opponents(base: int) -> list[int]:
+            return [base + k for k in range(self.config.players) if k != d and _size(s.hands[k]) > 0]
+
+        e = s.effect
+        if e == PEASANT_NAME:
+            return opponents(PEASANT_SEAT)
+        if e == PEASANT_SHOW:
+            return cards(PEASANT_CARD, d)
+        if e in (ASSASSIN_TARGET, COURTESAN_TARGET):
+            base = ASSASSIN_AT if e == ASSASSIN_TARGET else COURTESAN_AT
+            return [
+                base + 4 * k + j
+                for k in range(self.config.players)
+                for j in range(s.table_len[k])
+                if e == ASSASSIN_TARGET or not s.face_up[k] >> j & 1
+            ]
+        if e == HERALD_CHOICE:
+            return [HERALD_TAKE, HERALD_DECLINE]
+        if e == KNIGHT_NAME:
+            return opponents(KNIGHT_SEAT)
+        if e == PRINCESS_DISCARD:
+            return cards(PRINCESS_CARD, d)
+        p = s.turn
+        hand = s.hands[p]
+        if _size(s.marked) > 0:
+            low = max(k for k in range(KINDS) if s.marked[k] > 0)
+            return [MARK + k for k in range(low, KINDS) if s.marked[k] < hand[k]] + [CONFIRM_EXCHANGE]
+        out: list[int] = []
+        if not s.played:
+            out += cards(PLAY_UP, p) + cards(PLAY_DOWN, p)
+        if not s.changed and not s.no_changes:
+            out += cards(MARK, p) + [NO_CHANGES]
+        return out + [END_TURN]
+
+    # ---- Apply ----
+    def apply(self, s: State, action: int) -> None:
+        if s.phase == BUILD:
+            self._apply_build(s, action)
+        else:
+            self._apply_wager(s, action)
 
     def _put_on_table(self, s: State, seat: int, card: int, up: bool) -> int:
         s.hands[seat][card] -= 1
@@ -359,77 +471,6 @@ class Regine(Rules[State, RegineOptions]):
         s.suit = s.suit_turns = 0
         s.won = [None] * SUITS
         s.gain = [0] * SUITS
-
-    # -- legal actions ---------------------------------------------------------------
-
-    def current_player(self, s: State) -> int | None:
-        if s.phase == OVER:
-            return None
-        if s.phase == BUILD and s.effect != NO_EFFECT:
-            return s.effect_seat
-        return s.turn
-
-    def legal_actions(self, s: State) -> list[int]:
-        if s.phase == BUILD:
-            return self._legal_build(s)
-        if s.phase == WAGER:
-            if s.doubled[s.suit] is not None:
-                return [ALL_YOURS, WE_SHALL_SEE]
-            out = [BET_PASS]
-            if not s.bets[s.suit] >> s.turn & 1:
-                out.append(BET_MINE)
-            elif s.suit_turns >= self.config.players:
-                out.append(DOUBLE_DOWN)
-            return out
-        return []
-
-    def _legal_build(self, s: State) -> list[int]:
-        d = s.effect_seat
-
-        def cards(base: int, seat: int) -> list[int]:
-            return [base + k for k in range(KINDS) if s.hands[seat][k] > 0]
-
-        def opponents(base: int) -> list[int]:
-            return [base + k for k in range(self.config.players) if k != d and _size(s.hands[k]) > 0]
-
-        e = s.effect
-        if e == PEASANT_NAME:
-            return opponents(PEASANT_SEAT)
-        if e == PEASANT_SHOW:
-            return cards(PEASANT_CARD, d)
-        if e in (ASSASSIN_TARGET, COURTESAN_TARGET):
-            base = ASSASSIN_AT if e == ASSASSIN_TARGET else COURTESAN_AT
-            return [
-                base + 4 * k + j
-                for k in range(self.config.players)
-                for j in range(s.table_len[k])
-                if e == ASSASSIN_TARGET or not s.face_up[k] >> j & 1
-            ]
-        if e == HERALD_CHOICE:
-            return [HERALD_TAKE, HERALD_DECLINE]
-        if e == KNIGHT_NAME:
-            return opponents(KNIGHT_SEAT)
-        if e == PRINCESS_DISCARD:
-            return cards(PRINCESS_CARD, d)
-        p = s.turn
-        hand = s.hands[p]
-        if _size(s.marked) > 0:
-            low = max(k for k in range(KINDS) if s.marked[k] > 0)
-            return [MARK + k for k in range(low, KINDS) if s.marked[k] < hand[k]] + [CONFIRM_EXCHANGE]
-        out: list[int] = []
-        if not s.played:
-            out += cards(PLAY_UP, p) + cards(PLAY_DOWN, p)
-        if not s.changed and not s.no_changes:
-            out += cards(MARK, p) + [NO_CHANGES]
-        return out + [END_TURN]
-
-    # -- playing ---------------------------------------------------------------------
-
-    def apply(self, s: State, action: int) -> None:
-        if s.phase == BUILD:
-            self._apply_build(s, action)
-        else:
-            self._apply_wager(s, action)
 
     def _apply_build(self, s: State, a: int) -> None:
         turn, decider = s.turn, s.effect_seat
@@ -570,6 +611,16 @@ class Regine(Rules[State, RegineOptions]):
         else:
             self._resolve(s)
 
+    # ---- Scoring ----
+    def returns(self, s: State) -> list[float]:
+        if s.phase != OVER:
+            return [0.0] * self.config.players
+        w = self._winner(s)
+        return winner_returns([k == w for k in range(self.config.players)])
+
+    def scores(self, s: State) -> list[int]:
+        return list(s.scores[: self.config.players])
+
     def suit_winner(self, s: State, suit: int, mask: int) -> tuple[int, int] | None:
         """The winner of ``suit`` among the seats in ``mask``, with the Suit's points."""
         best: tuple[int, list[int]] | None = None
@@ -605,8 +656,6 @@ class Regine(Rules[State, RegineOptions]):
             s.dealer = self._right(s.dealer) if self.config.dealer_rotation == "right" else self._left(s.dealer)
             self._deal(s)
 
-    # -- the end ---------------------------------------------------------------------
-
     def _winner(self, s: State) -> int:
         best = s.dealer
         for k in range(1, self.config.players):
@@ -615,59 +664,9 @@ class Regine(Rules[State, RegineOptions]):
                 best = seat
         return best
 
-    def returns(self, s: State) -> list[float]:
-        if s.phase != OVER:
-            return [0.0] * self.config.players
-        w = self._winner(s)
-        return winner_returns([k == w for k in range(self.config.players)])
-
-    def scores(self, s: State) -> list[int]:
-        return list(s.scores[: self.config.players])
-
-    def action_info(self, s: State, action: int) -> dict[str, Any]:
-        a = action
-        if 0 <= a < PLAY_DOWN:
-            return {"kind": "play", "card": CARD_NAMES[a], "face_up": True}
-        if PLAY_DOWN <= a < MARK:
-            return {"kind": "play", "card": CARD_NAMES[a - PLAY_DOWN], "face_up": False}
-        if MARK <= a < CONFIRM_EXCHANGE:
-            return {"kind": "exchange", "card": CARD_NAMES[a - MARK]}
-        if a in _PLAIN_ACTIONS:
-            return {"kind": _PLAIN_ACTIONS[a]}
-        if PEASANT_SEAT <= a < PEASANT_CARD:
-            return {"kind": "name_seat", "effect": "peasant", "seat": a - PEASANT_SEAT}
-        if PEASANT_CARD <= a < ASSASSIN_AT:
-            return {"kind": "show_card", "effect": "peasant", "card": CARD_NAMES[a - PEASANT_CARD]}
-        if ASSASSIN_AT <= a < HERALD_TAKE:
-            effect, base = ("assassin", ASSASSIN_AT) if a < COURTESAN_AT else ("courtesan", COURTESAN_AT)
-            seat, slot = divmod(a - base, 4)
-            return {"kind": "target_card", "effect": effect, "seat": seat, "slot": slot}
-        if a in (HERALD_TAKE, HERALD_DECLINE):
-            return {"kind": "herald", "effect": "herald", "take": a == HERALD_TAKE}
-        if KNIGHT_SEAT <= a < PRINCESS_CARD:
-            return {"kind": "name_seat", "effect": "knight", "seat": a - KNIGHT_SEAT}
-        # The ids left, PRINCESS_CARD..BET_PASS (the caller has checked that ``a`` is in range).
-        return {"kind": "discard", "effect": "princess", "card": CARD_NAMES[a - PRINCESS_CARD]}
-
-    def info_name(self, info: dict[str, Any]) -> str:
-        kind = info["kind"]
-        if kind == "play":
-            return f"play {info['card']} face {'up' if info['face_up'] else 'down'}"
-        if kind == "exchange":
-            return f"exchange {info['card']}"
-        if kind == "name_seat":
-            return f"{info['effect']}: seat {info['seat']}"
-        if kind == "show_card":
-            return f"{info['effect']}: show {info['card']}"
-        if kind == "target_card":
-            return f"{info['effect']}: seat {info['seat']} slot {info['slot']}"
-        if kind == "herald":
-            return f"{info['effect']}: {'take the top card' if info['take'] else 'put it at the bottom'}"
-        if kind == "discard":
-            return f"{info['effect']}: discard {info['card']}"
-        return _PLAIN_NAMES[kind]
-
-    # -- what a seat sees ------------------------------------------------------------
+    # ---- Observation ----
+    def observation_shape(self) -> tuple[int, ...]:
+        return (TENSOR_SIZE,)
 
     def _decision(self, s: State) -> int | None:
         if s.phase == BUILD:
@@ -833,8 +832,7 @@ class Regine(Rules[State, RegineOptions]):
         d.rng = rng.fork()
         return d
 
-    # -- saving and checking ---------------------------------------------------------
-
+    # ---- Checks ----
     def check_state(self, s: State) -> str | None:
         n = self.config.players
         if not s.rng.is_valid():
@@ -979,6 +977,7 @@ class Regine(Rules[State, RegineOptions]):
         return None
 
 
+# ---- Apply ----
 def _face_down(s: State, seat: int) -> int:
     full = (1 << s.table_len[seat]) - 1
     return _popcount(full & ~s.face_up[seat])

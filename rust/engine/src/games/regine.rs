@@ -38,6 +38,7 @@ use crate::tensor::TensorWriter;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+// ---- Constants ----
 /// Most seats.
 pub const MAX_PLAYERS: usize = 4;
 /// Kinds of cards.
@@ -89,50 +90,6 @@ pub const SUIT_MAX: [u8; SUITS] = [1, 1, 2, 2];
 /// Most points one seat can win in a round (4 doubled chips on every Suit).
 const MAX_ROUND_GAIN: u32 = 40;
 
-coded_enum! {
-    /// The part of the game being played.
-    pub enum Phase {
-        /// Phase 1: the players build their hands.
-        Build,
-        /// Phase 2: the bets on the Suits.
-        Wager,
-        /// The game is over.
-        Over,
-    }
-}
-
-impl Phase {
-    /// The name observations give the phase.
-    fn name(self) -> &'static str {
-        match self {
-            Phase::Build => "build",
-            Phase::Wager => "wager",
-            Phase::Over => "over",
-        }
-    }
-}
-
-coded_enum! {
-    /// The card effect waiting for a decision in Phase 1 (made by `effect_seat`).
-    pub enum Effect {
-        /// None.
-        Nothing,
-        /// The Peasant's owner names an opponent.
-        PeasantName,
-        /// The named opponent shows a card face up.
-        PeasantShow,
-        /// The Assassin's owner eliminates a card on the table.
-        AssassinTarget,
-        /// The Courtesan's owner turns a face-down card up.
-        CourtesanTarget,
-        /// The Herald's owner takes the top card or puts it at the bottom.
-        HeraldChoice,
-        /// The Knight's owner names an opponent.
-        KnightName,
-        /// The Princess's owner discards a card.
-        PrincessDiscard,
-    }
-}
 /// What the current player decides, by decision index (see `decision`).
 const DECISIONS: [&str; 11] = [
     "turn",
@@ -171,6 +128,43 @@ const WE_SHALL_SEE: Action = 89;
 /// Size of the action space.
 pub const NUM_ACTIONS: usize = 90;
 
+/// Floats per seat in the observation tensor.
+const SEAT_BLOCK: usize = 2 + COMBO * (2 + KINDS) + 1 + 3 + 3 * SUITS;
+/// Size of the observation tensor.
+pub const TENSOR_SIZE: usize =
+    3 * KINDS + MAX_PLAYERS * SEAT_BLOCK + 3 + DECISIONS.len() + 5 + 2 + SUITS + 1 + SUITS;
+
+// ---- Options ----
+/// Who deals the next round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Rotation {
+    /// The player to the Dealer's left.
+    Left,
+    /// The player to the Dealer's right.
+    Right,
+}
+
+declare_options! {
+    /// Regine's options.
+    pub struct RegineOptions {
+        players: usize = 4, Allowed::Integer { min: 2, max: MAX_PLAYERS as i64 }, "number of players";
+        dealer_rotation: Rotation = Rotation::Left, Allowed::Choice(&["left", "right"]),
+            "who deals next: 'left' (the rulings' default) or 'right' of the Dealer";
+        target: u16 = 31, Allowed::Integer { min: 1, max: 1000 }, "points that end the game";
+        max_rounds: u16 = 100, Allowed::Integer { min: 1, max: 10_000 },
+            "stalemate guard: rounds before the game ends on points";
+    }
+}
+
+/// The rules, with the options in force.
+#[derive(Clone, Debug)]
+pub struct Regine {
+    /// The options in force.
+    pub config: RegineOptions,
+}
+
+// ---- Cards and actions ----
 /// What an action means, as `State.action_info` shows it: the decision it answers and
 /// what it chooses (cards by name, seats and table slots by index). Every effect's decision
 /// carries the `effect` (the card's name) it belongs to.
@@ -272,33 +266,55 @@ impl std::fmt::Display for RegineAction {
     }
 }
 
-/// Who deals the next round.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Rotation {
-    /// The player to the Dealer's left.
-    Left,
-    /// The player to the Dealer's right.
-    Right,
+/// Cards in a set of counts (wrapping, never panicking, on a corrupt state).
+fn hand_size(hand: &[u8; KINDS]) -> u8 {
+    hand.iter().fold(0u8, |a, &c| a.wrapping_add(c))
 }
 
-declare_options! {
-    /// Regine's options.
-    pub struct RegineOptions {
-        players: usize = 4, Allowed::Integer { min: 2, max: MAX_PLAYERS as i64 }, "number of players";
-        dealer_rotation: Rotation = Rotation::Left, Allowed::Choice(&["left", "right"]),
-            "who deals next: 'left' (the rulings' default) or 'right' of the Dealer";
-        target: u16 = 31, Allowed::Integer { min: 1, max: 1000 }, "points that end the game";
-        max_rounds: u16 = 100, Allowed::Integer { min: 1, max: 10_000 },
-            "stalemate guard: rounds before the game ends on points";
+// ---- State ----
+coded_enum! {
+    /// The part of the game being played.
+    pub enum Phase {
+        /// Phase 1: the players build their hands.
+        Build,
+        /// Phase 2: the bets on the Suits.
+        Wager,
+        /// The game is over.
+        Over,
     }
 }
 
-/// The rules, with the options in force.
-#[derive(Clone, Debug)]
-pub struct Regine {
-    /// The options in force.
-    pub config: RegineOptions,
+impl Phase {
+    /// The name observations give the phase.
+    fn name(self) -> &'static str {
+        match self {
+            Phase::Build => "build",
+            Phase::Wager => "wager",
+            Phase::Over => "over",
+        }
+    }
+}
+
+coded_enum! {
+    /// The card effect waiting for a decision in Phase 1 (made by `effect_seat`).
+    pub enum Effect {
+        /// None.
+        Nothing,
+        /// The Peasant's owner names an opponent.
+        PeasantName,
+        /// The named opponent shows a card face up.
+        PeasantShow,
+        /// The Assassin's owner eliminates a card on the table.
+        AssassinTarget,
+        /// The Courtesan's owner turns a face-down card up.
+        CourtesanTarget,
+        /// The Herald's owner takes the top card or puts it at the bottom.
+        HeraldChoice,
+        /// The Knight's owner names an opponent.
+        KnightName,
+        /// The Princess's owner discards a card.
+        PrincessDiscard,
+    }
 }
 
 /// Saves the 40-card deck as a JSON list (serde's arrays stop at 32).
@@ -382,114 +398,437 @@ pub struct State {
     pub last_cards: [[u8; COMBO]; MAX_PLAYERS],
 }
 
-/// Cards in a set of counts (wrapping, never panicking, on a corrupt state).
-fn hand_size(hand: &[u8; KINDS]) -> u8 {
-    hand.iter().fold(0u8, |a, &c| a.wrapping_add(c))
-}
+impl Game for Regine {
+    type State = State;
+    type ActionInfo = RegineAction;
+    type Config = RegineOptions;
 
-/// A combination's ranks, highest first.
-fn ranks_desc(combo: &[u8; COMBO]) -> [u8; COMBO] {
-    let mut r = combo.map(|c| RANK[c as usize]);
-    r.sort_unstable_by(|a, b| b.cmp(a));
-    r
-}
+    const INFO: GameInfo = GameInfo {
+        name: "regine",
+        title: "Regine",
+        aliases: &[],
+        min_players: 2,
+        max_players: 4,
+        options: RegineOptions::SPECS,
+        defaults: RegineOptions::defaults,
+    };
 
-fn count_kind(combo: &[u8; COMBO], kind: u8) -> u8 {
-    combo.iter().filter(|&&c| c == kind).count() as u8
-}
+    // ---- Options ----
+    fn from_options(options: &Options) -> Result<Self> {
+        Ok(Regine {
+            config: read(Self::INFO.name, options)?,
+        })
+    }
 
-/// How a combination ranks for a Suit (higher is better), or `None` if it cannot win it.
-pub fn suit_key(suit: usize, combo: &[u8; COMBO]) -> Option<[u8; 7]> {
-    let r = ranks_desc(combo);
-    match suit {
-        0 => Some([count_kind(combo, QUEEN), r[0], r[1], r[2], r[3], 0, 0]),
-        1 => Some([
-            count_kind(combo, JESTER),
-            6 - r[3],
-            6 - r[2],
-            6 - r[1],
-            6 - r[0],
-            0,
-            0,
-        ]),
-        2 => pairs_key(combo),
-        _ => {
-            let total: u8 = combo.iter().map(|&c| VALUE[c as usize]).sum();
-            let tier = match total {
-                31 => 2,
-                32..=40 => 1,
-                _ => return None,
-            };
-            let q = count_kind(combo, QUEEN);
-            Some([tier, total, q, r[0], r[1], r[2], r[3]])
+    fn config(&self) -> &RegineOptions {
+        &self.config
+    }
+
+    // ---- Cards and actions ----
+    fn num_actions(&self) -> usize {
+        NUM_ACTIONS
+    }
+
+    fn action_info(&self, _s: &State, action: Action) -> RegineAction {
+        use RegineAction::*;
+        let card = |base: Action| CARD_NAMES[(action - base) as usize];
+        let seat = |base: Action| (action - base) as usize;
+        let at = |base: Action| ((action - base) as usize / 4, (action - base) as usize % 4);
+        let effect = |kind: u8| CARD_NAMES[kind as usize];
+        match action {
+            PLAY_UP..PLAY_DOWN => Play {
+                card: card(PLAY_UP),
+                face_up: true,
+            },
+            PLAY_DOWN..MARK => Play {
+                card: card(PLAY_DOWN),
+                face_up: false,
+            },
+            MARK..CONFIRM_EXCHANGE => Exchange { card: card(MARK) },
+            CONFIRM_EXCHANGE => ConfirmExchange,
+            NO_CHANGES => NoChanges,
+            END_TURN => EndTurn,
+            PEASANT_SEAT..PEASANT_CARD => NameSeat {
+                effect: effect(PEASANT),
+                seat: seat(PEASANT_SEAT),
+            },
+            PEASANT_CARD..ASSASSIN_AT => ShowCard {
+                effect: effect(PEASANT),
+                card: card(PEASANT_CARD),
+            },
+            ASSASSIN_AT..COURTESAN_AT => {
+                let (seat, slot) = at(ASSASSIN_AT);
+                TargetCard {
+                    effect: effect(ASSASSIN),
+                    seat,
+                    slot,
+                }
+            }
+            COURTESAN_AT..HERALD_TAKE => {
+                let (seat, slot) = at(COURTESAN_AT);
+                TargetCard {
+                    effect: effect(COURTESAN),
+                    seat,
+                    slot,
+                }
+            }
+            HERALD_TAKE | HERALD_DECLINE => Herald {
+                effect: effect(HERALD),
+                take: action == HERALD_TAKE,
+            },
+            KNIGHT_SEAT..PRINCESS_CARD => NameSeat {
+                effect: effect(KNIGHT),
+                seat: seat(KNIGHT_SEAT),
+            },
+            PRINCESS_CARD..BET_PASS => Discard {
+                effect: effect(PRINCESS),
+                card: card(PRINCESS_CARD),
+            },
+            BET_PASS => Pass,
+            BET_MINE => Mine,
+            DOUBLE_DOWN => DoubleDown,
+            ALL_YOURS => AllYours,
+            // The last id (the caller has checked that `action` is in range).
+            WE_SHALL_SEE.. => WeShallSee,
         }
     }
-}
 
-/// How strong a four-card combination is for betting on `suit`: 2 strong enough to double
-/// down (three Queens or Jesters, two pairs, exactly 31), 1 to stay after a Double Down (two
-/// Queens or Jesters, three of a kind, 37 or more), else 0. The search's rollouts and the
-/// rule-based player (through the binding) both bet by it.
-pub fn bet_strength(suit: usize, combo: &[u8; COMBO]) -> u8 {
-    match (suit, suit_key(suit, combo)) {
-        (_, None) => 0,
-        (0..=2, Some(k)) => u8::from(k[0] >= 2) + u8::from(k[0] >= 3),
-        (_, Some(k)) => 2 * u8::from(k[0] == 2) + u8::from(k[0] != 2 && k[1] >= 37),
+    // ---- Setup ----
+    fn new_state(&self, rng: Rng) -> State {
+        let mut s = State {
+            rng,
+            deck: [0; DECK],
+            deck_len: 0,
+            discard: [0; KINDS],
+            hands: [[0; KINDS]; MAX_PLAYERS],
+            table: [[0; COMBO]; MAX_PLAYERS],
+            table_len: [0; MAX_PLAYERS],
+            face_up: [0; MAX_PLAYERS],
+            marked: [0; KINDS],
+            scores: [0; MAX_PLAYERS],
+            round: 0,
+            dealer: 0,
+            phase: Phase::Build,
+            turn: 0,
+            no_changes: false,
+            changed: false,
+            exchanged: false,
+            played: false,
+            passes: 0,
+            effect: Effect::Nothing,
+            effect_seat: 0,
+            effect_slot: 0,
+            suit: 0,
+            suit_turns: 0,
+            bets: [0; SUITS],
+            doubled: [None; SUITS],
+            won: [None; SUITS],
+            gain: [0; SUITS],
+            last_cards: [[0; COMBO]; MAX_PLAYERS],
+        };
+        self.deal(&mut s);
+        s
     }
-}
 
-/// Pairs: category (1 pair, 2 three of a kind, 3 two pairs or four of a kind), the ranks of
-/// the combination, then the other cards, highest first.
-fn pairs_key(combo: &[u8; COMBO]) -> Option<[u8; 7]> {
-    let mut counts = [0u8; KINDS];
-    for &c in combo {
-        counts[c as usize] += 1;
+    // ---- Legal moves ----
+    fn current_player(&self, s: &State) -> Option<Seat> {
+        match s.phase {
+            Phase::Over => None,
+            Phase::Build if s.effect != Effect::Nothing => Some(s.effect_seat as usize),
+            _ => Some(s.turn as usize),
+        }
     }
-    let mut pair: Option<usize> = None;
-    for kind in (0..KINDS).rev() {
-        let rank = RANK[kind];
-        match (counts[kind], pair) {
-            (4, _) => return Some([3, rank, rank, 0, 0, 0, 0]),
-            (3, _) => return Some([2, rank, other_ranks(combo, kind)[0], 0, 0, 0, 0]),
-            (2, Some(high)) => return Some([3, RANK[high], rank, 0, 0, 0, 0]),
-            (2, None) => pair = Some(kind),
+
+    fn legal_actions(&self, s: &State) -> ActionSet {
+        let mut out = ActionSet::new();
+        match s.phase {
+            Phase::Build => self.legal_build(s, &mut out),
+            Phase::Wager => {
+                let p = s.turn;
+                if s.doubled[s.suit as usize].is_some() {
+                    out.insert(ALL_YOURS);
+                    out.insert(WE_SHALL_SEE);
+                } else {
+                    out.insert(BET_PASS);
+                    if s.bets[s.suit as usize] & (1 << p) == 0 {
+                        out.insert(BET_MINE);
+                    } else if s.suit_turns >= self.n() {
+                        out.insert(DOUBLE_DOWN);
+                    }
+                }
+            }
             _ => {}
         }
+        out
     }
-    let kind = pair?;
-    let o = other_ranks(combo, kind);
-    Some([1, RANK[kind], o[0], o[1], 0, 0, 0])
-}
 
-/// The ranks of the cards not of `kind`, highest first (zeros after them).
-fn other_ranks(combo: &[u8; COMBO], kind: usize) -> [u8; COMBO] {
-    let mut r = [0u8; COMBO];
-    let mut m = 0;
-    for &c in combo {
-        if c as usize != kind {
-            r[m] = RANK[c as usize];
-            m += 1;
+    // ---- Apply ----
+    fn apply(&self, s: &mut State, action: Action) {
+        if s.phase == Phase::Build {
+            self.apply_build(s, action);
+        } else {
+            self.apply_wager(s, action);
         }
     }
-    r.sort_unstable_by(|a, b| b.cmp(a));
-    r
-}
 
-/// What a Suit pays for the winning key (before chips).
-fn suit_points(suit: usize, key: &[u8; 7]) -> u8 {
-    match suit {
-        2 => {
-            if key[0] == 1 {
-                1
-            } else {
-                2
+    // ---- Scoring ----
+    fn returns(&self, s: &State) -> Vec<f64> {
+        if s.phase != Phase::Over {
+            return vec![0.0; self.config.players];
+        }
+        let w = self.winner(s) as usize;
+        let winners: Vec<bool> = (0..self.config.players).map(|k| k == w).collect();
+        winner_returns(&winners)
+    }
+
+    fn scores(&self, s: &State) -> Vec<i64> {
+        s.scores[..self.config.players]
+            .iter()
+            .map(|&x| x as i64)
+            .collect()
+    }
+
+    // ---- Observation ----
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![TENSOR_SIZE]
+    }
+
+    fn observation(&self, s: &State, seat: Seat) -> Value {
+        let n = self.config.players;
+        let names = |counts: &[u8; KINDS]| -> Vec<&str> {
+            (0..KINDS)
+                .flat_map(|k| std::iter::repeat_n(CARD_NAMES[k], counts[k] as usize))
+                .collect()
+        };
+        let table: Vec<Vec<Value>> = (0..n)
+            .map(|k| {
+                (0..s.table_len[k] as usize)
+                    .map(|j| {
+                        let card = self
+                            .sees(s, seat, k, j)
+                            .then(|| CARD_NAMES[s.table[k][j] as usize]);
+                        json!({"card": card, "face_up": s.face_up[k] & (1 << j) != 0})
+                    })
+                    .collect()
+            })
+            .collect();
+        let seats_in =
+            |mask: u8| -> Vec<usize> { (0..n).filter(|&k| mask & (1 << k) != 0).collect() };
+        let last = (s.round > 0).then(|| {
+            (0..n)
+                .map(|k| s.last_cards[k].map(|c| CARD_NAMES[c as usize]).to_vec())
+                .collect::<Vec<_>>()
+        });
+        let wager = s.phase == Phase::Wager;
+        json!({
+            "seat": seat,
+            "current_player": self.current_player(s),
+            "phase": s.phase.name(),
+            "decision": self.decision(s).map(|d| DECISIONS[d]),
+            "round": s.round,
+            "dealer": s.dealer,
+            "turn": (s.phase != Phase::Over).then_some(s.turn),
+            "scores": &s.scores[..n],
+            "target": self.config.target,
+            "hand": names(&s.hands[seat]),
+            "hand_sizes": (0..n).map(|k| hand_size(&s.hands[k])).collect::<Vec<_>>(),
+            "table": table,
+            "deck_size": s.deck_len,
+            "discard_size": hand_size(&s.discard),
+            "no_changes": s.no_changes,
+            "changed": s.changed,
+            "exchanged": s.exchanged,
+            "played": s.played,
+            "passes": s.passes,
+            "marked": names(&self.marked_for(s, seat)),
+            "marked_count": hand_size(&s.marked),
+            "herald_card": self.herald_card_for(s, seat).map(|c| CARD_NAMES[c as usize]),
+            "suit": wager.then(|| SUIT_NAMES[s.suit as usize]),
+            "suit_turns": s.suit_turns,
+            "bets": s.bets.map(seats_in),
+            "double_down": s.doubled,
+            "suit_winners": s.won,
+            "suit_points": s.gain,
+            "last_combinations": last,
+            "terminal": s.phase == Phase::Over,
+        })
+    }
+
+    fn observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
+        let n = self.config.players;
+        let mut w = TensorWriter::new(out);
+        for &c in &s.hands[seat] {
+            w.scalar(c as f32);
+        }
+        for &c in &self.marked_for(s, seat) {
+            w.scalar(c as f32);
+        }
+        w.one_hot(KINDS, self.herald_card_for(s, seat).map(|c| c as usize));
+        let current = self.current_player(s);
+        for k in 0..MAX_PLAYERS {
+            if k >= n {
+                for _ in 0..SEAT_BLOCK {
+                    w.scalar(0.0);
+                }
+                continue;
+            }
+            let j = (seat + k) % n;
+            w.flag(true);
+            w.scalar(hand_size(&s.hands[j]) as f32);
+            for slot in 0..COMBO {
+                let occupied = slot < s.table_len[j] as usize;
+                w.flag(occupied);
+                w.flag(occupied && s.face_up[j] & (1 << slot) != 0);
+                let seen = occupied && self.sees(s, seat, j, slot);
+                w.one_hot(KINDS, seen.then_some(s.table[j][slot] as usize));
+            }
+            w.scalar(s.scores[j] as f32 / self.config.target as f32);
+            w.flag(s.dealer as usize == j);
+            w.flag(s.phase != Phase::Over && s.turn as usize == j);
+            w.flag(current == Some(j));
+            for suit in 0..SUITS {
+                w.flag(s.bets[suit] & (1 << j) != 0);
+            }
+            for suit in 0..SUITS {
+                w.flag(s.doubled[suit] == Some(j as u8));
+            }
+            for suit in 0..SUITS {
+                w.flag(s.won[suit] == Some(j as u8));
             }
         }
-        3 => key[0],
-        _ => 1,
+        w.one_hot(Phase::ALL.len(), Some(s.phase as usize));
+        w.one_hot(DECISIONS.len(), self.decision(s));
+        w.flag(s.no_changes);
+        w.flag(s.changed);
+        w.flag(s.played);
+        w.scalar(s.passes as f32);
+        w.scalar(hand_size(&s.marked) as f32);
+        w.scalar(s.deck_len as f32);
+        w.scalar(hand_size(&s.discard) as f32);
+        w.one_hot(SUITS, (s.phase == Phase::Wager).then_some(s.suit as usize));
+        w.scalar(s.suit_turns as f32);
+        for &g in &s.gain {
+            w.scalar(g as f32);
+        }
+    }
+
+    fn determinize(&self, s: &State, seat: Seat, rng: &mut Rng) -> State {
+        let mut d = *s;
+        let fixed_top = self.herald_card_for(s, seat).is_some();
+        let deck_hidden = d.deck_len as usize - fixed_top as usize;
+        // The unseen cards, in kind order.
+        let mut unseen = [0u8; KINDS];
+        for k in (0..self.config.players).filter(|&k| k != seat) {
+            for kind in 0..KINDS {
+                unseen[kind] += d.hands[k][kind];
+            }
+            for j in 0..d.table_len[k] as usize {
+                if d.face_up[k] & (1 << j) == 0 {
+                    unseen[d.table[k][j] as usize] += 1;
+                }
+            }
+        }
+        for &c in &d.deck[..deck_hidden] {
+            unseen[c as usize] += 1;
+        }
+        for kind in 0..KINDS {
+            unseen[kind] += d.discard[kind];
+        }
+        let mut pool = [0u8; DECK];
+        let mut len = 0;
+        for (kind, &count) in unseen.iter().enumerate() {
+            for _ in 0..count {
+                pool[len] = kind as u8;
+                len += 1;
+            }
+        }
+        rng.shuffle(&mut pool[..len]);
+        let mut next = 0;
+        let mut take = || {
+            let c = pool[next];
+            next += 1;
+            c
+        };
+        for k in (0..self.config.players).filter(|&k| k != seat) {
+            let size = hand_size(&d.hands[k]);
+            d.hands[k] = [0; KINDS];
+            for _ in 0..size {
+                d.hands[k][take() as usize] += 1;
+            }
+            for j in 0..d.table_len[k] as usize {
+                if d.face_up[k] & (1 << j) == 0 {
+                    d.table[k][j] = take();
+                }
+            }
+        }
+        for i in 0..deck_hidden {
+            d.deck[i] = take();
+        }
+        let discard_size = hand_size(&d.discard);
+        d.discard = [0; KINDS];
+        for _ in 0..discard_size {
+            d.discard[take() as usize] += 1;
+        }
+        // Another player's marks become the lowest cards of her resampled hand.
+        let p = d.turn as usize;
+        if p != seat && hand_size(&d.marked) > 0 {
+            let mut left = hand_size(&d.marked);
+            d.marked = [0; KINDS];
+            for kind in 0..KINDS {
+                let m = left.min(d.hands[p][kind]);
+                d.marked[kind] = m;
+                left -= m;
+            }
+        }
+        d.rng = rng.fork();
+        d
+    }
+
+    // ---- Checks ----
+    fn check_state(&self, s: &State) -> std::result::Result<(), String> {
+        check(self, s)
+    }
+
+    // ---- Search policy ----
+    /// Rollouts play like the rule-based player where it matters most, with a random move one
+    /// time in four: in the building phase exchange the cards that fit nothing, then declare
+    /// "no changes" (playing no card: the rollout settles the hands soon), claim every Suit,
+    /// double down with a very strong combination and stay after a Double Down with a fair one.
+    fn rollout_action(&self, s: &State, legal: &ActionSet, rng: &mut Rng) -> Action {
+        if rng.below(4) == 0 {
+            return uniform_action(legal, rng);
+        }
+        let strength = || bet_strength(s.suit as usize, &s.table[s.turn as usize]);
+        let choice = match s.phase {
+            Phase::Wager if s.doubled[s.suit as usize].is_some() => {
+                if strength() >= 1 {
+                    WE_SHALL_SEE
+                } else {
+                    ALL_YOURS
+                }
+            }
+            Phase::Wager if strength() >= 2 && legal.contains(DOUBLE_DOWN as usize) => DOUBLE_DOWN,
+            Phase::Wager if legal.contains(BET_MINE as usize) => BET_MINE,
+            Phase::Wager => BET_PASS,
+            Phase::Build if s.effect == Effect::Nothing => build_rollout_action(s),
+            _ => END_TURN,
+        };
+        if legal.contains(choice as usize) {
+            choice
+        } else {
+            uniform_action(legal, rng)
+        }
+    }
+
+    /// Rollouts stop once a round has been scored: the seats' point leads (over a quarter of
+    /// the target) estimate the returns.
+    fn rollout_cutoff(&self, from: &State, s: &State) -> Option<Vec<f64>> {
+        (s.round > from.round)
+            .then(|| lead_returns(&self.scores(s), self.config.target as f64 / 4.0))
     }
 }
 
+// ---- Setup ----
 impl Regine {
     fn n(&self) -> u8 {
         self.config.players as u8
@@ -573,7 +912,78 @@ impl Regine {
             s.hands[seat as usize][card as usize] += 1;
         }
     }
+}
 
+// ---- Legal moves ----
+impl Regine {
+    fn legal_build(&self, s: &State, out: &mut ActionSet) {
+        let d = s.effect_seat as usize;
+        let add_cards = |out: &mut ActionSet, base: Action, seat: usize| {
+            for kind in 0..KINDS {
+                if s.hands[seat][kind] > 0 {
+                    out.insert(base + kind as Action);
+                }
+            }
+        };
+        let add_opponents = |out: &mut ActionSet, base: Action| {
+            for k in 0..self.config.players {
+                if k != d && hand_size(&s.hands[k]) > 0 {
+                    out.insert(base + k as Action);
+                }
+            }
+        };
+        match s.effect {
+            Effect::PeasantName => add_opponents(out, PEASANT_SEAT),
+            Effect::PeasantShow => add_cards(out, PEASANT_CARD, d),
+            Effect::AssassinTarget | Effect::CourtesanTarget => {
+                let base = if s.effect == Effect::AssassinTarget {
+                    ASSASSIN_AT
+                } else {
+                    COURTESAN_AT
+                };
+                for k in 0..self.config.players {
+                    for j in 0..s.table_len[k] as usize {
+                        if s.effect == Effect::AssassinTarget || s.face_up[k] & (1 << j) == 0 {
+                            out.insert(base + (4 * k + j) as Action);
+                        }
+                    }
+                }
+            }
+            Effect::HeraldChoice => {
+                out.insert(HERALD_TAKE);
+                out.insert(HERALD_DECLINE);
+            }
+            Effect::KnightName => add_opponents(out, KNIGHT_SEAT),
+            Effect::PrincessDiscard => add_cards(out, PRINCESS_CARD, d),
+            _ => {
+                let p = s.turn as usize;
+                let hand = &s.hands[p];
+                if hand_size(&s.marked) > 0 {
+                    let low = (0..KINDS).rev().find(|&k| s.marked[k] > 0).unwrap_or(0);
+                    for kind in low..KINDS {
+                        if s.marked[kind] < hand[kind] {
+                            out.insert(MARK + kind as Action);
+                        }
+                    }
+                    out.insert(CONFIRM_EXCHANGE);
+                    return;
+                }
+                if !s.played {
+                    add_cards(out, PLAY_UP, p);
+                    add_cards(out, PLAY_DOWN, p);
+                }
+                if !s.changed && !s.no_changes {
+                    add_cards(out, MARK, p);
+                    out.insert(NO_CHANGES);
+                }
+                out.insert(END_TURN);
+            }
+        }
+    }
+}
+
+// ---- Apply ----
+impl Regine {
     /// Puts `card` from `seat`'s hand on her table; returns its slot.
     fn put_on_table(&self, s: &mut State, seat: u8, card: u8, up: bool) -> u8 {
         let p = seat as usize;
@@ -867,7 +1277,15 @@ impl Regine {
             self.resolve(s);
         }
     }
+}
 
+fn count_face_down(s: &State, seat: usize) -> u32 {
+    let all = (1u8 << s.table_len[seat]) - 1;
+    (all & !s.face_up[seat]).count_ones()
+}
+
+// ---- Scoring ----
+impl Regine {
     /// The winner of `suit` among the seats in `mask`, with the Suit's points.
     pub fn suit_winner(&self, s: &State, suit: usize, mask: u8) -> Option<(u8, u8)> {
         let mut best: Option<(u8, [u8; 7])> = None;
@@ -937,7 +1355,101 @@ impl Regine {
         }
         best
     }
+}
 
+/// A combination's ranks, highest first.
+fn ranks_desc(combo: &[u8; COMBO]) -> [u8; COMBO] {
+    let mut r = combo.map(|c| RANK[c as usize]);
+    r.sort_unstable_by(|a, b| b.cmp(a));
+    r
+}
+
+fn count_kind(combo: &[u8; COMBO], kind: u8) -> u8 {
+    combo.iter().filter(|&&c| c == kind).count() as u8
+}
+
+/// How a combination ranks for a Suit (higher is better), or `None` if it cannot win it.
+pub fn suit_key(suit: usize, combo: &[u8; COMBO]) -> Option<[u8; 7]> {
+    let r = ranks_desc(combo);
+    match suit {
+        0 => Some([count_kind(combo, QUEEN), r[0], r[1], r[2], r[3], 0, 0]),
+        1 => Some([
+            count_kind(combo, JESTER),
+            6 - r[3],
+            6 - r[2],
+            6 - r[1],
+            6 - r[0],
+            0,
+            0,
+        ]),
+        2 => pairs_key(combo),
+        _ => {
+            let total: u8 = combo.iter().map(|&c| VALUE[c as usize]).sum();
+            let tier = match total {
+                31 => 2,
+                32..=40 => 1,
+                _ => return None,
+            };
+            let q = count_kind(combo, QUEEN);
+            Some([tier, total, q, r[0], r[1], r[2], r[3]])
+        }
+    }
+}
+
+/// Pairs: category (1 pair, 2 three of a kind, 3 two pairs or four of a kind), the ranks of
+/// the combination, then the other cards, highest first.
+fn pairs_key(combo: &[u8; COMBO]) -> Option<[u8; 7]> {
+    let mut counts = [0u8; KINDS];
+    for &c in combo {
+        counts[c as usize] += 1;
+    }
+    let mut pair: Option<usize> = None;
+    for kind in (0..KINDS).rev() {
+        let rank = RANK[kind];
+        match (counts[kind], pair) {
+            (4, _) => return Some([3, rank, rank, 0, 0, 0, 0]),
+            (3, _) => return Some([2, rank, other_ranks(combo, kind)[0], 0, 0, 0, 0]),
+            (2, Some(high)) => return Some([3, RANK[high], rank, 0, 0, 0, 0]),
+            (2, None) => pair = Some(kind),
+            _ => {}
+        }
+    }
+    let kind = pair?;
+    let o = other_ranks(combo, kind);
+    Some([1, RANK[kind], o[0], o[1], 0, 0, 0])
+}
+
+/// The ranks of the cards not of `kind`, highest first (zeros after them).
+fn other_ranks(combo: &[u8; COMBO], kind: usize) -> [u8; COMBO] {
+    let mut r = [0u8; COMBO];
+    let mut m = 0;
+    for &c in combo {
+        if c as usize != kind {
+            r[m] = RANK[c as usize];
+            m += 1;
+        }
+    }
+    r.sort_unstable_by(|a, b| b.cmp(a));
+    r
+}
+
+/// What a Suit pays for the winning key (before chips).
+fn suit_points(suit: usize, key: &[u8; 7]) -> u8 {
+    match suit {
+        2 => {
+            if key[0] == 1 {
+                1
+            } else {
+                2
+            }
+        }
+        3 => key[0],
+        _ => 1,
+    }
+}
+
+// ---- Observation ----
+impl Regine {
     /// Index into [`DECISIONS`] of what the current player decides.
     fn decision(&self, s: &State) -> Option<usize> {
         match s.phase {
@@ -967,525 +1479,9 @@ impl Regine {
             [0; KINDS]
         }
     }
-
-    fn legal_build(&self, s: &State, out: &mut ActionSet) {
-        let d = s.effect_seat as usize;
-        let add_cards = |out: &mut ActionSet, base: Action, seat: usize| {
-            for kind in 0..KINDS {
-                if s.hands[seat][kind] > 0 {
-                    out.insert(base + kind as Action);
-                }
-            }
-        };
-        let add_opponents = |out: &mut ActionSet, base: Action| {
-            for k in 0..self.config.players {
-                if k != d && hand_size(&s.hands[k]) > 0 {
-                    out.insert(base + k as Action);
-                }
-            }
-        };
-        match s.effect {
-            Effect::PeasantName => add_opponents(out, PEASANT_SEAT),
-            Effect::PeasantShow => add_cards(out, PEASANT_CARD, d),
-            Effect::AssassinTarget | Effect::CourtesanTarget => {
-                let base = if s.effect == Effect::AssassinTarget {
-                    ASSASSIN_AT
-                } else {
-                    COURTESAN_AT
-                };
-                for k in 0..self.config.players {
-                    for j in 0..s.table_len[k] as usize {
-                        if s.effect == Effect::AssassinTarget || s.face_up[k] & (1 << j) == 0 {
-                            out.insert(base + (4 * k + j) as Action);
-                        }
-                    }
-                }
-            }
-            Effect::HeraldChoice => {
-                out.insert(HERALD_TAKE);
-                out.insert(HERALD_DECLINE);
-            }
-            Effect::KnightName => add_opponents(out, KNIGHT_SEAT),
-            Effect::PrincessDiscard => add_cards(out, PRINCESS_CARD, d),
-            _ => {
-                let p = s.turn as usize;
-                let hand = &s.hands[p];
-                if hand_size(&s.marked) > 0 {
-                    let low = (0..KINDS).rev().find(|&k| s.marked[k] > 0).unwrap_or(0);
-                    for kind in low..KINDS {
-                        if s.marked[kind] < hand[kind] {
-                            out.insert(MARK + kind as Action);
-                        }
-                    }
-                    out.insert(CONFIRM_EXCHANGE);
-                    return;
-                }
-                if !s.played {
-                    add_cards(out, PLAY_UP, p);
-                    add_cards(out, PLAY_DOWN, p);
-                }
-                if !s.changed && !s.no_changes {
-                    add_cards(out, MARK, p);
-                    out.insert(NO_CHANGES);
-                }
-                out.insert(END_TURN);
-            }
-        }
-    }
 }
 
-fn count_face_down(s: &State, seat: usize) -> u32 {
-    let all = (1u8 << s.table_len[seat]) - 1;
-    (all & !s.face_up[seat]).count_ones()
-}
-
-impl Game for Regine {
-    type State = State;
-    type ActionInfo = RegineAction;
-    type Config = RegineOptions;
-
-    const INFO: GameInfo = GameInfo {
-        name: "regine",
-        title: "Regine",
-        aliases: &[],
-        min_players: 2,
-        max_players: 4,
-        options: RegineOptions::SPECS,
-        defaults: RegineOptions::defaults,
-    };
-
-    fn from_options(options: &Options) -> Result<Self> {
-        Ok(Regine {
-            config: read(Self::INFO.name, options)?,
-        })
-    }
-
-    fn config(&self) -> &RegineOptions {
-        &self.config
-    }
-
-    fn num_actions(&self) -> usize {
-        NUM_ACTIONS
-    }
-
-    fn observation_shape(&self) -> Vec<usize> {
-        vec![TENSOR_SIZE]
-    }
-
-    fn new_state(&self, rng: Rng) -> State {
-        let mut s = State {
-            rng,
-            deck: [0; DECK],
-            deck_len: 0,
-            discard: [0; KINDS],
-            hands: [[0; KINDS]; MAX_PLAYERS],
-            table: [[0; COMBO]; MAX_PLAYERS],
-            table_len: [0; MAX_PLAYERS],
-            face_up: [0; MAX_PLAYERS],
-            marked: [0; KINDS],
-            scores: [0; MAX_PLAYERS],
-            round: 0,
-            dealer: 0,
-            phase: Phase::Build,
-            turn: 0,
-            no_changes: false,
-            changed: false,
-            exchanged: false,
-            played: false,
-            passes: 0,
-            effect: Effect::Nothing,
-            effect_seat: 0,
-            effect_slot: 0,
-            suit: 0,
-            suit_turns: 0,
-            bets: [0; SUITS],
-            doubled: [None; SUITS],
-            won: [None; SUITS],
-            gain: [0; SUITS],
-            last_cards: [[0; COMBO]; MAX_PLAYERS],
-        };
-        self.deal(&mut s);
-        s
-    }
-
-    fn current_player(&self, s: &State) -> Option<Seat> {
-        match s.phase {
-            Phase::Over => None,
-            Phase::Build if s.effect != Effect::Nothing => Some(s.effect_seat as usize),
-            _ => Some(s.turn as usize),
-        }
-    }
-
-    fn legal_actions(&self, s: &State) -> ActionSet {
-        let mut out = ActionSet::new();
-        match s.phase {
-            Phase::Build => self.legal_build(s, &mut out),
-            Phase::Wager => {
-                let p = s.turn;
-                if s.doubled[s.suit as usize].is_some() {
-                    out.insert(ALL_YOURS);
-                    out.insert(WE_SHALL_SEE);
-                } else {
-                    out.insert(BET_PASS);
-                    if s.bets[s.suit as usize] & (1 << p) == 0 {
-                        out.insert(BET_MINE);
-                    } else if s.suit_turns >= self.n() {
-                        out.insert(DOUBLE_DOWN);
-                    }
-                }
-            }
-            _ => {}
-        }
-        out
-    }
-
-    fn apply(&self, s: &mut State, action: Action) {
-        if s.phase == Phase::Build {
-            self.apply_build(s, action);
-        } else {
-            self.apply_wager(s, action);
-        }
-    }
-
-    fn returns(&self, s: &State) -> Vec<f64> {
-        if s.phase != Phase::Over {
-            return vec![0.0; self.config.players];
-        }
-        let w = self.winner(s) as usize;
-        let winners: Vec<bool> = (0..self.config.players).map(|k| k == w).collect();
-        winner_returns(&winners)
-    }
-
-    fn scores(&self, s: &State) -> Vec<i64> {
-        s.scores[..self.config.players]
-            .iter()
-            .map(|&x| x as i64)
-            .collect()
-    }
-
-    fn action_info(&self, _s: &State, action: Action) -> RegineAction {
-        use RegineAction::*;
-        let card = |base: Action| CARD_NAMES[(action - base) as usize];
-        let seat = |base: Action| (action - base) as usize;
-        let at = |base: Action| ((action - base) as usize / 4, (action - base) as usize % 4);
-        let effect = |kind: u8| CARD_NAMES[kind as usize];
-        match action {
-            PLAY_UP..PLAY_DOWN => Play {
-                card: card(PLAY_UP),
-                face_up: true,
-            },
-            PLAY_DOWN..MARK => Play {
-                card: card(PLAY_DOWN),
-                face_up: false,
-            },
-            MARK..CONFIRM_EXCHANGE => Exchange { card: card(MARK) },
-            CONFIRM_EXCHANGE => ConfirmExchange,
-            NO_CHANGES => NoChanges,
-            END_TURN => EndTurn,
-            PEASANT_SEAT..PEASANT_CARD => NameSeat {
-                effect: effect(PEASANT),
-                seat: seat(PEASANT_SEAT),
-            },
-            PEASANT_CARD..ASSASSIN_AT => ShowCard {
-                effect: effect(PEASANT),
-                card: card(PEASANT_CARD),
-            },
-            ASSASSIN_AT..COURTESAN_AT => {
-                let (seat, slot) = at(ASSASSIN_AT);
-                TargetCard {
-                    effect: effect(ASSASSIN),
-                    seat,
-                    slot,
-                }
-            }
-            COURTESAN_AT..HERALD_TAKE => {
-                let (seat, slot) = at(COURTESAN_AT);
-                TargetCard {
-                    effect: effect(COURTESAN),
-                    seat,
-                    slot,
-                }
-            }
-            HERALD_TAKE | HERALD_DECLINE => Herald {
-                effect: effect(HERALD),
-                take: action == HERALD_TAKE,
-            },
-            KNIGHT_SEAT..PRINCESS_CARD => NameSeat {
-                effect: effect(KNIGHT),
-                seat: seat(KNIGHT_SEAT),
-            },
-            PRINCESS_CARD..BET_PASS => Discard {
-                effect: effect(PRINCESS),
-                card: card(PRINCESS_CARD),
-            },
-            BET_PASS => Pass,
-            BET_MINE => Mine,
-            DOUBLE_DOWN => DoubleDown,
-            ALL_YOURS => AllYours,
-            // The last id (the caller has checked that `action` is in range).
-            WE_SHALL_SEE.. => WeShallSee,
-        }
-    }
-
-    fn observation(&self, s: &State, seat: Seat) -> Value {
-        let n = self.config.players;
-        let names = |counts: &[u8; KINDS]| -> Vec<&str> {
-            (0..KINDS)
-                .flat_map(|k| std::iter::repeat_n(CARD_NAMES[k], counts[k] as usize))
-                .collect()
-        };
-        let table: Vec<Vec<Value>> = (0..n)
-            .map(|k| {
-                (0..s.table_len[k] as usize)
-                    .map(|j| {
-                        let card = self
-                            .sees(s, seat, k, j)
-                            .then(|| CARD_NAMES[s.table[k][j] as usize]);
-                        json!({"card": card, "face_up": s.face_up[k] & (1 << j) != 0})
-                    })
-                    .collect()
-            })
-            .collect();
-        let seats_in =
-            |mask: u8| -> Vec<usize> { (0..n).filter(|&k| mask & (1 << k) != 0).collect() };
-        let last = (s.round > 0).then(|| {
-            (0..n)
-                .map(|k| s.last_cards[k].map(|c| CARD_NAMES[c as usize]).to_vec())
-                .collect::<Vec<_>>()
-        });
-        let wager = s.phase == Phase::Wager;
-        json!({
-            "seat": seat,
-            "current_player": self.current_player(s),
-            "phase": s.phase.name(),
-            "decision": self.decision(s).map(|d| DECISIONS[d]),
-            "round": s.round,
-            "dealer": s.dealer,
-            "turn": (s.phase != Phase::Over).then_some(s.turn),
-            "scores": &s.scores[..n],
-            "target": self.config.target,
-            "hand": names(&s.hands[seat]),
-            "hand_sizes": (0..n).map(|k| hand_size(&s.hands[k])).collect::<Vec<_>>(),
-            "table": table,
-            "deck_size": s.deck_len,
-            "discard_size": hand_size(&s.discard),
-            "no_changes": s.no_changes,
-            "changed": s.changed,
-            "exchanged": s.exchanged,
-            "played": s.played,
-            "passes": s.passes,
-            "marked": names(&self.marked_for(s, seat)),
-            "marked_count": hand_size(&s.marked),
-            "herald_card": self.herald_card_for(s, seat).map(|c| CARD_NAMES[c as usize]),
-            "suit": wager.then(|| SUIT_NAMES[s.suit as usize]),
-            "suit_turns": s.suit_turns,
-            "bets": s.bets.map(seats_in),
-            "double_down": s.doubled,
-            "suit_winners": s.won,
-            "suit_points": s.gain,
-            "last_combinations": last,
-            "terminal": s.phase == Phase::Over,
-        })
-    }
-
-    fn observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
-        let n = self.config.players;
-        let mut w = TensorWriter::new(out);
-        for &c in &s.hands[seat] {
-            w.scalar(c as f32);
-        }
-        for &c in &self.marked_for(s, seat) {
-            w.scalar(c as f32);
-        }
-        w.one_hot(KINDS, self.herald_card_for(s, seat).map(|c| c as usize));
-        let current = self.current_player(s);
-        for k in 0..MAX_PLAYERS {
-            if k >= n {
-                for _ in 0..SEAT_BLOCK {
-                    w.scalar(0.0);
-                }
-                continue;
-            }
-            let j = (seat + k) % n;
-            w.flag(true);
-            w.scalar(hand_size(&s.hands[j]) as f32);
-            for slot in 0..COMBO {
-                let occupied = slot < s.table_len[j] as usize;
-                w.flag(occupied);
-                w.flag(occupied && s.face_up[j] & (1 << slot) != 0);
-                let seen = occupied && self.sees(s, seat, j, slot);
-                w.one_hot(KINDS, seen.then_some(s.table[j][slot] as usize));
-            }
-            w.scalar(s.scores[j] as f32 / self.config.target as f32);
-            w.flag(s.dealer as usize == j);
-            w.flag(s.phase != Phase::Over && s.turn as usize == j);
-            w.flag(current == Some(j));
-            for suit in 0..SUITS {
-                w.flag(s.bets[suit] & (1 << j) != 0);
-            }
-            for suit in 0..SUITS {
-                w.flag(s.doubled[suit] == Some(j as u8));
-            }
-            for suit in 0..SUITS {
-                w.flag(s.won[suit] == Some(j as u8));
-            }
-        }
-        w.one_hot(Phase::ALL.len(), Some(s.phase as usize));
-        w.one_hot(DECISIONS.len(), self.decision(s));
-        w.flag(s.no_changes);
-        w.flag(s.changed);
-        w.flag(s.played);
-        w.scalar(s.passes as f32);
-        w.scalar(hand_size(&s.marked) as f32);
-        w.scalar(s.deck_len as f32);
-        w.scalar(hand_size(&s.discard) as f32);
-        w.one_hot(SUITS, (s.phase == Phase::Wager).then_some(s.suit as usize));
-        w.scalar(s.suit_turns as f32);
-        for &g in &s.gain {
-            w.scalar(g as f32);
-        }
-    }
-
-    fn determinize(&self, s: &State, seat: Seat, rng: &mut Rng) -> State {
-        let mut d = *s;
-        let fixed_top = self.herald_card_for(s, seat).is_some();
-        let deck_hidden = d.deck_len as usize - fixed_top as usize;
-        // The unseen cards, in kind order.
-        let mut unseen = [0u8; KINDS];
-        for k in (0..self.config.players).filter(|&k| k != seat) {
-            for kind in 0..KINDS {
-                unseen[kind] += d.hands[k][kind];
-            }
-            for j in 0..d.table_len[k] as usize {
-                if d.face_up[k] & (1 << j) == 0 {
-                    unseen[d.table[k][j] as usize] += 1;
-                }
-            }
-        }
-        for &c in &d.deck[..deck_hidden] {
-            unseen[c as usize] += 1;
-        }
-        for kind in 0..KINDS {
-            unseen[kind] += d.discard[kind];
-        }
-        let mut pool = [0u8; DECK];
-        let mut len = 0;
-        for (kind, &count) in unseen.iter().enumerate() {
-            for _ in 0..count {
-                pool[len] = kind as u8;
-                len += 1;
-            }
-        }
-        rng.shuffle(&mut pool[..len]);
-        let mut next = 0;
-        let mut take = || {
-            let c = pool[next];
-            next += 1;
-            c
-        };
-        for k in (0..self.config.players).filter(|&k| k != seat) {
-            let size = hand_size(&d.hands[k]);
-            d.hands[k] = [0; KINDS];
-            for _ in 0..size {
-                d.hands[k][take() as usize] += 1;
-            }
-            for j in 0..d.table_len[k] as usize {
-                if d.face_up[k] & (1 << j) == 0 {
-                    d.table[k][j] = take();
-                }
-            }
-        }
-        for i in 0..deck_hidden {
-            d.deck[i] = take();
-        }
-        let discard_size = hand_size(&d.discard);
-        d.discard = [0; KINDS];
-        for _ in 0..discard_size {
-            d.discard[take() as usize] += 1;
-        }
-        // Another player's marks become the lowest cards of her resampled hand.
-        let p = d.turn as usize;
-        if p != seat && hand_size(&d.marked) > 0 {
-            let mut left = hand_size(&d.marked);
-            d.marked = [0; KINDS];
-            for kind in 0..KINDS {
-                let m = left.min(d.hands[p][kind]);
-                d.marked[kind] = m;
-                left -= m;
-            }
-        }
-        d.rng = rng.fork();
-        d
-    }
-
-    fn check_state(&self, s: &State) -> std::result::Result<(), String> {
-        check(self, s)
-    }
-
-    /// Rollouts play like the rule-based player where it matters most, with a random move one
-    /// time in four: in the building phase exchange the cards that fit nothing, then declare
-    /// "no changes" (playing no card: the rollout settles the hands soon), claim every Suit,
-    /// double down with a very strong combination and stay after a Double Down with a fair one.
-    fn rollout_action(&self, s: &State, legal: &ActionSet, rng: &mut Rng) -> Action {
-        if rng.below(4) == 0 {
-            return uniform_action(legal, rng);
-        }
-        let strength = || bet_strength(s.suit as usize, &s.table[s.turn as usize]);
-        let choice = match s.phase {
-            Phase::Wager if s.doubled[s.suit as usize].is_some() => {
-                if strength() >= 1 {
-                    WE_SHALL_SEE
-                } else {
-                    ALL_YOURS
-                }
-            }
-            Phase::Wager if strength() >= 2 && legal.contains(DOUBLE_DOWN as usize) => DOUBLE_DOWN,
-            Phase::Wager if legal.contains(BET_MINE as usize) => BET_MINE,
-            Phase::Wager => BET_PASS,
-            Phase::Build if s.effect == Effect::Nothing => build_rollout_action(s),
-            _ => END_TURN,
-        };
-        if legal.contains(choice as usize) {
-            choice
-        } else {
-            uniform_action(legal, rng)
-        }
-    }
-
-    /// Rollouts stop once a round has been scored: the seats' point leads (over a quarter of
-    /// the target) estimate the returns.
-    fn rollout_cutoff(&self, from: &State, s: &State) -> Option<Vec<f64>> {
-        (s.round > from.round)
-            .then(|| lead_returns(&self.scores(s), self.config.target as f64 / 4.0))
-    }
-}
-
-/// The rule-based player's building move for rollouts: exchange once the hand cards that fit
-/// nothing (not a Queen, a Jester or part of a pair with an own card), declare "no changes"
-/// once none is left, else end the turn.
-fn build_rollout_action(s: &State) -> Action {
-    let p = s.turn as usize;
-    let mut own = s.hands[p];
-    for &card in &s.table[p][..s.table_len[p] as usize] {
-        own[card as usize] += 1;
-    }
-    let loose = |kind: usize| kind != QUEEN as usize && kind != JESTER as usize && own[kind] < 2;
-    let marking = hand_size(&s.marked) > 0;
-    if marking || (!s.changed && !s.no_changes) {
-        let low = (0..KINDS).rev().find(|&k| s.marked[k] > 0).unwrap_or(0);
-        if let Some(kind) = (low..KINDS).find(|&k| loose(k) && s.marked[k] < s.hands[p][k]) {
-            return MARK + kind as Action;
-        }
-        if marking {
-            return CONFIRM_EXCHANGE;
-        }
-        if (0..KINDS).all(|k| s.hands[p][k] == 0 || !loose(k)) {
-            return NO_CHANGES;
-        }
-    }
-    END_TURN
-}
-
+// ---- Checks ----
 /// Every invariant of a state read from JSON.
 fn check(g: &Regine, s: &State) -> std::result::Result<(), String> {
     let n = g.config.players;
@@ -1683,12 +1679,46 @@ fn check_wager(g: &Regine, s: &State) -> std::result::Result<(), String> {
     Ok(())
 }
 
-/// Floats per seat in the observation tensor.
-const SEAT_BLOCK: usize = 2 + COMBO * (2 + KINDS) + 1 + 3 + 3 * SUITS;
-/// Size of the observation tensor.
-pub const TENSOR_SIZE: usize =
-    3 * KINDS + MAX_PLAYERS * SEAT_BLOCK + 3 + DECISIONS.len() + 5 + 2 + SUITS + 1 + SUITS;
+// ---- Search policy ----
+/// The rule-based player's building move for rollouts: exchange once the hand cards that fit
+/// nothing (not a Queen, a Jester or part of a pair with an own card), declare "no changes"
+/// once none is left, else end the turn.
+fn build_rollout_action(s: &State) -> Action {
+    let p = s.turn as usize;
+    let mut own = s.hands[p];
+    for &card in &s.table[p][..s.table_len[p] as usize] {
+        own[card as usize] += 1;
+    }
+    let loose = |kind: usize| kind != QUEEN as usize && kind != JESTER as usize && own[kind] < 2;
+    let marking = hand_size(&s.marked) > 0;
+    if marking || (!s.changed && !s.no_changes) {
+        let low = (0..KINDS).rev().find(|&k| s.marked[k] > 0).unwrap_or(0);
+        if let Some(kind) = (low..KINDS).find(|&k| loose(k) && s.marked[k] < s.hands[p][k]) {
+            return MARK + kind as Action;
+        }
+        if marking {
+            return CONFIRM_EXCHANGE;
+        }
+        if (0..KINDS).all(|k| s.hands[p][k] == 0 || !loose(k)) {
+            return NO_CHANGES;
+        }
+    }
+    END_TURN
+}
 
+/// How strong a four-card combination is for betting on `suit`: 2 strong enough to double
+/// down (three Queens or Jesters, two pairs, exactly 31), 1 to stay after a Double Down (two
+/// Queens or Jesters, three of a kind, 37 or more), else 0. The search's rollouts and the
+/// rule-based player (through the binding) both bet by it.
+pub fn bet_strength(suit: usize, combo: &[u8; COMBO]) -> u8 {
+    match (suit, suit_key(suit, combo)) {
+        (_, None) => 0,
+        (0..=2, Some(k)) => u8::from(k[0] >= 2) + u8::from(k[0] >= 3),
+        (_, Some(k)) => 2 * u8::from(k[0] == 2) + u8::from(k[0] != 2 && k[1] >= 37),
+    }
+}
+
+// ---- Tests ----
 #[cfg(test)]
 mod tests {
     use super::*;
