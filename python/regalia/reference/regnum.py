@@ -49,6 +49,7 @@ from regalia.reference.options import Choice, Data, Integer, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter
 
+# ---- Constants ----
 MAX_PLAYERS = 4
 LINEUP = 4
 HAND_START = 4
@@ -111,6 +112,7 @@ TENSOR_SIZE = (
 )
 
 
+# ---- Options ----
 @dataclass(frozen=True)
 class RegnumOptions:
     """Regnum's options."""
@@ -130,6 +132,7 @@ class RegnumOptions:
     )
 
 
+# ---- Cards and actions ----
 #: For each non-empty set of colours: the colours in it, and the kinds that can pay one of them.
 _SUBSETS = tuple(
     (tuple(c for c in range(4) if S >> c & 1), tuple(k for k in range(KINDS) if KIND_MASK[k] & S)) for S in range(1, 16)
@@ -192,6 +195,7 @@ def feasible(cnt: list[int], slots: tuple[int, ...], start: int, pair_colour: in
     return False
 
 
+# ---- State ----
 @dataclass
 class State:
     """The whole game state (field for field the Rust ``State``)."""
@@ -226,6 +230,7 @@ class Regnum(Rules[State, RegnumOptions]):
 
     INFO = GameInfo("regnum", "Regnum", (), 2, MAX_PLAYERS, RegnumOptions)
 
+    # ---- Options ----
     def __init__(self, config: RegnumOptions, cards: CardSet) -> None:
         super().__init__(config)
         self.cards = cards
@@ -236,15 +241,66 @@ class Regnum(Rules[State, RegnumOptions]):
         data = default_card_set_data() if config.card_set is None else config.card_set
         return cls(config, parse_card_set(data, config.players))
 
+    # ---- Cards and actions ----
     @property
     def num_actions(self) -> int:
         return NUM_ACTIONS
 
-    def observation_shape(self) -> tuple[int, ...]:
-        return (TENSOR_SIZE,)
+    def _char_name(self, c: int) -> str:
+        chars = self.cards.characters
+        return chars[c].name if c < len(chars) else f"#{c}"
 
-    # -- set-up --------------------------------------------------------------------
+    def action_info(self, s: State, action: int) -> dict[str, Any]:
+        if action == DRAW_TWO:
+            return {"kind": "draw_two"}
+        if action == TAKE_DISCARD:
+            return {"kind": "take_discard"}
+        if BUY <= action < PAY:
+            c = s.lineup[action - BUY]
+            return {"kind": "buy", "slot": action - BUY, "character": None if c is None else self._char_name(c)}
+        if PAY <= action < DISCARD:
+            k, c = divmod(action - PAY, 4)
+            return {"kind": "pay", "card": KIND_NAMES[k], "colour": COLOURS[c], "wild": not KIND_MASK[k] >> c & 1}
+        if action == END_TURN:
+            return {"kind": "end_turn"}
+        if STEAL <= action < SALVAGE:
+            return {"kind": "steal", "seat": action - STEAL}
+        for kind, base in (
+            ("discard", DISCARD),
+            ("salvage", SALVAGE),
+            ("take_from_deck", SWAP_TAKE),
+            ("give_to_deck", SWAP_GIVE),
+        ):
+            if base <= action < base + KINDS:
+                return {"kind": kind, "card": KIND_NAMES[action - base]}
+        # The targets, the last ids (the caller has checked that ``action`` is in range).
+        kind = {"exchange": "exchange_for", "remove": "remove"}.get(s.phase, "target")
+        return {"kind": kind, "character": self._char_name(action - TARGET)}
 
+    def info_name(self, info: dict[str, Any]) -> str:
+        kind = info["kind"]
+        if kind == "buy":
+            slot = info["slot"] + 1
+            return f"buy slot {slot} (empty)" if info["character"] is None else f"buy {info['character']} (slot {slot})"
+        if kind == "pay":
+            card, colour = info["card"], info["colour"]
+            if info["wild"]:
+                return f"pay {card} as {colour} (wild)"
+            return (
+                f"pay {card}"
+                if KIND_MASK[KIND_NAMES.index(card)] == 1 << COLOURS.index(colour)
+                else f"pay {card} as {colour}"
+            )
+        if kind == "steal":
+            return f"steal from seat {info['seat']}"
+        if kind in _CARD_VERBS:
+            before, after = _CARD_VERBS[kind]
+            return f"{before} {info['card']}{after}"
+        if kind in _CHARACTER_VERBS:
+            return f"{_CHARACTER_VERBS[kind]} {info['character']}"
+        return str(kind).replace("_", " ")
+
+    # ---- Setup ----
     def new_state(self, rng: Rng) -> State:
         n = self.config.players
         castles = list(range(len(self.cards.castles)))
@@ -282,20 +338,11 @@ class Regnum(Rules[State, RegnumOptions]):
             s.discard.append(k)
         return s
 
-    # -- small helpers ---------------------------------------------------------------
-
     def _advantage(self, s: State, seat: int) -> str | None:
         return self.cards.castles[s.castles[seat]].advantage
 
-    def _trigger_end(self, s: State) -> None:
-        """Starts the end when a deck runs out: the turns left, the current one included."""
-        if s.final_turns is None:
-            n = self.config.players
-            s.final_turns = 2 * n - s.active if self.config.final_round == "equal_turns" else n + 1
-
-    def _most_final_turns(self) -> int:
-        """The most turns left when the end starts."""
-        return 2 * self.config.players if self.config.final_round == "equal_turns" else self.config.players + 1
+    def _others(self, seat: int) -> list[int]:
+        return [o for o in range(self.config.players) if o != seat]
 
     def _draw_kind(self, s: State) -> int | None:
         total = sum(s.deck)
@@ -330,26 +377,41 @@ class Regnum(Rules[State, RegnumOptions]):
                 if s.char_deck == 0:
                     self._trigger_end(s)
 
-    def _others(self, seat: int) -> list[int]:
-        return [o for o in range(self.config.players) if o != seat]
+    # ---- Legal moves ----
+    def current_player(self, s: State) -> int | None:
+        return None if s.phase == "over" else s.decider
 
-    def _public_gain(self, s: State, seat: int, k: int) -> None:
-        for o in self._others(seat):
-            s.known[o][seat][k] += 1
-
-    def _public_loss(self, s: State, seat: int, k: int) -> None:
-        for o in self._others(seat):
-            s.known[o][seat][k] = max(0, s.known[o][seat][k] - 1)
-
-    def _hidden_loss(self, s: State, seat: int, skip: int | None = None) -> None:
-        for o in self._others(seat):
-            if o != skip:
-                s.known[o][seat] = [max(0, x - 1) for x in s.known[o][seat]]
-
-    def _discard_card(self, s: State, seat: int, k: int) -> None:
-        s.hands[seat][k] -= 1
-        s.discard.append(k)
-        self._public_loss(s, seat, k)
+    def legal_actions(self, s: State) -> list[int]:
+        me = s.decider
+        hand = s.hands[me]
+        out: list[int] = []
+        if s.phase == "draw":
+            out.append(DRAW_TWO)
+            if s.discard:
+                out.append(TAKE_DISCARD)
+        elif s.phase == "main":
+            for i, c in enumerate(s.lineup):
+                if c is not None and feasible(hand, self.cards.characters[c].slots, 0, None, self._wild(s)):
+                    out.append(BUY + i)
+            if s.bought == 0:
+                out += [DISCARD + k for k in range(KINDS) if hand[k] > 0]
+            if s.bought > 0 or sum(hand) == 0:
+                out.append(END_TURN)
+        elif s.phase == "pay":
+            out = [PAY + k * 4 + c for k in range(KINDS) for c in range(4) if self._pay_ok(s, k, c)]
+        elif s.phase in ("tax", "draw2_discard"):
+            out = [DISCARD + k for k in range(KINDS) if hand[k] > 0]
+        elif s.phase == "steal":
+            out = [STEAL + o for o in self._steal_victims(s, me)]
+        elif s.phase == "salvage":
+            out = [SALVAGE + k for k in sorted(set(s.discard))]
+        elif s.phase == "swap_take":
+            out = [SWAP_TAKE + k for k in range(KINDS) if s.deck[k] > 0]
+        elif s.phase == "swap_give":
+            out = [SWAP_GIVE + k for k in range(KINDS) if hand[k] > 0]
+        elif s.phase in ("exchange", "remove"):
+            out = [TARGET + c for c in iter_bits(self._targets(s, me))]
+        return out
 
     def _targets(self, s: State, me: int) -> int:
         """Inhabitants of other realms that EXCHANGE and REMOVE may target."""
@@ -391,43 +453,7 @@ class Regnum(Rules[State, RegnumOptions]):
         pair = c if slot == PAIR_FIRST else None
         return feasible(rest, slots, s.pay_step + 1, pair, wild and natural)
 
-    # -- the game --------------------------------------------------------------------
-
-    def current_player(self, s: State) -> int | None:
-        return None if s.phase == "over" else s.decider
-
-    def legal_actions(self, s: State) -> list[int]:
-        me = s.decider
-        hand = s.hands[me]
-        out: list[int] = []
-        if s.phase == "draw":
-            out.append(DRAW_TWO)
-            if s.discard:
-                out.append(TAKE_DISCARD)
-        elif s.phase == "main":
-            for i, c in enumerate(s.lineup):
-                if c is not None and feasible(hand, self.cards.characters[c].slots, 0, None, self._wild(s)):
-                    out.append(BUY + i)
-            if s.bought == 0:
-                out += [DISCARD + k for k in range(KINDS) if hand[k] > 0]
-            if s.bought > 0 or sum(hand) == 0:
-                out.append(END_TURN)
-        elif s.phase == "pay":
-            out = [PAY + k * 4 + c for k in range(KINDS) for c in range(4) if self._pay_ok(s, k, c)]
-        elif s.phase in ("tax", "draw2_discard"):
-            out = [DISCARD + k for k in range(KINDS) if hand[k] > 0]
-        elif s.phase == "steal":
-            out = [STEAL + o for o in self._steal_victims(s, me)]
-        elif s.phase == "salvage":
-            out = [SALVAGE + k for k in sorted(set(s.discard))]
-        elif s.phase == "swap_take":
-            out = [SWAP_TAKE + k for k in range(KINDS) if s.deck[k] > 0]
-        elif s.phase == "swap_give":
-            out = [SWAP_GIVE + k for k in range(KINDS) if hand[k] > 0]
-        elif s.phase in ("exchange", "remove"):
-            out = [TARGET + c for c in iter_bits(self._targets(s, me))]
-        return out
-
+    # ---- Apply ----
     def apply(self, s: State, action: int) -> None:
         me = s.decider
         if action == DRAW_TWO:
@@ -470,6 +496,34 @@ class Regnum(Rules[State, RegnumOptions]):
             self._back_to_main(s)
         else:
             self._target(s, action - TARGET)
+
+    def _trigger_end(self, s: State) -> None:
+        """Starts the end when a deck runs out: the turns left, the current one included."""
+        if s.final_turns is None:
+            n = self.config.players
+            s.final_turns = 2 * n - s.active if self.config.final_round == "equal_turns" else n + 1
+
+    def _most_final_turns(self) -> int:
+        """The most turns left when the end starts."""
+        return 2 * self.config.players if self.config.final_round == "equal_turns" else self.config.players + 1
+
+    def _public_gain(self, s: State, seat: int, k: int) -> None:
+        for o in self._others(seat):
+            s.known[o][seat][k] += 1
+
+    def _public_loss(self, s: State, seat: int, k: int) -> None:
+        for o in self._others(seat):
+            s.known[o][seat][k] = max(0, s.known[o][seat][k] - 1)
+
+    def _hidden_loss(self, s: State, seat: int, skip: int | None = None) -> None:
+        for o in self._others(seat):
+            if o != skip:
+                s.known[o][seat] = [max(0, x - 1) for x in s.known[o][seat]]
+
+    def _discard_card(self, s: State, seat: int, k: int) -> None:
+        s.hands[seat][k] -= 1
+        s.discard.append(k)
+        self._public_loss(s, seat, k)
 
     def _buy(self, s: State, slot: int) -> None:
         s.character = s.lineup[slot]
@@ -599,7 +653,18 @@ class Regnum(Rules[State, RegnumOptions]):
         s.decider = s.active
         s.phase = "draw"
 
-    # -- scoring and the end ---------------------------------------------------------
+    # ---- Scoring ----
+    def returns(self, s: State) -> list[float]:
+        n = self.config.players
+        if s.phase != "over":
+            return [0.0] * n
+        points = self.scores(s)
+        key = [(points[p], count(s.realms[p])) for p in range(n)]
+        best = max(key)
+        return winner_returns([k == best for k in key])
+
+    def scores(self, s: State) -> list[int]:
+        return [sum(parts.values()) for parts in self._parts(s)]
 
     def _parts(self, s: State) -> list[dict[str, int]]:
         n = self.config.players
@@ -622,75 +687,9 @@ class Regnum(Rules[State, RegnumOptions]):
             iter_bits(s.standards),
         )
 
-    def scores(self, s: State) -> list[int]:
-        return [sum(parts.values()) for parts in self._parts(s)]
-
-    def returns(self, s: State) -> list[float]:
-        n = self.config.players
-        if s.phase != "over":
-            return [0.0] * n
-        points = self.scores(s)
-        key = [(points[p], count(s.realms[p])) for p in range(n)]
-        best = max(key)
-        return winner_returns([k == best for k in key])
-
-    # -- names -----------------------------------------------------------------------
-
-    def _char_name(self, c: int) -> str:
-        chars = self.cards.characters
-        return chars[c].name if c < len(chars) else f"#{c}"
-
-    def action_info(self, s: State, action: int) -> dict[str, Any]:
-        if action == DRAW_TWO:
-            return {"kind": "draw_two"}
-        if action == TAKE_DISCARD:
-            return {"kind": "take_discard"}
-        if BUY <= action < PAY:
-            c = s.lineup[action - BUY]
-            return {"kind": "buy", "slot": action - BUY, "character": None if c is None else self._char_name(c)}
-        if PAY <= action < DISCARD:
-            k, c = divmod(action - PAY, 4)
-            return {"kind": "pay", "card": KIND_NAMES[k], "colour": COLOURS[c], "wild": not KIND_MASK[k] >> c & 1}
-        if action == END_TURN:
-            return {"kind": "end_turn"}
-        if STEAL <= action < SALVAGE:
-            return {"kind": "steal", "seat": action - STEAL}
-        for kind, base in (
-            ("discard", DISCARD),
-            ("salvage", SALVAGE),
-            ("take_from_deck", SWAP_TAKE),
-            ("give_to_deck", SWAP_GIVE),
-        ):
-            if base <= action < base + KINDS:
-                return {"kind": kind, "card": KIND_NAMES[action - base]}
-        # The targets, the last ids (the caller has checked that ``action`` is in range).
-        kind = {"exchange": "exchange_for", "remove": "remove"}.get(s.phase, "target")
-        return {"kind": kind, "character": self._char_name(action - TARGET)}
-
-    def info_name(self, info: dict[str, Any]) -> str:
-        kind = info["kind"]
-        if kind == "buy":
-            slot = info["slot"] + 1
-            return f"buy slot {slot} (empty)" if info["character"] is None else f"buy {info['character']} (slot {slot})"
-        if kind == "pay":
-            card, colour = info["card"], info["colour"]
-            if info["wild"]:
-                return f"pay {card} as {colour} (wild)"
-            return (
-                f"pay {card}"
-                if KIND_MASK[KIND_NAMES.index(card)] == 1 << COLOURS.index(colour)
-                else f"pay {card} as {colour}"
-            )
-        if kind == "steal":
-            return f"steal from seat {info['seat']}"
-        if kind in _CARD_VERBS:
-            before, after = _CARD_VERBS[kind]
-            return f"{before} {info['card']}{after}"
-        if kind in _CHARACTER_VERBS:
-            return f"{_CHARACTER_VERBS[kind]} {info['character']}"
-        return str(kind).replace("_", " ")
-
-    # -- what a seat sees ------------------------------------------------------------
+    # ---- Observation ----
+    def observation_shape(self) -> tuple[int, ...]:
+        return (TENSOR_SIZE,)
 
     def _cards_list(self, counts: list[int]) -> list[str]:
         return [KIND_NAMES[k] for k in range(KINDS) for _ in range(counts[k])]
@@ -811,8 +810,7 @@ class Regnum(Rules[State, RegnumOptions]):
                 d.known[x][o] = [min(a, b) for a, b in zip(d.known[x][o], d.hands[o])]
         return d
 
-    # -- saving and checking ---------------------------------------------------------
-
+    # ---- Checks ----
     def check_state(self, s: State) -> str | None:
         n = self.config.players
         cards = self.cards

@@ -59,6 +59,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
+// ---- Constants ----
 /// Most seats.
 pub const MAX_PLAYERS: usize = 4;
 /// Characters in the line-up.
@@ -114,6 +115,7 @@ pub const TENSOR_SIZE: usize = KINDS
     + 5
     + KINDS;
 
+// ---- Options ----
 /// The end once a deck runs out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -139,50 +141,6 @@ declare_options! {
     }
 }
 
-/// Who decides what, now.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[repr(u8)]
-pub enum Phase {
-    /// The active player draws two blind or takes the discard's top card.
-    Draw,
-    /// The active player buys, discards one card, or ends the turn.
-    Main,
-    /// The active player pays the next slot of a cost.
-    Pay,
-    /// STEAL: choose the victim.
-    Steal,
-    /// TAX: the decider discards one card.
-    Tax,
-    /// DRAW2: the active player discards one card.
-    Draw2Discard,
-    /// SWAP: take a card from the deck.
-    SwapTake,
-    /// SWAP: give a card to the deck.
-    SwapGive,
-    /// SALVAGE: take a card from the discard pile.
-    Salvage,
-    /// EXCHANGE: choose the inhabitant.
-    Exchange,
-    /// REMOVE: choose the inhabitant.
-    Remove,
-    /// The game is over.
-    Over,
-}
-
-impl Phase {
-    /// How many phases there are (`Over` is the last: a phase's code is its place).
-    pub const COUNT: usize = Phase::Over as usize + 1;
-
-    /// The phase's name, as saved states and observations give it.
-    fn name(self) -> String {
-        serde_json::to_value(self)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default()
-    }
-}
-
 /// The rules, with the options in force and the card set they give.
 #[derive(Clone, Debug)]
 pub struct Regnum {
@@ -192,53 +150,7 @@ pub struct Regnum {
     pub cards: Arc<CardSet>,
 }
 
-/// The whole game state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct State {
-    /// The game's generator.
-    pub rng: Rng,
-    /// Each seat's castle (index into the card set; 0 for empty seats).
-    pub castles: [u8; MAX_PLAYERS],
-    /// The standards in play (bit = index into the card set).
-    pub standards: u16,
-    /// The line-up (character indices), `None` for an empty slot.
-    pub lineup: [Option<u8>; LINEUP],
-    /// The character deck (bit = character index).
-    pub char_deck: u64,
-    /// Characters that have left the game.
-    pub gone: u64,
-    /// Each seat's realm.
-    pub realms: [u64; MAX_PLAYERS],
-    /// Each seat's hand: cards per resource kind.
-    pub hands: [[u8; KINDS]; MAX_PLAYERS],
-    /// The resource deck: cards per kind.
-    pub deck: [u8; KINDS],
-    /// The discard pile, bottom first.
-    pub discard: Pile,
-    /// `known[x][o][k]`: seat `x` knows that seat `o` holds at least this many cards of kind `k`.
-    pub known: [[[u8; KINDS]; MAX_PLAYERS]; MAX_PLAYERS],
-    /// Who decides what.
-    pub phase: Phase,
-    /// Whose turn it is.
-    pub active: u8,
-    /// Who decides now (the active player, or a taxed player).
-    pub decider: u8,
-    /// Turns completed.
-    pub turn: u32,
-    /// Characters bought this turn.
-    pub bought: u8,
-    /// Goldmint's wildcard has been used this turn.
-    pub wild_used: bool,
-    /// The character being paid for, or whose effect is resolving.
-    pub character: Option<u8>,
-    /// The next slot of the payment.
-    pub pay_step: u8,
-    /// The colour of a `2=` icon whose first card is paid.
-    pub pair_colour: Option<u8>,
-    /// Turns left once a deck has run out (the current one included), `None` before.
-    pub final_turns: Option<u8>,
-}
-
+// ---- Cards and actions ----
 /// Whether cards `cnt` fill `need` (per colour) plus `any` slots; with `wild`, one card may
 /// count as any colour (Hall's condition over the colour subsets). With the wildcard, some
 /// card x must do: it leaves the subsets it could pay for, and pays any colour.
@@ -338,6 +250,549 @@ fn lowest_colour(k: usize) -> u8 {
 }
 
 impl Regnum {
+    fn slots(&self, c: Option<u8>) -> &[u8] {
+        c.and_then(|c| self.cards.characters.get(c as usize))
+            .map_or(&[], |ch| ch.slots.as_slice())
+    }
+
+    fn char_name(&self, c: usize) -> String {
+        self.cards
+            .characters
+            .get(c)
+            .map_or_else(|| format!("#{c}"), |ch| ch.name.clone())
+    }
+}
+
+// ---- State ----
+/// Who decides what, now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[repr(u8)]
+pub enum Phase {
+    /// The active player draws two blind or takes the discard's top card.
+    Draw,
+    /// The active player buys, discards one card, or ends the turn.
+    Main,
+    /// The active player pays the next slot of a cost.
+    Pay,
+    /// STEAL: choose the victim.
+    Steal,
+    /// TAX: the decider discards one card.
+    Tax,
+    /// DRAW2: the active player discards one card.
+    Draw2Discard,
+    /// SWAP: take a card from the deck.
+    SwapTake,
+    /// SWAP: give a card to the deck.
+    SwapGive,
+    /// SALVAGE: take a card from the discard pile.
+    Salvage,
+    /// EXCHANGE: choose the inhabitant.
+    Exchange,
+    /// REMOVE: choose the inhabitant.
+    Remove,
+    /// The game is over.
+    Over,
+}
+
+impl Phase {
+    /// How many phases there are (`Over` is the last: a phase's code is its place).
+    pub const COUNT: usize = Phase::Over as usize + 1;
+
+    /// The phase's name, as saved states and observations give it.
+    fn name(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default()
+    }
+}
+
+/// The whole game state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// The game's generator.
+    pub rng: Rng,
+    /// Each seat's castle (index into the card set; 0 for empty seats).
+    pub castles: [u8; MAX_PLAYERS],
+    /// The standards in play (bit = index into the card set).
+    pub standards: u16,
+    /// The line-up (character indices), `None` for an empty slot.
+    pub lineup: [Option<u8>; LINEUP],
+    /// The character deck (bit = character index).
+    pub char_deck: u64,
+    /// Characters that have left the game.
+    pub gone: u64,
+    /// Each seat's realm.
+    pub realms: [u64; MAX_PLAYERS],
+    /// Each seat's hand: cards per resource kind.
+    pub hands: [[u8; KINDS]; MAX_PLAYERS],
+    /// The resource deck: cards per kind.
+    pub deck: [u8; KINDS],
+    /// The discard pile, bottom first.
+    pub discard: Pile,
+    /// `known[x][o][k]`: seat `x` knows that seat `o` holds at least this many cards of kind `k`.
+    pub known: [[[u8; KINDS]; MAX_PLAYERS]; MAX_PLAYERS],
+    /// Who decides what.
+    pub phase: Phase,
+    /// Whose turn it is.
+    pub active: u8,
+    /// Who decides now (the active player, or a taxed player).
+    pub decider: u8,
+    /// Turns completed.
+    pub turn: u32,
+    /// Characters bought this turn.
+    pub bought: u8,
+    /// Goldmint's wildcard has been used this turn.
+    pub wild_used: bool,
+    /// The character being paid for, or whose effect is resolving.
+    pub character: Option<u8>,
+    /// The next slot of the payment.
+    pub pay_step: u8,
+    /// The colour of a `2=` icon whose first card is paid.
+    pub pair_colour: Option<u8>,
+    /// Turns left once a deck has run out (the current one included), `None` before.
+    pub final_turns: Option<u8>,
+}
+
+impl Game for Regnum {
+    type State = State;
+    type ActionInfo = RegnumAction;
+    type Config = RegnumOptions;
+
+    const INFO: GameInfo = GameInfo {
+        name: "regnum",
+        title: "Regnum",
+        aliases: &[],
+        min_players: 2,
+        max_players: MAX_PLAYERS,
+        options: RegnumOptions::SPECS,
+        defaults: RegnumOptions::defaults,
+    };
+
+    // ---- Options ----
+    fn from_options(options: &Options) -> Result<Self> {
+        let config: RegnumOptions = read(Self::INFO.name, options)?;
+        let cards = parse_card_set(config.card_set.as_deref(), config.players)?;
+        Ok(Regnum {
+            config,
+            cards: Arc::new(cards),
+        })
+    }
+
+    fn config(&self) -> &RegnumOptions {
+        &self.config
+    }
+
+    // ---- Cards and actions ----
+    fn num_actions(&self) -> usize {
+        NUM_ACTIONS
+    }
+
+    fn action_info(&self, s: &State, action: Action) -> RegnumAction {
+        use RegnumAction::*;
+        let kind = |base: Action| KIND_NAMES[(action - base) as usize];
+        match action {
+            DRAW_TWO => DrawTwo,
+            TAKE_DISCARD => TakeDiscard,
+            a if a < PAY => {
+                let slot = (a - BUY) as usize;
+                Buy {
+                    slot,
+                    character: s.lineup[slot].map(|c| self.char_name(c as usize)),
+                }
+            }
+            a if a < DISCARD => {
+                let x = (a - PAY) as usize;
+                let (k, c) = (x / 4, x % 4);
+                Pay {
+                    card: KIND_NAMES[k],
+                    colour: COLOURS[c],
+                    wild: KIND_MASK[k] >> c & 1 == 0,
+                    single: KIND_MASK[k] == 1 << c,
+                }
+            }
+            a if a < END_TURN => Discard {
+                card: kind(DISCARD),
+            },
+            END_TURN => EndTurn,
+            a if a < SALVAGE => Steal {
+                seat: (a - STEAL) as usize,
+            },
+            a if a < SWAP_TAKE => Salvage {
+                card: kind(SALVAGE),
+            },
+            a if a < SWAP_GIVE => TakeFromDeck {
+                card: kind(SWAP_TAKE),
+            },
+            a if a < TARGET => GiveToDeck {
+                card: kind(SWAP_GIVE),
+            },
+            // The targets, the last ids (the caller has checked that `action` is in range).
+            a => {
+                let character = self.char_name((a - TARGET) as usize);
+                match s.phase {
+                    Phase::Exchange => ExchangeFor { character },
+                    Phase::Remove => Remove { character },
+                    _ => Target { character },
+                }
+            }
+        }
+    }
+
+    // ---- Setup ----
+    fn new_state(&self, mut rng: Rng) -> State {
+        let n = self.config.players;
+        let mut castles: Vec<u8> = (0..self.cards.castles.len() as u8).collect();
+        rng.shuffle(&mut castles);
+        let mut standards: Vec<u16> = (0..self.cards.standards.len() as u16).collect();
+        rng.shuffle(&mut standards);
+        let nchars = self.cards.characters.len();
+        let mut s = State {
+            rng,
+            castles: [0; MAX_PLAYERS],
+            standards: standards[..n + 1].iter().fold(0, |m, &i| m | 1 << i),
+            lineup: [None; LINEUP],
+            char_deck: if nchars >= 64 {
+                u64::MAX
+            } else {
+                (1 << nchars) - 1
+            },
+            gone: 0,
+            realms: [0; MAX_PLAYERS],
+            hands: [[0; KINDS]; MAX_PLAYERS],
+            deck: self.cards.resources,
+            discard: Pile::default(),
+            known: [[[0; KINDS]; MAX_PLAYERS]; MAX_PLAYERS],
+            phase: Phase::Draw,
+            active: 0,
+            decider: 0,
+            turn: 0,
+            bought: 0,
+            wild_used: false,
+            character: None,
+            pay_step: 0,
+            pair_colour: None,
+            final_turns: None,
+        };
+        s.castles[..n].copy_from_slice(&castles[..n]);
+        self.refill(&mut s);
+        for seat in 0..n {
+            self.draw(&mut s, seat, HAND_START);
+        }
+        if let Some(k) = self.draw_kind(&mut s) {
+            s.discard.push(k as u8);
+        }
+        s
+    }
+
+    // ---- Legal moves ----
+    fn current_player(&self, s: &State) -> Option<Seat> {
+        (s.phase != Phase::Over).then_some(s.decider as usize)
+    }
+
+    fn legal_actions(&self, s: &State) -> ActionSet {
+        let me = s.decider as usize;
+        let hand = s.hands[me];
+        let mut out = ActionSet::new();
+        let kinds = |f: &dyn Fn(usize) -> bool, base: Action, out: &mut ActionSet| {
+            for k in (0..KINDS).filter(|&k| f(k)) {
+                out.insert(base + k as Action);
+            }
+        };
+        match s.phase {
+            Phase::Draw => {
+                out.insert(DRAW_TWO);
+                if !s.discard.is_empty() {
+                    out.insert(TAKE_DISCARD);
+                }
+            }
+            Phase::Main => {
+                for (i, c) in s.lineup.iter().enumerate() {
+                    if c.is_some() && feasible(&hand, self.slots(*c), 0, None, self.wild(s)) {
+                        out.insert(BUY + i as Action);
+                    }
+                }
+                if s.bought == 0 {
+                    kinds(&|k| hand[k] > 0, DISCARD, &mut out);
+                }
+                if s.bought > 0 || total(&hand) == 0 {
+                    out.insert(END_TURN);
+                }
+            }
+            Phase::Pay => {
+                for k in 0..KINDS {
+                    for c in 0..4u8 {
+                        if self.pay_ok(s, k, c) {
+                            out.insert(PAY + (k * 4) as Action + c as Action);
+                        }
+                    }
+                }
+            }
+            Phase::Tax | Phase::Draw2Discard => kinds(&|k| hand[k] > 0, DISCARD, &mut out),
+            Phase::Steal => {
+                for o in self.steal_victims(s, me) {
+                    out.insert(STEAL + o as Action);
+                }
+            }
+            Phase::Salvage => kinds(&|k| s.discard.count(k as u8) > 0, SALVAGE, &mut out),
+            Phase::SwapTake => kinds(&|k| s.deck[k] > 0, SWAP_TAKE, &mut out),
+            Phase::SwapGive => kinds(&|k| hand[k] > 0, SWAP_GIVE, &mut out),
+            Phase::Exchange | Phase::Remove => {
+                for c in iter_bits(self.targets(s, me)) {
+                    out.insert(TARGET + c as Action);
+                }
+            }
+            Phase::Over => {}
+        }
+        out
+    }
+
+    // ---- Apply ----
+    fn apply(&self, s: &mut State, action: Action) {
+        let me = s.decider as usize;
+        match action {
+            DRAW_TWO => {
+                self.draw(s, me, 2);
+                s.phase = Phase::Main;
+            }
+            TAKE_DISCARD => {
+                if let Some(k) = s.discard.pop() {
+                    s.hands[me][k as usize] += 1;
+                    self.public_gain(s, me, k as usize);
+                }
+                if self.advantage(s, me) == Some(Advantage::Riverford) {
+                    self.draw(s, me, 1);
+                }
+                s.phase = Phase::Main;
+            }
+            a if a < PAY => self.buy(s, (a - BUY) as usize),
+            a if a < DISCARD => {
+                let x = (a - PAY) as usize;
+                self.pay(s, x / 4, (x % 4) as u8);
+            }
+            a if a < END_TURN => self.discard(s, (a - DISCARD) as usize),
+            END_TURN => self.end_turn(s),
+            a if a < SALVAGE => self.steal(s, (a - STEAL) as usize),
+            a if a < SWAP_TAKE => {
+                let k = (a - SALVAGE) as usize;
+                s.discard.take(k as u8);
+                s.hands[me][k] += 1;
+                self.public_gain(s, me, k);
+                self.back_to_main(s);
+            }
+            a if a < SWAP_GIVE => {
+                let k = (a - SWAP_TAKE) as usize;
+                s.deck[k] -= 1;
+                s.hands[me][k] += 1;
+                s.phase = Phase::SwapGive;
+            }
+            a if a < TARGET => {
+                let k = (a - SWAP_GIVE) as usize;
+                s.hands[me][k] -= 1;
+                s.deck[k] += 1;
+                self.hidden_loss(s, me, None);
+                self.back_to_main(s);
+            }
+            a => self.target(s, (a - TARGET) as usize),
+        }
+    }
+
+    // ---- Scoring ----
+    fn returns(&self, s: &State) -> Vec<f64> {
+        let n = self.config.players;
+        if s.phase != Phase::Over {
+            return vec![0.0; n];
+        }
+        let points = self.points(s);
+        let key: Vec<(i64, usize)> = (0..n).map(|p| (points[p], count(s.realms[p]))).collect();
+        let best = key.iter().copied().max().unwrap_or((0, 0));
+        winner_returns(&key.iter().map(|&k| k == best).collect::<Vec<_>>())
+    }
+
+    fn scores(&self, s: &State) -> Vec<i64> {
+        self.points(s)
+    }
+
+    // ---- Observation ----
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![TENSOR_SIZE]
+    }
+
+    fn observation(&self, s: &State, seat: Seat) -> Value {
+        let n = self.config.players;
+        let cards = &self.cards;
+        let ch = s.character.and_then(|c| cards.characters.get(c as usize));
+        let names =
+            |mask: u64| -> Vec<String> { iter_bits(mask).map(|c| self.char_name(c)).collect() };
+        let castle = |p: usize| {
+            cards
+                .castles
+                .get(s.castles[p] as usize)
+                .map_or("?", |c| c.name.as_str())
+        };
+        json!({
+            "seat": seat,
+            "current_player": self.current_player(s),
+            "active": s.active,
+            "turn": s.turn,
+            "phase": s.phase,
+            "character": ch.map(|c| c.name.as_str()),
+            "cost": ch.map(|c| c.slots.iter().map(|&x| SLOT_NAMES[x as usize % 7]).collect::<Vec<_>>()),
+            "pay_step": (s.phase == Phase::Pay).then_some(s.pay_step),
+            "pair_colour": s.pair_colour.map(|c| COLOURS[c as usize % 4].to_string()),
+            "bought": s.bought,
+            "wild_used": s.wild_used,
+            "hand": Self::cards_list(&s.hands[seat]),
+            "castles": (0..n).map(castle).collect::<Vec<_>>(),
+            "realms": (0..n).map(|p| names(s.realms[p])).collect::<Vec<_>>(),
+            "hand_sizes": (0..n).map(|p| total(&s.hands[p])).collect::<Vec<_>>(),
+            "known": (0..n).map(|p| if p == seat { Vec::new() } else { Self::cards_list(&s.known[seat][p]) }).collect::<Vec<_>>(),
+            "lineup": s.lineup.iter().map(|c| c.map(|c| self.char_name(c as usize))).collect::<Vec<_>>(),
+            "discard": s.discard.as_slice().iter().map(|&k| KIND_NAMES[k as usize % KINDS]).collect::<Vec<_>>(),
+            "resource_deck": total(&s.deck),
+            "character_deck": count(s.char_deck),
+            "gone": names(s.gone),
+            "deck_cards": Self::sees_deck(s, seat).then(|| Self::cards_list(&s.deck)),
+            "standards": iter_bits(s.standards as u64).map(|i| cards.standards.get(i).map_or("?", |st| st.name.as_str())).collect::<Vec<_>>(),
+            "final_turns": s.final_turns,
+            "scores": self.points(s),
+            "terminal": s.phase == Phase::Over,
+        })
+    }
+
+    fn observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
+        let n = self.config.players;
+        let mut w = TensorWriter::new(out);
+        for k in 0..KINDS {
+            w.scalar(s.hands[seat][k] as f32);
+        }
+        for r in 0..MAX_PLAYERS {
+            let p = (seat + r) % n;
+            let present = r < n;
+            w.flag(present);
+            w.one_hot(MAX_CASTLES, present.then_some(s.castles[p] as usize));
+            w.mask(if present { s.realms[p] } else { 0 }, MAX_CHARACTERS);
+            w.scalar(if present {
+                total(&s.hands[p]) as f32
+            } else {
+                0.0
+            });
+            for k in 0..KINDS {
+                w.scalar(if present && r > 0 {
+                    s.known[seat][p][k] as f32
+                } else {
+                    0.0
+                });
+            }
+        }
+        for c in s.lineup {
+            w.one_hot(MAX_CHARACTERS, c.map(|c| c as usize));
+        }
+        for k in 0..KINDS {
+            w.scalar(s.discard.count(k as u8) as f32);
+        }
+        w.one_hot(KINDS, s.discard.top().map(|k| k as usize));
+        w.scalar(total(&s.deck) as f32);
+        w.scalar(count(s.char_deck) as f32);
+        w.mask(s.standards as u64, MAX_STANDARDS);
+        w.one_hot(Phase::COUNT, Some(s.phase as usize));
+        w.one_hot(
+            MAX_PLAYERS,
+            (s.phase != Phase::Over).then_some((s.decider as usize + n - seat) % n),
+        );
+        w.one_hot(MAX_CHARACTERS, s.character.map(|c| c as usize));
+        w.one_hot(
+            MAX_SLOTS,
+            (s.phase == Phase::Pay).then_some(s.pay_step as usize),
+        );
+        w.one_hot(4, s.pair_colour.map(|c| c as usize));
+        w.flag(s.wild_used);
+        w.scalar(s.bought as f32);
+        w.flag(s.final_turns.is_some());
+        w.scalar(s.final_turns.unwrap_or(0) as f32);
+        w.flag(self.current_player(s) == Some(seat));
+        let seen = if Self::sees_deck(s, seat) {
+            s.deck
+        } else {
+            [0; KINDS]
+        };
+        for k in seen {
+            w.scalar(k as f32);
+        }
+    }
+
+    fn determinize(&self, s: &State, seat: Seat, rng: &mut Rng) -> State {
+        let mut found = None;
+        for _ in 0..DETERMINIZE_TRIES {
+            let d = self.resample(s, seat, rng);
+            if d.phase != Phase::Pay || d.active as usize == seat || self.payment_open(&d) {
+                found = Some(d);
+                break;
+            }
+        }
+        let mut d = found.unwrap_or(*s);
+        d.rng = rng.fork();
+        d
+    }
+
+    // ---- Checks ----
+    fn check_state(&self, s: &State) -> std::result::Result<(), String> {
+        let n = self.config.players;
+        if !s.rng.is_valid() {
+            return Err("generator increment must be odd".into());
+        }
+        let seats = &s.castles[..n];
+        let distinct = (0..n).all(|i| !seats[..i].contains(&seats[i]));
+        if seats
+            .iter()
+            .any(|&c| c as usize >= self.cards.castles.len())
+            || !distinct
+            || s.castles[n..].iter().any(|&c| c != 0)
+        {
+            return Err("each seat must hold a different castle of the card set".into());
+        }
+        if (s.standards as u64) >> self.cards.standards.len() != 0
+            || count(s.standards as u64) != n + 1
+        {
+            return Err("players + 1 standards of the card set must be in play".into());
+        }
+        self.check_places(s)?;
+        self.check_cards(s)?;
+        if s.active as usize >= n || s.decider as usize >= n {
+            return Err("the active player and the decider must be seats".into());
+        }
+        if s.turn > self.config.max_turns
+            || s.final_turns
+                .is_some_and(|f| f as usize > self.most_final_turns())
+        {
+            return Err("the turn count or the final turns are out of range".into());
+        }
+        let running = s.phase != Phase::Over;
+        if self.config.final_round == FinalRound::EqualTurns
+            && running
+            && s.final_turns
+                .is_some_and(|f| (s.active as usize + f as usize) % n != 0)
+        {
+            return Err("the final turns must end with a full round".into());
+        }
+        if (s.phase == Phase::Over) != (s.turn == self.config.max_turns || s.final_turns == Some(0))
+        {
+            return Err("the end of the game does not agree with the turns played".into());
+        }
+        self.check_phase(s)
+    }
+
+    // ---- Search policy ----
+    /// Rollouts play a cheap sound turn: draw, buy the character worth most per card, else
+    /// discard the card the line-up needs least (see `rollout.rs`).
+    fn rollout_action(&self, s: &State, legal: &ActionSet, rng: &mut Rng) -> Action {
+        self.rollout_move(s, legal, rng)
+    }
+}
+
+// ---- Setup ----
+impl Regnum {
     fn advantage(&self, s: &State, seat: usize) -> Option<Advantage> {
         self.cards
             .castles
@@ -345,35 +800,8 @@ impl Regnum {
             .and_then(|c| c.advantage)
     }
 
-    fn slots(&self, c: Option<u8>) -> &[u8] {
-        c.and_then(|c| self.cards.characters.get(c as usize))
-            .map_or(&[], |ch| ch.slots.as_slice())
-    }
-
     fn others(&self, seat: usize) -> impl Iterator<Item = usize> {
         (0..self.config.players).filter(move |&o| o != seat)
-    }
-
-    /// Starts the end when a deck runs out: the turns left, the current one included.
-    fn trigger_end(&self, s: &mut State) {
-        if s.final_turns.is_none() {
-            let n = self.config.players;
-            let left = if self.config.final_round == FinalRound::EqualTurns {
-                2 * n - s.active as usize
-            } else {
-                n + 1
-            };
-            s.final_turns = Some(left as u8);
-        }
-    }
-
-    /// The most turns left when the end starts.
-    fn most_final_turns(&self) -> usize {
-        if self.config.final_round == FinalRound::EqualTurns {
-            2 * self.config.players
-        } else {
-            self.config.players + 1
-        }
     }
 
     fn draw_kind(&self, s: &mut State) -> Option<usize> {
@@ -414,33 +842,10 @@ impl Regnum {
             }
         }
     }
+}
 
-    fn public_gain(&self, s: &mut State, seat: usize, k: usize) {
-        for o in self.others(seat) {
-            s.known[o][seat][k] += 1;
-        }
-    }
-
-    fn public_loss(&self, s: &mut State, seat: usize, k: usize) {
-        for o in self.others(seat) {
-            s.known[o][seat][k] = s.known[o][seat][k].saturating_sub(1);
-        }
-    }
-
-    fn hidden_loss(&self, s: &mut State, seat: usize, skip: Option<usize>) {
-        for o in self.others(seat).filter(|&o| Some(o) != skip) {
-            for x in s.known[o][seat].iter_mut() {
-                *x = x.saturating_sub(1);
-            }
-        }
-    }
-
-    fn discard_card(&self, s: &mut State, seat: usize, k: usize) {
-        s.hands[seat][k] -= 1;
-        s.discard.push(k as u8);
-        self.public_loss(s, seat, k);
-    }
-
+// ---- Legal moves ----
+impl Regnum {
     /// Inhabitants of other realms that EXCHANGE and REMOVE may target.
     fn targets(&self, s: &State, me: usize) -> u64 {
         self.others(me)
@@ -499,6 +904,57 @@ impl Regnum {
         rest[k] -= 1;
         let pair = (slot == PAIR_FIRST).then_some(c);
         feasible(&rest, slots, s.pay_step as usize + 1, pair, wild && natural)
+    }
+}
+
+// ---- Apply ----
+impl Regnum {
+    /// Starts the end when a deck runs out: the turns left, the current one included.
+    fn trigger_end(&self, s: &mut State) {
+        if s.final_turns.is_none() {
+            let n = self.config.players;
+            let left = if self.config.final_round == FinalRound::EqualTurns {
+                2 * n - s.active as usize
+            } else {
+                n + 1
+            };
+            s.final_turns = Some(left as u8);
+        }
+    }
+
+    /// The most turns left when the end starts.
+    fn most_final_turns(&self) -> usize {
+        if self.config.final_round == FinalRound::EqualTurns {
+            2 * self.config.players
+        } else {
+            self.config.players + 1
+        }
+    }
+
+    fn public_gain(&self, s: &mut State, seat: usize, k: usize) {
+        for o in self.others(seat) {
+            s.known[o][seat][k] += 1;
+        }
+    }
+
+    fn public_loss(&self, s: &mut State, seat: usize, k: usize) {
+        for o in self.others(seat) {
+            s.known[o][seat][k] = s.known[o][seat][k].saturating_sub(1);
+        }
+    }
+
+    fn hidden_loss(&self, s: &mut State, seat: usize, skip: Option<usize>) {
+        for o in self.others(seat).filter(|&o| Some(o) != skip) {
+            for x in s.known[o][seat].iter_mut() {
+                *x = x.saturating_sub(1);
+            }
+        }
+    }
+
+    fn discard_card(&self, s: &mut State, seat: usize, k: usize) {
+        s.hands[seat][k] -= 1;
+        s.discard.push(k as u8);
+        self.public_loss(s, seat, k);
     }
 
     fn buy(&self, s: &mut State, slot: usize) {
@@ -654,7 +1110,34 @@ impl Regnum {
         s.decider = s.active;
         s.phase = Phase::Draw;
     }
+}
 
+// ---- Scoring ----
+/// What the standards and bonuses count for one seat.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    colours: [i64; 3],
+    inhabitants: i64,
+    hand: i64,
+    wizards: i64,
+    effects: i64,
+    jesters: i64,
+}
+
+impl Tally {
+    fn value(&self, cond: Condition) -> i64 {
+        match cond {
+            Condition::Colour(c) => self.colours[c as usize % 3],
+            Condition::Inhabitants => self.inhabitants,
+            Condition::Hand => self.hand,
+            Condition::Wizards => self.wizards,
+            Condition::Effects => self.effects,
+            Condition::FewestColour => self.colours.iter().copied().min().unwrap_or(0),
+        }
+    }
+}
+
+impl Regnum {
     /// What each standard and bonus counts for `seat`.
     fn tally(&self, s: &State, seat: usize) -> Tally {
         let mut t = Tally {
@@ -737,14 +1220,10 @@ impl Regnum {
         }
         points
     }
+}
 
-    fn char_name(&self, c: usize) -> String {
-        self.cards
-            .characters
-            .get(c)
-            .map_or_else(|| format!("#{c}"), |ch| ch.name.clone())
-    }
-
+// ---- Observation ----
+impl Regnum {
     fn cards_list(counts: &[u8; KINDS]) -> Vec<&'static str> {
         (0..KINDS)
             .flat_map(|k| std::iter::repeat_n(KIND_NAMES[k], counts[k] as usize))
@@ -798,7 +1277,10 @@ impl Regnum {
         }
         d
     }
+}
 
+// ---- Checks ----
+impl Regnum {
     fn check_places(&self, s: &State) -> std::result::Result<(), String> {
         let n = self.config.players;
         let nchars = self.cards.characters.len();
@@ -936,456 +1418,6 @@ impl Regnum {
     }
 }
 
-/// What the standards and bonuses count for one seat.
-#[derive(Clone, Copy, Debug, Default)]
-struct Tally {
-    colours: [i64; 3],
-    inhabitants: i64,
-    hand: i64,
-    wizards: i64,
-    effects: i64,
-    jesters: i64,
-}
-
-impl Tally {
-    fn value(&self, cond: Condition) -> i64 {
-        match cond {
-            Condition::Colour(c) => self.colours[c as usize % 3],
-            Condition::Inhabitants => self.inhabitants,
-            Condition::Hand => self.hand,
-            Condition::Wizards => self.wizards,
-            Condition::Effects => self.effects,
-            Condition::FewestColour => self.colours.iter().copied().min().unwrap_or(0),
-        }
-    }
-}
-
-impl Game for Regnum {
-    type State = State;
-    type ActionInfo = RegnumAction;
-    type Config = RegnumOptions;
-
-    const INFO: GameInfo = GameInfo {
-        name: "regnum",
-        title: "Regnum",
-        aliases: &[],
-        min_players: 2,
-        max_players: MAX_PLAYERS,
-        options: RegnumOptions::SPECS,
-        defaults: RegnumOptions::defaults,
-    };
-
-    fn from_options(options: &Options) -> Result<Self> {
-        let config: RegnumOptions = read(Self::INFO.name, options)?;
-        let cards = parse_card_set(config.card_set.as_deref(), config.players)?;
-        Ok(Regnum {
-            config,
-            cards: Arc::new(cards),
-        })
-    }
-
-    fn config(&self) -> &RegnumOptions {
-        &self.config
-    }
-
-    fn num_actions(&self) -> usize {
-        NUM_ACTIONS
-    }
-
-    fn observation_shape(&self) -> Vec<usize> {
-        vec![TENSOR_SIZE]
-    }
-
-    fn new_state(&self, mut rng: Rng) -> State {
-        let n = self.config.players;
-        let mut castles: Vec<u8> = (0..self.cards.castles.len() as u8).collect();
-        rng.shuffle(&mut castles);
-        let mut standards: Vec<u16> = (0..self.cards.standards.len() as u16).collect();
-        rng.shuffle(&mut standards);
-        let nchars = self.cards.characters.len();
-        let mut s = State {
-            rng,
-            castles: [0; MAX_PLAYERS],
-            standards: standards[..n + 1].iter().fold(0, |m, &i| m | 1 << i),
-            lineup: [None; LINEUP],
-            char_deck: if nchars >= 64 {
-                u64::MAX
-            } else {
-                (1 << nchars) - 1
-            },
-            gone: 0,
-            realms: [0; MAX_PLAYERS],
-            hands: [[0; KINDS]; MAX_PLAYERS],
-            deck: self.cards.resources,
-            discard: Pile::default(),
-            known: [[[0; KINDS]; MAX_PLAYERS]; MAX_PLAYERS],
-            phase: Phase::Draw,
-            active: 0,
-            decider: 0,
-            turn: 0,
-            bought: 0,
-            wild_used: false,
-            character: None,
-            pay_step: 0,
-            pair_colour: None,
-            final_turns: None,
-        };
-        s.castles[..n].copy_from_slice(&castles[..n]);
-        self.refill(&mut s);
-        for seat in 0..n {
-            self.draw(&mut s, seat, HAND_START);
-        }
-        if let Some(k) = self.draw_kind(&mut s) {
-            s.discard.push(k as u8);
-        }
-        s
-    }
-
-    fn current_player(&self, s: &State) -> Option<Seat> {
-        (s.phase != Phase::Over).then_some(s.decider as usize)
-    }
-
-    fn legal_actions(&self, s: &State) -> ActionSet {
-        let me = s.decider as usize;
-        let hand = s.hands[me];
-        let mut out = ActionSet::new();
-        let kinds = |f: &dyn Fn(usize) -> bool, base: Action, out: &mut ActionSet| {
-            for k in (0..KINDS).filter(|&k| f(k)) {
-                out.insert(base + k as Action);
-            }
-        };
-        match s.phase {
-            Phase::Draw => {
-                out.insert(DRAW_TWO);
-                if !s.discard.is_empty() {
-                    out.insert(TAKE_DISCARD);
-                }
-            }
-            Phase::Main => {
-                for (i, c) in s.lineup.iter().enumerate() {
-                    if c.is_some() && feasible(&hand, self.slots(*c), 0, None, self.wild(s)) {
-                        out.insert(BUY + i as Action);
-                    }
-                }
-                if s.bought == 0 {
-                    kinds(&|k| hand[k] > 0, DISCARD, &mut out);
-                }
-                if s.bought > 0 || total(&hand) == 0 {
-                    out.insert(END_TURN);
-                }
-            }
-            Phase::Pay => {
-                for k in 0..KINDS {
-                    for c in 0..4u8 {
-                        if self.pay_ok(s, k, c) {
-                            out.insert(PAY + (k * 4) as Action + c as Action);
-                        }
-                    }
-                }
-            }
-            Phase::Tax | Phase::Draw2Discard => kinds(&|k| hand[k] > 0, DISCARD, &mut out),
-            Phase::Steal => {
-                for o in self.steal_victims(s, me) {
-                    out.insert(STEAL + o as Action);
-                }
-            }
-            Phase::Salvage => kinds(&|k| s.discard.count(k as u8) > 0, SALVAGE, &mut out),
-            Phase::SwapTake => kinds(&|k| s.deck[k] > 0, SWAP_TAKE, &mut out),
-            Phase::SwapGive => kinds(&|k| hand[k] > 0, SWAP_GIVE, &mut out),
-            Phase::Exchange | Phase::Remove => {
-                for c in iter_bits(self.targets(s, me)) {
-                    out.insert(TARGET + c as Action);
-                }
-            }
-            Phase::Over => {}
-        }
-        out
-    }
-
-    fn apply(&self, s: &mut State, action: Action) {
-        let me = s.decider as usize;
-        match action {
-            DRAW_TWO => {
-                self.draw(s, me, 2);
-                s.phase = Phase::Main;
-            }
-            TAKE_DISCARD => {
-                if let Some(k) = s.discard.pop() {
-                    s.hands[me][k as usize] += 1;
-                    self.public_gain(s, me, k as usize);
-                }
-                if self.advantage(s, me) == Some(Advantage::Riverford) {
-                    self.draw(s, me, 1);
-                }
-                s.phase = Phase::Main;
-            }
-            a if a < PAY => self.buy(s, (a - BUY) as usize),
-            a if a < DISCARD => {
-                let x = (a - PAY) as usize;
-                self.pay(s, x / 4, (x % 4) as u8);
-            }
-            a if a < END_TURN => self.discard(s, (a - DISCARD) as usize),
-            END_TURN => self.end_turn(s),
-            a if a < SALVAGE => self.steal(s, (a - STEAL) as usize),
-            a if a < SWAP_TAKE => {
-                let k = (a - SALVAGE) as usize;
-                s.discard.take(k as u8);
-                s.hands[me][k] += 1;
-                self.public_gain(s, me, k);
-                self.back_to_main(s);
-            }
-            a if a < SWAP_GIVE => {
-                let k = (a - SWAP_TAKE) as usize;
-                s.deck[k] -= 1;
-                s.hands[me][k] += 1;
-                s.phase = Phase::SwapGive;
-            }
-            a if a < TARGET => {
-                let k = (a - SWAP_GIVE) as usize;
-                s.hands[me][k] -= 1;
-                s.deck[k] += 1;
-                self.hidden_loss(s, me, None);
-                self.back_to_main(s);
-            }
-            a => self.target(s, (a - TARGET) as usize),
-        }
-    }
-
-    fn returns(&self, s: &State) -> Vec<f64> {
-        let n = self.config.players;
-        if s.phase != Phase::Over {
-            return vec![0.0; n];
-        }
-        let points = self.points(s);
-        let key: Vec<(i64, usize)> = (0..n).map(|p| (points[p], count(s.realms[p]))).collect();
-        let best = key.iter().copied().max().unwrap_or((0, 0));
-        winner_returns(&key.iter().map(|&k| k == best).collect::<Vec<_>>())
-    }
-
-    fn scores(&self, s: &State) -> Vec<i64> {
-        self.points(s)
-    }
-
-    fn action_info(&self, s: &State, action: Action) -> RegnumAction {
-        use RegnumAction::*;
-        let kind = |base: Action| KIND_NAMES[(action - base) as usize];
-        match action {
-            DRAW_TWO => DrawTwo,
-            TAKE_DISCARD => TakeDiscard,
-            a if a < PAY => {
-                let slot = (a - BUY) as usize;
-                Buy {
-                    slot,
-                    character: s.lineup[slot].map(|c| self.char_name(c as usize)),
-                }
-            }
-            a if a < DISCARD => {
-                let x = (a - PAY) as usize;
-                let (k, c) = (x / 4, x % 4);
-                Pay {
-                    card: KIND_NAMES[k],
-                    colour: COLOURS[c],
-                    wild: KIND_MASK[k] >> c & 1 == 0,
-                    single: KIND_MASK[k] == 1 << c,
-                }
-            }
-            a if a < END_TURN => Discard {
-                card: kind(DISCARD),
-            },
-            END_TURN => EndTurn,
-            a if a < SALVAGE => Steal {
-                seat: (a - STEAL) as usize,
-            },
-            a if a < SWAP_TAKE => Salvage {
-                card: kind(SALVAGE),
-            },
-            a if a < SWAP_GIVE => TakeFromDeck {
-                card: kind(SWAP_TAKE),
-            },
-            a if a < TARGET => GiveToDeck {
-                card: kind(SWAP_GIVE),
-            },
-            // The targets, the last ids (the caller has checked that `action` is in range).
-            a => {
-                let character = self.char_name((a - TARGET) as usize);
-                match s.phase {
-                    Phase::Exchange => ExchangeFor { character },
-                    Phase::Remove => Remove { character },
-                    _ => Target { character },
-                }
-            }
-        }
-    }
-
-    fn observation(&self, s: &State, seat: Seat) -> Value {
-        let n = self.config.players;
-        let cards = &self.cards;
-        let ch = s.character.and_then(|c| cards.characters.get(c as usize));
-        let names =
-            |mask: u64| -> Vec<String> { iter_bits(mask).map(|c| self.char_name(c)).collect() };
-        let castle = |p: usize| {
-            cards
-                .castles
-                .get(s.castles[p] as usize)
-                .map_or("?", |c| c.name.as_str())
-        };
-        json!({
-            "seat": seat,
-            "current_player": self.current_player(s),
-            "active": s.active,
-            "turn": s.turn,
-            "phase": s.phase,
-            "character": ch.map(|c| c.name.as_str()),
-            "cost": ch.map(|c| c.slots.iter().map(|&x| SLOT_NAMES[x as usize % 7]).collect::<Vec<_>>()),
-            "pay_step": (s.phase == Phase::Pay).then_some(s.pay_step),
-            "pair_colour": s.pair_colour.map(|c| COLOURS[c as usize % 4].to_string()),
-            "bought": s.bought,
-            "wild_used": s.wild_used,
-            "hand": Self::cards_list(&s.hands[seat]),
-            "castles": (0..n).map(castle).collect::<Vec<_>>(),
-            "realms": (0..n).map(|p| names(s.realms[p])).collect::<Vec<_>>(),
-            "hand_sizes": (0..n).map(|p| total(&s.hands[p])).collect::<Vec<_>>(),
-            "known": (0..n).map(|p| if p == seat { Vec::new() } else { Self::cards_list(&s.known[seat][p]) }).collect::<Vec<_>>(),
-            "lineup": s.lineup.iter().map(|c| c.map(|c| self.char_name(c as usize))).collect::<Vec<_>>(),
-            "discard": s.discard.as_slice().iter().map(|&k| KIND_NAMES[k as usize % KINDS]).collect::<Vec<_>>(),
-            "resource_deck": total(&s.deck),
-            "character_deck": count(s.char_deck),
-            "gone": names(s.gone),
-            "deck_cards": Self::sees_deck(s, seat).then(|| Self::cards_list(&s.deck)),
-            "standards": iter_bits(s.standards as u64).map(|i| cards.standards.get(i).map_or("?", |st| st.name.as_str())).collect::<Vec<_>>(),
-            "final_turns": s.final_turns,
-            "scores": self.points(s),
-            "terminal": s.phase == Phase::Over,
-        })
-    }
-
-    fn observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
-        let n = self.config.players;
-        let mut w = TensorWriter::new(out);
-        for k in 0..KINDS {
-            w.scalar(s.hands[seat][k] as f32);
-        }
-        for r in 0..MAX_PLAYERS {
-            let p = (seat + r) % n;
-            let present = r < n;
-            w.flag(present);
-            w.one_hot(MAX_CASTLES, present.then_some(s.castles[p] as usize));
-            w.mask(if present { s.realms[p] } else { 0 }, MAX_CHARACTERS);
-            w.scalar(if present {
-                total(&s.hands[p]) as f32
-            } else {
-                0.0
-            });
-            for k in 0..KINDS {
-                w.scalar(if present && r > 0 {
-                    s.known[seat][p][k] as f32
-                } else {
-                    0.0
-                });
-            }
-        }
-        for c in s.lineup {
-            w.one_hot(MAX_CHARACTERS, c.map(|c| c as usize));
-        }
-        for k in 0..KINDS {
-            w.scalar(s.discard.count(k as u8) as f32);
-        }
-        w.one_hot(KINDS, s.discard.top().map(|k| k as usize));
-        w.scalar(total(&s.deck) as f32);
-        w.scalar(count(s.char_deck) as f32);
-        w.mask(s.standards as u64, MAX_STANDARDS);
-        w.one_hot(Phase::COUNT, Some(s.phase as usize));
-        w.one_hot(
-            MAX_PLAYERS,
-            (s.phase != Phase::Over).then_some((s.decider as usize + n - seat) % n),
-        );
-        w.one_hot(MAX_CHARACTERS, s.character.map(|c| c as usize));
-        w.one_hot(
-            MAX_SLOTS,
-            (s.phase == Phase::Pay).then_some(s.pay_step as usize),
-        );
-        w.one_hot(4, s.pair_colour.map(|c| c as usize));
-        w.flag(s.wild_used);
-        w.scalar(s.bought as f32);
-        w.flag(s.final_turns.is_some());
-        w.scalar(s.final_turns.unwrap_or(0) as f32);
-        w.flag(self.current_player(s) == Some(seat));
-        let seen = if Self::sees_deck(s, seat) {
-            s.deck
-        } else {
-            [0; KINDS]
-        };
-        for k in seen {
-            w.scalar(k as f32);
-        }
-    }
-
-    fn determinize(&self, s: &State, seat: Seat, rng: &mut Rng) -> State {
-        let mut found = None;
-        for _ in 0..DETERMINIZE_TRIES {
-            let d = self.resample(s, seat, rng);
-            if d.phase != Phase::Pay || d.active as usize == seat || self.payment_open(&d) {
-                found = Some(d);
-                break;
-            }
-        }
-        let mut d = found.unwrap_or(*s);
-        d.rng = rng.fork();
-        d
-    }
-
-    fn check_state(&self, s: &State) -> std::result::Result<(), String> {
-        let n = self.config.players;
-        if !s.rng.is_valid() {
-            return Err("generator increment must be odd".into());
-        }
-        let seats = &s.castles[..n];
-        let distinct = (0..n).all(|i| !seats[..i].contains(&seats[i]));
-        if seats
-            .iter()
-            .any(|&c| c as usize >= self.cards.castles.len())
-            || !distinct
-            || s.castles[n..].iter().any(|&c| c != 0)
-        {
-            return Err("each seat must hold a different castle of the card set".into());
-        }
-        if (s.standards as u64) >> self.cards.standards.len() != 0
-            || count(s.standards as u64) != n + 1
-        {
-            return Err("players + 1 standards of the card set must be in play".into());
-        }
-        self.check_places(s)?;
-        self.check_cards(s)?;
-        if s.active as usize >= n || s.decider as usize >= n {
-            return Err("the active player and the decider must be seats".into());
-        }
-        if s.turn > self.config.max_turns
-            || s.final_turns
-                .is_some_and(|f| f as usize > self.most_final_turns())
-        {
-            return Err("the turn count or the final turns are out of range".into());
-        }
-        let running = s.phase != Phase::Over;
-        if self.config.final_round == FinalRound::EqualTurns
-            && running
-            && s.final_turns
-                .is_some_and(|f| (s.active as usize + f as usize) % n != 0)
-        {
-            return Err("the final turns must end with a full round".into());
-        }
-        if (s.phase == Phase::Over) != (s.turn == self.config.max_turns || s.final_turns == Some(0))
-        {
-            return Err("the end of the game does not agree with the turns played".into());
-        }
-        self.check_phase(s)
-    }
-
-    /// Rollouts play a cheap sound turn: draw, buy the character worth most per card, else
-    /// discard the card the line-up needs least (see `rollout.rs`).
-    fn rollout_action(&self, s: &State, legal: &ActionSet, rng: &mut Rng) -> Action {
-        self.rollout_move(s, legal, rng)
-    }
-}
-
+// ---- Tests ----
 #[cfg(test)]
 mod tests;
