@@ -210,13 +210,17 @@ def out_of_range(allowed: dict[str, Any]) -> list[Any]:
 
 def test_both_backends_declare_the_same_options_and_hold_to_them(backend: str) -> None:
     """The reference declares every game's options as the engine does (names, defaults,
-    help, accepted values, saved defaults: the two listings are equal), and each backend
-    refuses what the declaration refuses, naming the option and what it accepts, and takes
-    every saved default."""
+    help, accepted values, saved defaults: the two listings are equal, seats included, and
+    the seats are the range of ``players``, declared first), and each backend refuses what
+    the declaration refuses, naming the option and what it accepts, and takes every saved
+    default."""
     from regalia import reference
 
     for ours, theirs in zip(regalia.games(), reference.games(), strict=True):
-        assert ours["options"] == json.loads(json.dumps(theirs.to_json()["options"])), ours["name"]
+        assert ours == json.loads(json.dumps(theirs.to_json())), ours["name"]
+        players = ours["options"][0]
+        assert players["name"] == "players" and players["allowed"]["type"] == "integer"
+        assert (ours["min_players"], ours["max_players"]) == (players["allowed"]["min"], players["allowed"]["max"])
     saved = [(g["name"], o) for g in regalia.games() for o in g["options"] if "saved_default" in o]
     assert ("regnum", "final_round", "one_each") in [(g, o["name"], o["saved_default"]) for g, o in saved]
     for name, o in saved:
@@ -232,6 +236,28 @@ def test_both_backends_declare_the_same_options_and_hold_to_them(backend: str) -
             for bad in out_of_range(option["allowed"]):
                 with pytest.raises(InvalidOptionError, match=f"option '{option['name']}' must be "):
                     regalia.make(g["name"], backend=backend, **{option["name"]: bad})  # type: ignore[arg-type]
+
+
+def test_a_declaration_without_players_first_has_no_seats() -> None:
+    """A reference game's seats come from ``players``, which its options declare first as
+    an integer range; any other declaration is refused when the seats are read."""
+    from dataclasses import dataclass
+
+    from regalia.reference.options import Boolean, Integer, option, seats
+
+    @dataclass(frozen=True)
+    class Seated:
+        players: int = option(2, Integer(2, 5), "number of players")
+        fast: bool = option(False, Boolean(), "a switch")
+
+    @dataclass(frozen=True)
+    class Unseated:
+        fast: bool = option(False, Boolean(), "a switch")
+        players: int = option(2, Integer(2, 5), "number of players")
+
+    assert seats(Seated) == (2, 5)
+    with pytest.raises(TypeError, match="must declare 'players' first"):
+        seats(Unseated)
 
 
 def test_pickling_a_rust_state_round_trips() -> None:

@@ -22,7 +22,7 @@ from regalia.errors import (
 )
 from regalia.reference import codec, recall
 from regalia.reference import options as game_options
-from regalia.reference.options import GameOptions, listing
+from regalia.reference.options import GameOptions, listing, seats
 from regalia.reference.rng import Rng
 from regalia.seeds import MASK64, derive_seed
 
@@ -37,14 +37,23 @@ C = TypeVar("C", bound=GameOptions)
 
 @dataclass(frozen=True)
 class GameInfo:
-    """What ``regalia.games()`` lists about a game."""
+    """What ``regalia.games()`` lists about a game: its names, stated by the game, and its
+    seats and options, read from its options dataclass."""
 
     name: str
     title: str
     aliases: tuple[str, ...]
-    min_players: int
-    max_players: int
     options: type[GameOptions]
+
+    @property
+    def min_players(self) -> int:
+        """Fewest seats (the smallest ``players``)."""
+        return seats(self.options)[0]
+
+    @property
+    def max_players(self) -> int:
+        """Most seats (the largest ``players``)."""
+        return seats(self.options)[1]
 
     def to_json(self) -> dict[str, Any]:
         """The listing, as the extension's ``games()`` gives it."""

@@ -91,8 +91,6 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
         "duell-der-drachen",
         "Duell der Drachen",
         ("duel-of-dragons", "duell_der_drachen", "duell"),
-        2,
-        2,
         DuellDerDrachenOptions,
     )
 

@@ -151,7 +151,7 @@ class Duo(Rules[State, DuoOptions]):
 
     state_type = State
 
-    INFO = GameInfo("duo", "Duo", (), 2, MAX_PLAYERS, DuoOptions)
+    INFO = GameInfo("duo", "Duo", (), DuoOptions)
 
     # ---- Options ----
     def __init__(self, config: DuoOptions) -> None:

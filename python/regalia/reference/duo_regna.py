@@ -104,7 +104,7 @@ class DuoRegna(Rules[State, DuoRegnaOptions]):
 
     state_type = State
 
-    INFO = GameInfo("duo-regna", "Duo Regna", ("duoregna", "duo_regna"), 2, 2, DuoRegnaOptions)
+    INFO = GameInfo("duo-regna", "Duo Regna", ("duoregna", "duo_regna"), DuoRegnaOptions)
 
     # ---- Options ----
     @property

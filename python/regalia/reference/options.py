@@ -191,6 +191,16 @@ def saved(cls: type[GameOptions], saved: dict[str, Any]) -> dict[str, Any]:
     return {**{k: v for k, v in added.items() if k not in saved}, **saved}
 
 
+def seats(cls: type[GameOptions]) -> tuple[int, int]:
+    """The fewest and most seats of a game: the range of its options' ``players``, declared
+    first as an ``Integer``."""
+    first = _fields(cls)[0]
+    allowed = first.metadata["allowed"]
+    if first.name != "players" or not isinstance(allowed, Integer):
+        raise TypeError(f"{cls.__name__} must declare 'players' first, as an Integer")
+    return allowed.lo, allowed.hi
+
+
 def listing(cls: type[GameOptions]) -> list[dict[str, Any]]:
     """The options as ``regalia.games()`` lists them: name, default, help, accepted values
     and, where declared, the saved default."""

@@ -186,7 +186,7 @@ class Regine(Rules[State, RegineOptions]):
 
     state_type = State
 
-    INFO = GameInfo("regine", "Regine", (), 2, 4, RegineOptions)
+    INFO = GameInfo("regine", "Regine", (), RegineOptions)
 
     # ---- Options ----
     @classmethod

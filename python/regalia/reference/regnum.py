@@ -228,7 +228,7 @@ class Regnum(Rules[State, RegnumOptions]):
 
     state_type = State
 
-    INFO = GameInfo("regnum", "Regnum", (), 2, MAX_PLAYERS, RegnumOptions)
+    INFO = GameInfo("regnum", "Regnum", (), RegnumOptions)
 
     # ---- Options ----
     def __init__(self, config: RegnumOptions, cards: CardSet) -> None:

@@ -109,7 +109,7 @@ pub trait DynState: Send + Sync {
 
 impl<G: Game> DynGame for G {
     fn info(&self) -> GameInfo {
-        G::INFO
+        GameInfo::of::<G>()
     }
     fn options(&self) -> Options {
         Game::options(self)
@@ -177,7 +177,7 @@ impl<G: Game> DynState for Session<G> {
         Box::new(self.clone())
     }
     fn game_name(&self) -> &'static str {
-        G::INFO.name
+        G::NAMES.name
     }
     fn num_players(&self) -> usize {
         self.rules().num_players()
@@ -234,7 +234,7 @@ impl<G: Game> DynState for Session<G> {
         Session::to_json(self)
     }
     fn same_as(&self, other: &dyn DynState) -> bool {
-        other.game_name() == G::INFO.name && other.to_json() == self.to_json()
+        other.game_name() == G::NAMES.name && other.to_json() == self.to_json()
     }
     fn check_state(&self) -> Result<()> {
         Session::check_state(self)

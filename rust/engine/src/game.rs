@@ -13,7 +13,19 @@ use std::fmt::{Debug, Display};
 /// A seat at the table, `0..num_players`.
 pub type Seat = usize;
 
-/// What `regalia.games()` lists about a game.
+/// How a game is called: the one part of its listing a game states itself.
+#[derive(Clone, Copy, Debug)]
+pub struct GameNames {
+    /// The id used by `make`, e.g. `"duo-regna"`.
+    pub name: &'static str,
+    /// The title as printed on the box.
+    pub title: &'static str,
+    /// Other names `make` accepts.
+    pub aliases: &'static [&'static str],
+}
+
+/// What `regalia.games()` lists about a game: its names, and its seats and options as its
+/// options struct declares them.
 #[derive(Clone, Copy, Debug)]
 pub struct GameInfo {
     /// The id used by `make`, e.g. `"duo-regna"`.
@@ -22,14 +34,29 @@ pub struct GameInfo {
     pub title: &'static str,
     /// Other names `make` accepts.
     pub aliases: &'static [&'static str],
-    /// Fewest seats.
+    /// Fewest seats (the smallest `players`).
     pub min_players: usize,
-    /// Most seats.
+    /// Most seats (the largest `players`).
     pub max_players: usize,
-    /// Every option, `players` included (from the game's [`GameOptions`](crate::options::GameOptions) declaration).
+    /// Every option, `players` first (the game's [`GameOptions`] declaration).
     pub options: &'static [OptionSpec],
     /// Every option's default (`null` where it depends on other options).
     pub defaults: fn() -> Options,
+}
+
+impl GameInfo {
+    /// The listing of game `G`, read from its [`Game::NAMES`] and its [`Game::Config`].
+    pub const fn of<G: Game>() -> GameInfo {
+        GameInfo {
+            name: G::NAMES.name,
+            title: G::NAMES.title,
+            aliases: G::NAMES.aliases,
+            min_players: G::Config::MIN_PLAYERS,
+            max_players: G::Config::MAX_PLAYERS,
+            options: G::Config::SPECS,
+            defaults: G::Config::defaults,
+        }
+    }
 }
 
 /// One game's rules. `Self` holds the validated options; states are plain data.
@@ -40,8 +67,9 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// The full state: small, plain data with its own generator inside.
     type State: Clone + Debug + PartialEq + Send + Sync + Serialize + DeserializeOwned;
 
-    /// The static description of the game.
-    const INFO: GameInfo;
+    /// How the game is called (the rest of its listing, [`GameInfo::of`], comes from its
+    /// options).
+    const NAMES: GameNames;
 
     /// The options a saved state means: its own, with the `saved_default` of every option
     /// it lacks (see [`crate::options::saved`]).

@@ -105,8 +105,12 @@ pub struct OptionSpec {
 
 /// A game's typed options, declared with [`declare_options!`].
 pub trait GameOptions: Clone + Default + Serialize + DeserializeOwned {
-    /// Every option, in the order the listing gives them.
+    /// Every option, in the order the listing gives them (`players` first).
     const SPECS: &'static [OptionSpec];
+    /// Fewest seats: the smallest value `players` accepts.
+    const MIN_PLAYERS: usize;
+    /// Most seats: the largest value `players` accepts.
+    const MAX_PLAYERS: usize;
 
     /// Number of seats (every game has the option `players`).
     fn players(&self) -> usize;
@@ -121,11 +125,14 @@ pub trait GameOptions: Clone + Default + Serialize + DeserializeOwned {
 /// values ([`Allowed`]) and help line, and for an option added after saves were written,
 /// `saved_default = VALUE` (what those saves were played with). Generates the struct
 /// (serde), its `Default` and its [`GameOptions`] table. Every game declares
-/// `players: usize`.
+/// `players: usize` first, as an integer range: the game's seats.
 macro_rules! declare_options {
     (
         $(#[$meta:meta])*
         pub struct $name:ident {
+            players: usize = $players:expr,
+                Allowed::Integer { min: $min_players:expr, max: $max_players:expr },
+                $players_help:literal;
             $( $field:ident : $ty:ty = $default:expr, $allowed:expr, $help:literal
                $(, saved_default = $saved:expr)?; )*
         }
@@ -134,17 +141,30 @@ macro_rules! declare_options {
         #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
         #[serde(deny_unknown_fields)]
         pub struct $name {
+            #[doc = $players_help]
+            pub players: usize,
             $( #[doc = $help] pub $field: $ty, )*
         }
 
         impl Default for $name {
             fn default() -> Self {
-                $name { $( $field: $default, )* }
+                $name { players: $players, $( $field: $default, )* }
             }
         }
 
         impl $crate::options::GameOptions for $name {
+            const MIN_PLAYERS: usize = $min_players as usize;
+            const MAX_PLAYERS: usize = $max_players as usize;
             const SPECS: &'static [$crate::options::OptionSpec] = &[
+                $crate::options::OptionSpec {
+                    name: "players",
+                    allowed: $crate::options::Allowed::Integer {
+                        min: $min_players as i64,
+                        max: $max_players as i64,
+                    },
+                    help: $players_help,
+                    saved_default: None,
+                },
                 $( $crate::options::OptionSpec {
                     name: stringify!($field),
                     allowed: $allowed,
@@ -356,8 +376,8 @@ mod tests {
             name: "g",
             title: "G",
             aliases: &[],
-            min_players: 1,
-            max_players: 1,
+            min_players: TestOptions::MIN_PLAYERS,
+            max_players: TestOptions::MAX_PLAYERS,
             options: TestOptions::SPECS,
             defaults: TestOptions::defaults,
         };

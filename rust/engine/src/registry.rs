@@ -25,16 +25,17 @@ fn saved_maker<G: Game>(options: &Options) -> Result<Arc<dyn DynGame>> {
 /// Every game, in the order `regalia.games()` lists them: how to make it from options, and
 /// from a saved state's options.
 const GAMES: &[(GameInfo, Maker, Maker)] = &[
-    (DuoRegna::INFO, maker::<DuoRegna>, saved_maker::<DuoRegna>),
-    (Duo::INFO, maker::<Duo>, saved_maker::<Duo>),
-    (
-        DuellDerDrachen::INFO,
-        maker::<DuellDerDrachen>,
-        saved_maker::<DuellDerDrachen>,
-    ),
-    (Regine::INFO, maker::<Regine>, saved_maker::<Regine>),
-    (Regnum::INFO, maker::<Regnum>, saved_maker::<Regnum>),
+    entry::<DuoRegna>(),
+    entry::<Duo>(),
+    entry::<DuellDerDrachen>(),
+    entry::<Regine>(),
+    entry::<Regnum>(),
 ];
+
+/// Game `G`'s line in [`GAMES`].
+const fn entry<G: Game>() -> (GameInfo, Maker, Maker) {
+    (GameInfo::of::<G>(), maker::<G>, saved_maker::<G>)
+}
 
 /// Every game's description.
 pub fn games() -> Vec<GameInfo> {

@@ -230,10 +230,10 @@ impl<G: Game> Session<G> {
             )));
         }
         let name = field("game")?;
-        if name.as_str() != Some(G::INFO.name) {
+        if name.as_str() != Some(G::NAMES.name) {
             return Err(bad_state(format!(
                 "saved state is of game {name}, not '{}'",
-                G::INFO.name
+                G::NAMES.name
             )));
         }
         let options = field("options")?;
@@ -443,7 +443,7 @@ impl<G: Game> Session<G> {
         json!({
             "format": STATE_FORMAT,
             "version": STATE_VERSION,
-            "game": G::INFO.name,
+            "game": G::NAMES.name,
             "options": Value::Object(self.game.options()),
             "seed": self.seed,
             "history": self.history,

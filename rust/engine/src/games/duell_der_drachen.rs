@@ -32,8 +32,8 @@
 use crate::actions::{Action, ActionSet};
 use crate::bits::{count, iter_bits, nth_bit};
 use crate::error::Result;
-use crate::game::{uniform_action, Game, GameInfo, Seat};
-use crate::options::{declare_options, invalid, read, Allowed, GameOptions, Options};
+use crate::game::{uniform_action, Game, GameNames, Seat};
+use crate::options::{declare_options, invalid, read, Allowed, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
 use serde::{Deserialize, Serialize};
@@ -230,23 +230,19 @@ impl Game for DuellDerDrachen {
     type ActionInfo = DuellAction;
     type Config = DuellDerDrachenOptions;
 
-    const INFO: GameInfo = GameInfo {
+    const NAMES: GameNames = GameNames {
         name: "duell-der-drachen",
         title: "Duell der Drachen",
         aliases: &["duel-of-dragons", "duell_der_drachen", "duell"],
-        min_players: 2,
-        max_players: 2,
-        options: DuellDerDrachenOptions::SPECS,
-        defaults: DuellDerDrachenOptions::defaults,
     };
 
     // ---- Options ----
     fn from_options(options: &Options) -> Result<Self> {
-        let config: DuellDerDrachenOptions = read(Self::INFO.name, options)?;
+        let config: DuellDerDrachenOptions = read(Self::NAMES.name, options)?;
         let (values, hand_size) = (config.values as usize, config.hand_size as usize);
         if TERRITORIES * values < 2 * hand_size + TERRITORIES {
             return Err(invalid(
-                Self::INFO.name,
+                Self::NAMES.name,
                 "hand_size",
                 &format!(
                     "of {hand_size} needs {} cards (two hands and the display), but {values} values per colour make {}",

@@ -30,8 +30,8 @@
 use crate::actions::{Action, ActionSet};
 use crate::bits::Set128;
 use crate::error::Result;
-use crate::game::{lead_returns, uniform_action, winner_returns, Game, GameInfo, Seat};
-use crate::options::{declare_options, read, Allowed, GameOptions, Options};
+use crate::game::{lead_returns, uniform_action, winner_returns, Game, GameNames, Seat};
+use crate::options::{declare_options, read, Allowed, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
 use serde::{Deserialize, Serialize};
@@ -288,19 +288,15 @@ impl Game for Duo {
     type ActionInfo = DuoAction;
     type Config = DuoOptions;
 
-    const INFO: GameInfo = GameInfo {
+    const NAMES: GameNames = GameNames {
         name: "duo",
         title: "Duo",
         aliases: &[],
-        min_players: 2,
-        max_players: MAX_PLAYERS,
-        options: DuoOptions::SPECS,
-        defaults: DuoOptions::defaults,
     };
 
     // ---- Options ----
     fn from_options(options: &Options) -> Result<Self> {
-        let mut config: DuoOptions = read(Self::INFO.name, options)?;
+        let mut config: DuoOptions = read(Self::NAMES.name, options)?;
         config.target = Some(config.target.unwrap_or(default_target(config.players)));
         let target = config.target.unwrap_or(default_target(config.players));
         let need_limit = (2 * target as usize).clamp(1, MAX_NEED);

@@ -20,8 +20,8 @@
 use crate::actions::{Action, ActionSet};
 use crate::bits::{count, iter_bits, nth_bit};
 use crate::error::Result;
-use crate::game::{Game, GameInfo, Seat};
-use crate::options::{declare_options, invalid, read, Allowed, GameOptions, Options};
+use crate::game::{Game, GameNames, Seat};
+use crate::options::{declare_options, invalid, read, Allowed, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
 use serde::{Deserialize, Serialize};
@@ -159,23 +159,19 @@ impl Game for DuoRegna {
     type ActionInfo = DuoRegnaAction;
     type Config = DuoRegnaOptions;
 
-    const INFO: GameInfo = GameInfo {
+    const NAMES: GameNames = GameNames {
         name: "duo-regna",
         title: "Duo Regna",
         aliases: &["duoregna", "duo_regna"],
-        min_players: 2,
-        max_players: 2,
-        options: DuoRegnaOptions::SPECS,
-        defaults: DuoRegnaOptions::defaults,
     };
 
     // ---- Options ----
     fn from_options(options: &Options) -> Result<Self> {
-        let config: DuoRegnaOptions = read(Self::INFO.name, options)?;
+        let config: DuoRegnaOptions = read(Self::NAMES.name, options)?;
         let [single, double] = config.dragon_deck;
         if !(1..=MAX_PILE).contains(&(single as usize + double as usize)) {
             return Err(invalid(
-                Self::INFO.name,
+                Self::NAMES.name,
                 "dragon_deck",
                 &format!("must hold 1 to {MAX_PILE} cards in all"),
             ));

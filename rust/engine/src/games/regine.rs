@@ -31,8 +31,8 @@
 
 use crate::actions::{Action, ActionSet};
 use crate::error::Result;
-use crate::game::{lead_returns, uniform_action, winner_returns, Game, GameInfo, Seat};
-use crate::options::{declare_options, read, Allowed, GameOptions, Options};
+use crate::game::{lead_returns, uniform_action, winner_returns, Game, GameNames, Seat};
+use crate::options::{declare_options, read, Allowed, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
 use serde::{Deserialize, Serialize};
@@ -403,20 +403,16 @@ impl Game for Regine {
     type ActionInfo = RegineAction;
     type Config = RegineOptions;
 
-    const INFO: GameInfo = GameInfo {
+    const NAMES: GameNames = GameNames {
         name: "regine",
         title: "Regine",
         aliases: &[],
-        min_players: 2,
-        max_players: 4,
-        options: RegineOptions::SPECS,
-        defaults: RegineOptions::defaults,
     };
 
     // ---- Options ----
     fn from_options(options: &Options) -> Result<Self> {
         Ok(Regine {
-            config: read(Self::INFO.name, options)?,
+            config: read(Self::NAMES.name, options)?,
         })
     }
 

@@ -46,8 +46,8 @@ pub use cards::{
 use crate::actions::{Action, ActionSet};
 use crate::bits::{count, iter_bits, nth_bit};
 use crate::error::Result;
-use crate::game::{winner_returns, Game, GameInfo, Seat};
-use crate::options::{declare_options, read, Allowed, GameOptions, Options};
+use crate::game::{winner_returns, Game, GameNames, Seat};
+use crate::options::{declare_options, read, Allowed, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
 use cards::{
@@ -360,19 +360,15 @@ impl Game for Regnum {
     type ActionInfo = RegnumAction;
     type Config = RegnumOptions;
 
-    const INFO: GameInfo = GameInfo {
+    const NAMES: GameNames = GameNames {
         name: "regnum",
         title: "Regnum",
         aliases: &[],
-        min_players: 2,
-        max_players: MAX_PLAYERS,
-        options: RegnumOptions::SPECS,
-        defaults: RegnumOptions::defaults,
     };
 
     // ---- Options ----
     fn from_options(options: &Options) -> Result<Self> {
-        let config: RegnumOptions = read(Self::INFO.name, options)?;
+        let config: RegnumOptions = read(Self::NAMES.name, options)?;
         let cards = parse_card_set(config.card_set.as_deref(), config.players)?;
         Ok(Regnum {
             config,

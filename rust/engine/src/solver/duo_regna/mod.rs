@@ -326,8 +326,8 @@ impl Solver {
         let bad =
             |m: String| Error::InvalidArgument(format!("the solver cannot read this state: {m}"));
         let v: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
-        if v.get("game").and_then(|g| g.as_str()) != Some(DuoRegna::INFO.name) {
-            return Err(bad(format!("it is not a {} state", DuoRegna::INFO.title)));
+        if v.get("game").and_then(|g| g.as_str()) != Some(DuoRegna::NAMES.name) {
+            return Err(bad(format!("it is not a {} state", DuoRegna::NAMES.title)));
         }
         if v.get("options").and_then(|o| o.as_object()) != Some(&self.game.options()) {
             return Err(bad(
