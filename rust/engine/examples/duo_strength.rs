@@ -53,7 +53,10 @@ fn round_points(players: usize, rounds: u64, seed: u64) {
 fn main() {
     let args: Vec<u64> = std::env::args()
         .skip(1)
-        .map(|a| a.parse().expect("numbers: games, seed, iterations, players"))
+        .map(|a| {
+            a.parse()
+                .expect("numbers: games, seed, iterations, players")
+        })
         .collect();
     let games = args.first().copied().unwrap_or(100);
     let seed = args.get(1).copied().unwrap_or(7);
@@ -93,7 +96,11 @@ fn main() {
         let scores = g.scores(&s);
         let best = scores.iter().copied().max().unwrap_or(0);
         let winners = scores.iter().filter(|&&x| x == best).count() as f64;
-        let point = if scores[me] == best { 1.0 / winners } else { 0.0 };
+        let point = if scores[me] == best {
+            1.0 / winners
+        } else {
+            0.0
+        };
         points += point;
         by_seat[me] += point;
         if (i + 1) % 20 == 0 {
