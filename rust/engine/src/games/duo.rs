@@ -808,9 +808,9 @@ fn finish_times(players: usize, n: usize) -> Vec<f64> {
 /// `n * TIME_STEPS` entries, the density of her finishing there.
 fn finish_times_from(points: &[u32], n: usize) -> Vec<f64> {
     let total = points.iter().sum::<u32>() as f64;
-    // wins[(a - 1) * n + m - 1]: the chance that exactly m round wins bring in a points.
+    // wins[(a - 1) * n + m - 1]: the chance that the m-th round win first brings a points.
     let mut wins = vec![0.0; n * n];
-    let mut short = vec![0.0; n]; // the chance of s < n points after m wins
+    let mut short = vec![0.0; n]; // short[s]: the chance of exactly s (< n) points so far
     short[0] = 1.0;
     let mut reached = vec![0.0; n];
     for m in 1..=n {
