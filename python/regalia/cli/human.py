@@ -2,7 +2,8 @@
 
 The prompt sees a ``View`` (what the seat may see), never the game's state. Besides a move
 (by label or name, see ``moves``) it understands ``help``, ``moves``, ``board``, ``hint``,
-``undo``, ``back``, ``save [FILE]`` and ``quit``; the last four are carried out by the table.
+``log``, ``undo``, ``back``, ``save [FILE]`` and ``quit``; the last five are carried out by the
+table.
 On a terminal the line can be edited, earlier lines come back with the arrow keys, and Tab
 completes move names and commands (``readline``, where Python has it).
 """
@@ -22,21 +23,23 @@ from regalia.cli.moves import MoveList, MoveRefused
 HELP = """\
   Type a move's label from the list, or its name (a unique beginning will do).
   hint          what the strongest built-in agent would play here
-  undo          take back your last move (in a game against bots)
+  log           the whole game so far, as you were told it
+  undo          take back your last move, if it showed you nothing new (against bots)
   back          back out of a purchase you have not paid for yet (Regnum)
-  save [FILE]   save the game; continue it later with: regalia resume FILE
+  save [FILE]   save the game (without FILE, in your data folder); continue it later
+                with: regalia resume FILE
   moves, board  show the moves, or the whole board, again
   quit          leave the game, offering to save it first (Ctrl-D too; Ctrl-C at once)
   Tab completes move names and commands; the arrow keys edit the line and recall earlier ones."""
 
 #: The commands, for completion.
-COMMANDS = ("help", "moves", "board", "hint", "undo", "back", "save", "quit")
+COMMANDS = ("help", "moves", "board", "hint", "log", "undo", "back", "save", "quit")
 
 
 @dataclass(frozen=True)
 class Request:
-    """What the person asked for: ``move`` (with ``action``), ``undo``, ``back``, ``save``
-    or ``quit``."""
+    """What the person asked for: ``move`` (with ``action``), ``log``, ``undo``, ``back``,
+    ``save`` or ``quit``."""
 
     kind: str
     action: int = -1
@@ -116,7 +119,7 @@ class HumanPrompt:
                 with self.screen.err.status("thinking..."):
                     agent, action = self.hint(view)
                 self.say(f"  hint ({agent}): {view.action_names[view.legal_actions.index(action)]}", style="green")
-            elif command in ("undo", "back", "quit", "exit") and not rest:
+            elif command in ("log", "undo", "back", "quit", "exit") and not rest:
                 return Request("quit" if command == "exit" else command)
             elif command == "save":
                 return Request("save", path=rest.strip())

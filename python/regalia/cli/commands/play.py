@@ -26,7 +26,15 @@ PLAY_EXAMPLES = [
     "regalia play duo --seats human,human,random     # two people at one terminal",
     "regalia play duo-regna -o dragons_to_win=3 --record game.json",
 ]
-RESUME_EXAMPLES = ["regalia resume regalia-save.json", "regalia resume game.json --seats human,random"]
+RESUME_EXAMPLES = ["regalia resume game.json", "regalia resume game.json --seats human,random"]
+
+#: ``--ask-forced``: by default a person's only legal move is played for them.
+AskForcedOpt = Annotated[
+    bool,
+    typer.Option(
+        "--ask-forced", help="ask for your move even when it is the only legal one (by default it is played for you)"
+    ),
+]
 
 
 def play(
@@ -38,11 +46,12 @@ def play(
     as_json: Annotated[
         bool, typer.Option("--json", help="print the match record at the end, as JSON on one line")
     ] = False,
+    ask_forced: AskForcedOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
     """Play a game: you (human) against built-in agents, several people, or bots alone.
 
-    At your turn type a move's label or name, or: help, hint, undo, save, quit.
+    At your turn type a move's label or name, or: help, hint, log, undo, save, quit.
     """
     names = parse_seats(seats) if seats else None
     g = make_game(game, parse_options(option), len(names) if names else None)
@@ -53,7 +62,7 @@ def play(
         if HUMAN not in names and not as_json:
             screen().say(f"seed {seed} (play it again with --seed {seed})", err=True)
     if HUMAN in names:
-        _run(Table(g, names, seed, screen()), record, as_json)
+        _run(Table(g, names, seed, screen(), ask_forced=ask_forced), record, as_json)
     else:
         _bots_only(g, names, seed, record, as_json)
 
@@ -67,6 +76,7 @@ def resume(
     as_json: Annotated[
         bool, typer.Option("--json", help="print the match record at the end, as JSON on one line")
     ] = False,
+    ask_forced: AskForcedOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
     """Continue a saved game where it stopped (the seats as saved, unless --seats is given)."""
@@ -76,7 +86,7 @@ def resume(
     names = parse_seats(seats) if seats else saved.agents
     g = make_game(saved.game, dict(saved.options), len(names))
     try:
-        table = Table(g, names, saved.seed, screen(), actions=saved.actions)
+        table = Table(g, names, saved.seed, screen(), actions=saved.actions, ask_forced=ask_forced)
     except RegaliaError as e:
         exits.fail(f"{file} does not replay: {e}")
     screen().say(f"resuming {g.title} after {len(saved.actions)} moves")
