@@ -16,10 +16,15 @@ from tests.cli_helpers import run
 #: narration must contain somewhere in the game.
 SESSIONS = {
     "duo-regna": (["human", "random"], 3, "a", ["You chose", "You played", "the dragon moves to"]),
-    "duo": (["human", "random"], 2, "1", ["You play", "the turn"]),
-    "duell-der-drachen": (["human", "random"], 1, "1", ["You play", "The opponent plays", "the display card"]),
-    "regine": (["human", "random", "random"], 1, "1", ["The round is scored:", "Queens:"]),
-    "regnum": (["human", "random"], 1, "1", ["You draw 2 cards blind", "New in the line-up"]),
+    "duo": (["human", "random"], 2, "1", ["You play", "the turn", "The piles as left:", "Scores: "]),
+    "duell-der-drachen": (
+        ["human", "random"],
+        1,
+        "1",
+        ["You play", "The opponent plays", "the display card", "marker stays", "Markers: "],
+    ),
+    "regine": (["human", "random", "random"], 1, "1", ["The round is scored; the combinations:", "Queens: "]),
+    "regnum": (["human", "random"], 1, "1", ["You draw 2 cards blind: ", "New in the line-up", "Scores: "]),
 }
 #: The ending's first words per game.
 ENDINGS = {

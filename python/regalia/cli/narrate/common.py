@@ -43,14 +43,20 @@ def cards_in_words(cards: Sequence[str], capital: bool = False) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def score_changes(label: str, before: Sequence[int], after: Sequence[int], seats: Seats, why: str = "") -> list[str]:
+def score_changes(
+    label: str, before: Sequence[int], after: Sequence[int], seats: Seats, why: str | Sequence[str] = ""
+) -> list[str]:
     """``["Scores: you 13 -> 18, seat 2 9 -> 6."]``: every seat whose count changed, with its
-    old and new value (nothing when none changed); ``why`` is added in brackets."""
+    old and new value (nothing when none changed); ``why``, the cause (one for all, or one
+    per seat), is added in brackets."""
     moved = [k for k in range(len(after)) if before[k] != after[k]]
     if not moved:
         return []
-    listed = ", ".join(f"{seats.name(k)} {before[k]} -> {after[k]}" for k in moved)
-    return [f"{label}: {listed}{f' ({why})' if why else ''}."]
+    reasons = [why] * len(after) if isinstance(why, str) else list(why)
+    listed = ", ".join(
+        f"{seats.name(k)} {before[k]} -> {after[k]}{f' ({reasons[k]})' if reasons[k] else ''}" for k in moved
+    )
+    return [f"{label}: {listed}."]
 
 
 @cache

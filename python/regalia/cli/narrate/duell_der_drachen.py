@@ -77,7 +77,7 @@ def news(before: Obs, after: Obs, mover: int, told: str | None, seats: Seats) ->
         middle = [markers(before)[k] + (marker == k) - (b["marker"] == k) for k in range(2)]
         lines += score_changes("Markers", markers(before), middle, seats)
         lines.append("Both sides are full: the final count (below) decides every marker.")
-        moved = score_changes("Markers", middle, markers(after), seats, "by the final count")
+        moved = score_changes("Markers by the final count", middle, markers(after), seats)
         lines += moved or ["The final count moves no marker."]
     else:
         lines += score_changes("Markers", markers(before), markers(after), seats)

@@ -50,7 +50,10 @@ def _round_over(before: Obs, after: Obs, mover: int, played: tuple[str, int] | N
         lines.append(f"{seats.Verb(mover, 'play', 'plays')} {what}: the round is over.")
     else:
         sizes[mover] += 1
-        lines.append(f"{seats.Verb(mover, 'draw', 'draws')} the last card of the draw pile: the round is over.")
+        # The drawn card is seen only when no new round replaced the hand (the game is over).
+        drawn = added(before["hand"], after["hand"]) if mover == seats.viewer and after["terminal"] else []
+        card = f" ({drawn[0]})" if drawn else ""
+        lines.append(f"{seats.Verb(mover, 'draw', 'draws')} the last card of the draw pile{card}: the round is over.")
     tops = "; ".join(f"{s} {count(len(p), 'card')}, {p[-1]} on top" for s, p in zip(SIDES, piles) if p)
     lines.append(f"The piles as left: {tops}.")
     kept = []

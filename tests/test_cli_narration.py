@@ -1,0 +1,196 @@
+"""The narration tells every move right and completely. Random games of every game, at
+several seeds and player counts, are narrated to every seat, and each move's narration is
+checked against the state's own record: the card actually played (from the action's info,
+for the seats that may see it) must be named, and every change of score (markers, dragons)
+must be told with its old and new values, chained from the score before the move to the
+score after it. A narrator that names a wrong card or leaves out a score change fails here
+(the last tests inject both)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import regalia
+from regalia.cli import narrate
+from regalia.cli.narrate import common, duell_der_drachen
+
+#: Per game: the options of the games played, the seat counts and the label of its score lines.
+GAMES: dict[str, tuple[dict[str, Any], tuple[int, ...], str]] = {
+    "duo-regna": ({}, (2,), "Dragons"),
+    "duell-der-drachen": ({}, (2,), "Markers"),
+    "duo": ({"rounds": 3}, (2, 4, 6), "Scores"),
+    "regine": ({"target": 12}, (2, 3, 4), "Scores"),
+    "regnum": ({}, (2, 3, 4), "Scores"),
+}
+SEEDS = (1, 2, 3)
+CHANGE = re.compile(r"(you|the opponent|seat \d) (-?\d+) -> (-?\d+)")
+
+
+def told(state: Any, action: int, viewer: int) -> tuple[list[str], Any]:
+    """What ``viewer`` is told of ``action`` in ``state`` (with the ending when it ends the
+    game), and the state after it."""
+    seats = narrate.Seats(viewer, ["random"] * state.num_players, dict(GAME_OPTIONS[state.game_name]))
+    before = state.observation(viewer)
+    name = state.action_name(action)
+    said = name if state.current_player == viewer else narrate.public(state.game_name, name)
+    after_state = state.clone()
+    after_state.apply(action)
+    after = after_state.observation(viewer)
+    lines = narrate.news(state.game_name, before, after, seats, said)
+    if after_state.is_terminal:
+        lines += narrate.ending(state.game_name, after, seats)
+    return lines, after_state
+
+
+GAME_OPTIONS: dict[str, dict[str, Any]] = {}
+
+
+def score_chains(lines: list[str], label: str, seats: narrate.Seats) -> dict[int, list[tuple[int, int]]]:
+    """Every score change told, per seat, in the order told."""
+    names = {seats.name(k): k for k in range(seats.count)}
+    chains: dict[int, list[tuple[int, int]]] = {}
+    for line in lines:
+        if line.startswith(label) and ": " in line:
+            for who, a, b in CHANGE.findall(line.partition(": ")[2]):
+                chains.setdefault(names[who], []).append((int(a), int(b)))
+    return chains
+
+
+def check_scores(lines: list[str], label: str, seats: narrate.Seats, before: list[int], after: list[int]) -> None:
+    """Each seat's told changes lead from its score before the move to its score after it."""
+    chains = score_chains(lines, label, seats)
+    for k in range(seats.count):
+        steps = chains.get(k, [])
+        value = before[k]
+        for a, b in steps:
+            assert a == value, (k, steps, before, after, lines)
+            value = b
+        assert value == after[k], (k, steps, before, after, lines)
+
+
+def expected_card(state: Any, action: int, viewer: int, after: Any, seats: narrate.Seats) -> list[str]:
+    """Words that must be in the narration of ``action`` for ``viewer``: the card played
+    (or drawn, to its drawer) as far as ``viewer`` may see it."""
+    info = state.action_info(action)
+    game, mover = state.game_name, state.current_player
+    own = viewer == mover
+    if game == "duo-regna":
+        return [f"You chose {info['card']}"] if own else []
+    if game == "duell-der-drachen":
+        where = info["territory"]
+        if info["face_up"]:
+            return [f"{info['card']} face up on {where}"]
+        return [f"{info['card'] if own else 'a card'} face down on {where}"]
+    if game == "duo":
+        if info["kind"] == "play":
+            return [f"{info['card']} on the {info['pile']} pile"]
+        if info["kind"] == "draw" and own and after.observation(mover)["round"] == state.observation(mover)["round"]:
+            drawn = common.added(state.observation(mover)["hand"], after.observation(mover)["hand"])
+            return [f"draw {drawn[0]}" if state.observation(mover)["draw_pile"] > 1 else f"({drawn[0]})"]
+        return []
+    if game == "regine":
+        return regine_card(info, own, seats)
+    return regnum_card(state, info, own, after, seats)
+
+
+def regine_card(info: dict[str, Any], own: bool, seats: narrate.Seats) -> list[str]:
+    if info["kind"] == "play":
+        if info["face_up"]:
+            return [f"the {info['card'].capitalize()} face up"]
+        return [f"a card face down ({info['card']})"] if own else ["a card face down"]
+    if info["kind"] in ("discard", "show_card") and own:
+        return [info["card"]]
+    if info["kind"] == "name_seat":
+        return [f"names {seats.name(info['seat'])}"]
+    if info["kind"] == "target_card":
+        return [seats.whose(info["seat"])]
+    return []
+
+
+def regnum_card(state: Any, info: dict[str, Any], own: bool, after: Any, seats: narrate.Seats) -> list[str]:
+    kind = info["kind"]
+    if kind == "discard" or kind == "salvage":
+        return [info["card"]]
+    if kind == "pay":
+        obs = after.observation(state.current_player)
+        return ["paid with", info["card"]] if obs["phase"] != "pay" else []
+    if kind == "target":
+        return [info["character"]]
+    if kind == "steal":
+        return [f"from {seats.whose(info['seat'])} hand"]
+    if kind in ("take_from_deck", "give_to_deck") and own:
+        return [info["card"]]
+    if kind == "take_discard":
+        return [f"top card ({state.observation(0)['discard'][-1]})"]
+    if kind == "draw_two" and own:
+        mover = state.current_player
+        drawn = common.added(state.observation(mover)["hand"], after.observation(mover)["hand"])
+        return [f"blind: {', '.join(drawn)}"] if drawn else ["nothing"]
+    return []
+
+
+def check_game(name: str, players: int, seed: int) -> int:
+    """Plays one random game, checking every move's narration to every seat; returns the
+    number of moves checked."""
+    options, _, label = GAMES[name]
+    GAME_OPTIONS[name] = {"players": players, **options}
+    game = regalia.make(name, players=players, **options)
+    state = game.new_state(seed)
+    rnd = random.Random(f"narration {name} {players} {seed}")
+    moves = 0
+    while not state.is_terminal:
+        action = rnd.choice(state.legal_actions())
+        scores = state.scores()
+        for viewer in range(players):
+            seats = narrate.Seats(viewer, ["random"] * players, dict(GAME_OPTIONS[name]))
+            lines, after = told(state, action, viewer)
+            text = "\n".join(lines)
+            for words in expected_card(state, action, viewer, after, seats):
+                assert words in text, (state.action_name(action), viewer, words, lines)
+            check_scores(lines, label, seats, scores, after.scores())
+        state.apply(action)
+        moves += 1
+    return moves
+
+
+CONFIGS = [(name, n, seed) for name, (_, counts, _) in GAMES.items() for n in counts for seed in SEEDS]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=[f"{g}-{n}p-{s}" for g, n, s in CONFIGS])
+def test_every_move_is_told_with_its_card_and_its_score_changes(config: tuple[str, int, int]) -> None:
+    assert check_game(*config) > 0
+
+
+def inject(monkeypatch: pytest.MonkeyPatch, module: Any, name: str, fake: Callable[..., Any]) -> None:
+    monkeypatch.setattr(module, name, fake)
+
+
+def test_a_wrong_card_fails_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The old bug: the side's highest card named instead of the card played.
+    real = duell_der_drachen._played
+
+    def highest(before: Any, after: Any, mover: int) -> Any:
+        found = real(before, after, mover)
+        if found is not None and found[2]:
+            i, _, up = found
+            return i, after["territories"][i]["face_up"][mover][-1], up
+        return found
+
+    monkeypatch.setattr(duell_der_drachen, "_played", highest)
+    with pytest.raises(AssertionError):
+        for seed in SEEDS:
+            check_game("duell-der-drachen", 2, seed)
+
+
+@pytest.mark.parametrize("game", ["duell-der-drachen", "regnum", "regine", "duo"])
+def test_an_untold_score_change_fails_the_check(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    module = getattr(narrate, game.replace("-", "_"))
+    monkeypatch.setattr(module, "score_changes", lambda *args, **kwargs: [])
+    with pytest.raises(AssertionError):
+        for seed in SEEDS:
+            check_game(game, 2, seed)
