@@ -94,26 +94,26 @@ def _qualify(suit: int) -> str:
     return "has a pair" if suit == 2 else "reaches 31 or more"
 
 
+def ranking(suit: int, compared: list[int], combos: list[list[str]], dealer: int, players: int) -> list[int]:
+    """The seats of ``compared`` that can win ``suit``, best first; equal combinations in
+    seat priority (the Dealer, then to her left), as the rules break the tie."""
+    order = [(dealer + k) % players for k in range(players)]
+    keys = {k: suit_key(suit, [CARD_NAMES.index(c) for c in combos[k]]) for k in compared}
+    ranked = [(keys[k], -order.index(k), k) for k in compared if keys[k] is not None]
+    return [k for _, _, k in sorted(ranked, reverse=True)]
+
+
 def reason(suit: int, compared: list[int], combos: list[list[str]], dealer: int, seats: Seats) -> str:
     """Why ``suit`` went as it did among the seats ``compared`` (in seat order), with the
     round's ``combos`` and its ``dealer``: ``"over seat 2 with more Queens (2 against 1)"``."""
-    order = [(dealer + k) % seats.count for k in range(seats.count)]
-    keys = {k: suit_key(suit, [CARD_NAMES.index(c) for c in combos[k]]) for k in compared}
-    ranked = [k for k in order if k in compared and keys[k] is not None]
+    ranked = ranking(suit, compared, combos, dealer, seats.count)
     if not ranked:
         return _nobody(suit)
-    best = ranked[0]
-    for k in ranked[1:]:
-        if keys[k] > keys[best]:  # type: ignore[operator]
-            best = k
-    others = [k for k in ranked if k != best]
-    if not others:
+    if len(ranked) == 1:
         return f"as the only one who {_qualify(suit)}"
-    runner = others[0]
-    for k in others[1:]:
-        if keys[k] > keys[runner]:  # type: ignore[operator]
-            runner = k
-    key, against = keys[best], keys[runner]
+    best, runner = ranked[0], ranked[1]
+    key = suit_key(suit, [CARD_NAMES.index(c) for c in combos[best]])
+    against = suit_key(suit, [CARD_NAMES.index(c) for c in combos[runner]])
     assert key is not None and against is not None
     if key == against:
         if best == dealer:
