@@ -115,7 +115,7 @@ def _effect(before: Obs, after: Obs, mover: int, seats: Seats, cards: CardSet) -
         owner = _owner(before, after, taken, seats)
         return [f"{by} takes {seats.whose(owner)} {taken} and goes to {seats.whose(owner)} realm in its place."]
     if phase == "remove":
-        removed = added(after["gone"], before["gone"]) or added(before["gone"], after["gone"])
+        removed = added(before["gone"], after["gone"])
         owner = _owner(before, after, removed[0], seats)
         return [f"{by} removes {seats.whose(owner)} {removed[0]} from the game."]
     if phase == "steal":
@@ -135,8 +135,8 @@ def _effect(before: Obs, after: Obs, mover: int, seats: Seats, cards: CardSet) -
     if phase == "swap_give":
         own = f" {_listed(added(after['hand'], before['hand']))}" if mover == seats.viewer else " a card"
         return [f"{by}: {seats.verb(mover, 'give', 'gives')}{own} back; the resource deck is shuffled."]
-    gone = added(after["discard"], before["discard"]) or added(before["discard"], after["discard"])
-    return [f"{seats.Verb(mover, 'discard', 'discards')} {_listed(gone)} for {_by(seats, active, ch)}."]
+    thrown = added(before["discard"], after["discard"])
+    return [f"{seats.Verb(mover, 'discard', 'discards')} {_listed(thrown)} for {_by(seats, active, ch)}."]
 
 
 def _move(before: Obs, after: Obs, mover: int, seats: Seats, cards: CardSet) -> list[str]:
