@@ -228,6 +228,14 @@ TWO = narrate.Seats(0, ["human", "random"])
             0,
             "as the only one who reaches 31 or more",
         ),
+        (
+            2,
+            ["princess", "princess", "assassin", "peasant"],
+            ["knight", "knight", "peasant", "jester"],
+            0,
+            "over the opponent with equal combinations (a pair of Princesses and a pair of Knights);"
+            " higher other cards: the Assassin against the Peasant",
+        ),
         (2, ["queen", "knight", "herald", "jester"], ["queen", "princess", "herald", "jester"], 0, "nobody has a pair"),
         (
             0,

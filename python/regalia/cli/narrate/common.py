@@ -27,6 +27,13 @@ def added(before: Sequence[str], after: Sequence[str]) -> list[str]:
     return out
 
 
+def plural(name: str, n: int) -> str:
+    """``name`` for ``n`` of it: ``Queen``, ``Queens``, ``Princesses``."""
+    if n == 1:
+        return name
+    return name + ("es" if name.endswith("s") else "s")
+
+
 def cards_in_words(cards: Sequence[str], capital: bool = False) -> str:
     """``["queen", "queen", "jester"]`` -> ``"two queens and a jester"`` (first seen
     first; ``capital`` names each card with a capital: ``"two Queens"``)."""
@@ -37,7 +44,7 @@ def cards_in_words(cards: Sequence[str], capital: bool = False) -> str:
         word = NUMBERS[n] if n < len(NUMBERS) else str(n)
         if n == 1 and name[0].lower() in "aeiou":
             word = "an"
-        parts.append(f"{word} {name}{'' if n == 1 else 's'}")
+        parts.append(f"{word} {plural(name, n)}")
     if not parts:
         return "nothing"
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from regalia.cards.regine import CARD_NAMES, RANK, VALUE, suit_key
+from regalia.cli.narrate.common import plural
 from regalia.cli.narrate.seats import Seats
 
 SUIT_TITLES = ("Queens", "Jesters", "Pairs", "Game")
@@ -25,7 +26,7 @@ def _by_rank(cards: list[str], high_first: bool = True) -> list[str]:
 
 
 def _plural(card: str, n: int) -> str:
-    return _title(card) + ("s" if n != 1 else "")
+    return plural(_title(card), n)
 
 
 def combination(cards: list[str]) -> str:
@@ -66,15 +67,20 @@ def _difference(suit: int, win: list[str], other: list[str], key: list[int], aga
     if suit == 0:
         if i == 0:
             return f"more Queens ({key[0]} against {against[0]})"
-        return f"equal Queens ({key[0]}); higher cards: {_higher(win, other)}"
+        return f"equal Queens ({key[0] or 'none'}); higher cards: {_higher(win, other)}"
     if suit == 1:
         if i == 0:
             return f"more Jesters ({key[0]} against {against[0]})"
-        return f"equal Jesters ({key[0]}); lower cards: {_higher(win, other, lower=True)}"
+        return f"equal Jesters ({key[0] or 'none'}); lower cards: {_higher(win, other, lower=True)}"
     if suit == 2:
         if i < 2 or (i == 2 and key[0] == 3):
             return f"the better combination: {combination(win)} against {combination(other)}"
-        return f"equal combinations ({combination(win)}); higher other cards: {_higher(_others(win), _others(other))}"
+        both = (
+            combination(win)
+            if combination(win) == combination(other)
+            else f"{combination(win)} and {combination(other)}"
+        )
+        return f"equal combinations ({both}); higher other cards: {_higher(_others(win), _others(other))}"
     total = sum(VALUE[CARD_NAMES.index(c)] for c in win)
     other_total = sum(VALUE[CARD_NAMES.index(c)] for c in other)
     if i == 0:
