@@ -113,8 +113,14 @@ def regnum_card(state: Any, info: dict[str, Any], own: bool, after: Any, seats: 
     if kind == "discard" or kind == "salvage":
         return [info["card"]]
     if kind == "pay":
-        obs = after.observation(state.current_player)
-        return ["paid with", info["card"]] if obs["phase"] != "pay" else []
+        mover = state.current_player
+        obs = after.observation(mover)
+        if obs["phase"] == "pay":
+            return []
+        kept = list(state.observation(mover)["hand"])
+        kept.remove(info["card"])
+        drawn = common.added(kept, obs["hand"])  # by a DRAW1 or DRAW2 set off by the purchase
+        return ["paid with", info["card"], *([f"you draw {', '.join(drawn)}"] if own and drawn else [])]
     if kind == "target":
         return [info["character"]]
     if kind == "steal":

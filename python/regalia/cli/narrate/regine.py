@@ -81,6 +81,8 @@ def _effect(before: Obs, after: Obs, mover: int, info: dict[str, Any], seats: Se
             lost, got = added(after["hand"], before["hand"]), added(before["hand"], after["hand"])
             if lost:
                 line += f" (you lose {lost[0]}, you draw {got[0] if got else 'nothing'})"
+            else:
+                line += " (you draw the same card you lose)"
         return [line + "."]
     if info["kind"] == "name_seat":
         k = info["seat"]

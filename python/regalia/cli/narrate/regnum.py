@@ -85,7 +85,10 @@ def _bought(before: Obs, after: Obs, mover: int, seats: Seats, cards: CardSet) -
     by = _by(seats, mover, ch)
     drew = before["resource_deck"] - after["resource_deck"]
     if ch.effect in ("DRAW1", "DRAW2") and drew > 0:
-        own = added(before["hand"], after["hand"]) if mover == seats.viewer else []
+        kept = list(before["hand"])
+        if mover == seats.viewer and paid:
+            kept.remove(paid[-1])  # the last card paid left the hand on this move
+        own = added(kept, after["hand"]) if mover == seats.viewer else []
         what = _listed(own) if mover == seats.viewer else count(drew, "card")
         then = f"; {seats.verb(mover, 'discard', 'discards')} one next" if after["phase"] == "draw2_discard" else ""
         lines.append(f"{_capital(by)}: {seats.verb(mover, 'draw', 'draws')} {what}{then}.")
