@@ -1,10 +1,12 @@
 """The narration tells every move right and completely. Random games of every game, at
 several seeds and player counts, are narrated to every seat, and each move's narration is
 checked against the state's own record: the card actually played (from the action's info,
-for the seats that may see it) must be named, and every change of score (markers, dragons)
-must be told with its old and new values, chained from the score before the move to the
-score after it. A narrator that names a wrong card or leaves out a score change fails here
-(the last tests inject both)."""
+for the seats that may see it) must be named, every card that came into the seat's own hand
+must be named to it, and every change of score (markers, dragons) must be told with its old
+and new values, chained from the score before the move to the score after it. A narrator
+that names a wrong card or leaves out a score change fails here (two tests inject both).
+Regine's Suit reasons are checked on concrete combinations, and the ranking they explain
+against the engine's winners."""
 
 from __future__ import annotations
 
@@ -136,6 +138,16 @@ def regnum_card(state: Any, info: dict[str, Any], own: bool, after: Any, seats: 
     return []
 
 
+def check_drawn(lines: list[str], before: dict[str, Any], after: dict[str, Any]) -> None:
+    """Every card that came into the seat's hand by the move is named to it (a new deal at
+    a round's start, and Duo Regna's hand taken back, are told as such, not card by card)."""
+    if before.get("round") != after.get("round") or "captured" in before:
+        return
+    text = "\n".join(lines).lower()
+    for card in common.added(before["hand"], after["hand"]):
+        assert re.search(rf"(?<![\w/]){re.escape(card.lower())}(?:e?s)?(?![\w/])", text), (card, lines)
+
+
 def check_game(name: str, players: int, seed: int) -> int:
     """Plays one random game, checking every move's narration to every seat; returns the
     number of moves checked."""
@@ -154,6 +166,7 @@ def check_game(name: str, players: int, seed: int) -> int:
             for words in expected_card(state, action, viewer, after, seats):
                 assert words in text, (state.action_name(action), viewer, words, lines)
             check_scores(lines, label, seats, scores, after.scores())
+            check_drawn(lines, state.observation(viewer), after.observation(viewer))
         state.apply(action)
         moves += 1
     return moves
