@@ -99,8 +99,20 @@ def _bought(before: Obs, after: Obs, mover: int, seats: Seats, cards: CardSet) -
     elif after["phase"] in ("main", "draw", "over") and after["character"] is None:
         lines.append(f"{_capital(by)} does nothing: {NO_TARGET[ch.effect]}.")
     elif ch.effect == "TAX":
-        lines.append(f"{_capital(by)}: every other player discards a card of her choice.")
+        lines.append(f"{_capital(by)}: {_taxed(after, mover, seats, cards)}.")
     return lines
+
+
+def _taxed(after: Obs, active: int, seats: Seats, cards: CardSet) -> str:
+    """Who must discard for a TAX (in turn from the active player's left), and who is spared."""
+    castles = {c.name: c.advantage for c in cards.castles}
+    order = [(active + k) % seats.count for k in range(1, seats.count)]
+    spared = [k for k in order if castles[after["castles"][k]] == "SHADOWFEN"]
+    taxed = [k for k in order if k not in spared and after["hand_sizes"][k] > 0]
+    line = f"a card to discard for {_who(seats, taxed)}, {'each ' if len(taxed) > 1 else ''}choosing which"
+    if spared:
+        line += f"; {_who(seats, spared)} spared by Shadowfen Castle"
+    return line
 
 
 def _owner(before: Obs, after: Obs, name: str, seats: Seats) -> int:
@@ -175,7 +187,11 @@ def _standing(obs: Obs, seats: Seats, cards: CardSet) -> tuple[list[dict[str, in
 
 
 def _who(seats: Seats, holders: list[int]) -> str:
-    return " and ".join(seats.name(k) for k in holders)
+    """``you``, ``you and seat 2``, ``seat 1, seat 2 and seat 3``."""
+    names = [seats.name(k) for k in holders]
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _standards(before: Obs, after: Obs, seats: Seats, cards: CardSet) -> list[str]:
