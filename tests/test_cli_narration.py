@@ -18,7 +18,7 @@ import pytest
 
 import regalia
 from regalia.cli import narrate
-from regalia.cli.narrate import common, duell_der_drachen, regine_suits
+from regalia.cli.narrate import common, duell_der_drachen, duo, regine_suits
 
 #: Per game: the options of the games played, the seat counts and the label of its score lines.
 GAMES: dict[str, tuple[dict[str, Any], tuple[int, ...], str]] = {
@@ -180,8 +180,8 @@ def test_every_move_is_told_with_its_card_and_its_score_changes(config: tuple[st
     assert check_game(*config) > 0
 
 
-def test_a_wrong_card_fails_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The old bug: the side's highest card named instead of the card played.
+def test_the_old_duell_bug_fails_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The bug of issue 31: the side's highest card named instead of the card played.
     real = duell_der_drachen._played
 
     def highest(before: Any, after: Any, mover: int) -> Any:
@@ -197,7 +197,20 @@ def test_a_wrong_card_fails_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
             check_game("duell-der-drachen", 2, seed)
 
 
-@pytest.mark.parametrize("game", ["duell-der-drachen", "regnum", "regine", "duo"])
+def test_a_wrong_duo_card_fails_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The pile's old top card named instead of the card played onto it.
+    real = duo._played
+
+    def old_top(before: Any, after: Any, told: str | None) -> Any:
+        found = real(before, after, told)
+        return found if found is None else (before["pile_tops"][found[1]], found[1])
+
+    monkeypatch.setattr(duo, "_played", old_top)
+    with pytest.raises(AssertionError):
+        check_game("duo", 2, SEEDS[0])
+
+
+@pytest.mark.parametrize("game", ["duo-regna", "duell-der-drachen", "regnum", "regine", "duo"])
 def test_an_untold_score_change_fails_the_check(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     module = getattr(narrate, game.replace("-", "_"))
     monkeypatch.setattr(module, "score_changes", lambda *args, **kwargs: [])
