@@ -309,3 +309,14 @@ def test_the_told_suit_winner_is_the_engines() -> None:
                 assert (ranked[0] if ranked else None) == after["suit_winners"][suit]
                 checked += 1
     assert checked > 50
+
+
+def test_the_shared_pieces_of_english() -> None:
+    assert common.added(["a", "b"], ["b", "c", "b"]) == ["c", "b"]
+    assert common.cards_in_words(["queen", "queen"], capital=True) == "two Queens"
+    assert common.cards_in_words(["princess", "assassin", "princess"]) == "two princesses and an assassin"
+    assert common.cards_in_words([]) == "nothing"
+    three = narrate.Seats(1, ["a", "b", "c"])
+    told = common.score_changes("Scores", [3, 5, 1], [3, 2, 4], three, ["", "x -3", ""])
+    assert told == ["Scores: you 5 -> 2 (x -3), seat 2 1 -> 4."]
+    assert common.score_changes("Markers", [1, 2], [1, 2], TWO) == []
