@@ -18,6 +18,8 @@ from regalia.cli.narrate.seats import Seats
 from regalia.render.words import count
 
 Obs = dict[str, Any]
+#: Each standard in play (an index into the card set's standards) with the seats that hold it.
+Held = list[tuple[int, list[int]]]
 #: What an effect that found nothing to act on would have done.
 NO_TARGET = {
     "STEAL": "there is no hand to steal from",
@@ -174,7 +176,7 @@ def _move(before: Obs, after: Obs, mover: int, seats: Seats, cards: CardSet) -> 
     return _effect(before, after, mover, seats, cards)
 
 
-def _standing(obs: Obs, seats: Seats, cards: CardSet) -> tuple[list[dict[str, int]], list[tuple[int, list[int]]]]:
+def _standing(obs: Obs, seats: Seats, cards: CardSet) -> tuple[list[dict[str, int]], Held]:
     """Each seat's score in parts, and each standard in play with who holds it."""
     by_name = {c.name: i for i, c in enumerate(cards.characters)}
     castles = {c.name: c.advantage for c in cards.castles}
@@ -194,10 +196,8 @@ def _who(seats: Seats, holders: list[int]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _standards(before: Obs, after: Obs, seats: Seats, cards: CardSet) -> list[str]:
+def _standards(held_before: Held, held_after: Held, after: Obs, seats: Seats, cards: CardSet) -> list[str]:
     """Each standard that changed hands, from whom to whom, with what it counts now."""
-    _, held_before = _standing(before, seats, cards)
-    _, held_after = _standing(after, seats, cards)
     by_name = {c.name: i for i, c in enumerate(cards.characters)}
     lines = []
     for (i, old), (_, new) in zip(held_before, held_after):
@@ -222,9 +222,9 @@ def _standards(before: Obs, after: Obs, seats: Seats, cards: CardSet) -> list[st
 def _scores(before: Obs, after: Obs, seats: Seats, cards: CardSet) -> list[str]:
     """The standards and the Jesters' bonus that changed hands, then every score change
     with the parts that made it."""
-    parts_before, _ = _standing(before, seats, cards)
-    parts_after, _ = _standing(after, seats, cards)
-    lines = _standards(before, after, seats, cards)
+    parts_before, held_before = _standing(before, seats, cards)
+    parts_after, held_after = _standing(after, seats, cards)
+    lines = _standards(held_before, held_after, after, seats, cards)
     bonus_before = [k for k, p in enumerate(parts_before) if p["jesters"]]
     bonus_after = [k for k, p in enumerate(parts_after) if p["jesters"]]
     if bonus_before != bonus_after:
