@@ -86,7 +86,7 @@ def expected_card(state: Any, action: int, viewer: int, after: Any, seats: narra
         return [f"{info['card'] if own else 'a card'} face down on {where}"]
     if game == "duo":
         if info["kind"] == "play":
-            return [f"{info['card']} on the {info['pile']} pile"]
+            return [f"{info['card']} on the {info['pile']} pile", *duo_tops(state, info, after)]
         if info["kind"] == "draw" and own and after.observation(mover)["round"] == state.observation(mover)["round"]:
             drawn = common.added(state.observation(mover)["hand"], after.observation(mover)["hand"])
             return [f"draw {drawn[0]}" if state.observation(mover)["draw_pile"] > 1 else f"({drawn[0]})"]
@@ -94,6 +94,16 @@ def expected_card(state: Any, action: int, viewer: int, after: Any, seats: narra
     if game == "regine":
         return regine_card(info, own, seats)
     return regnum_card(state, info, own, after, seats)
+
+
+def duo_tops(state: Any, info: dict[str, Any], after: Any) -> list[str]:
+    """When the card ends the round: the top card of each pile as the round left them."""
+    before = state.observation(0)
+    if after.observation(0)["last_round"] == before["last_round"]:
+        return []
+    tops = list(before["pile_tops"])
+    tops[("left", "right").index(info["pile"])] = info["card"]
+    return [f"{top} on top" for top in tops]
 
 
 def regine_card(info: dict[str, Any], own: bool, seats: narrate.Seats) -> list[str]:

@@ -39,13 +39,16 @@ def _round_over(before: Obs, after: Obs, mover: int, played: tuple[str, int] | N
     last = after["last_round"]
     sizes = list(before["hand_sizes"])
     lines = []
-    piles = [list(p) for p in before["pile_cards"]]
+    # A pile's cards are listed by id, so its top card is read from ``pile_tops``.
+    piles = [len(p) for p in before["pile_cards"]]
+    tops = list(before["pile_tops"])
     if last["winner"] is not None:
         sizes[mover] -= 1
         what = "the last card"
         if played is not None:
             card, side = played
-            piles[side].append(card)
+            piles[side] += 1
+            tops[side] = card
             what = f"{card} on the {SIDES[side]} pile, {seats.their(mover)} last card"
         lines.append(f"{seats.Verb(mover, 'play', 'plays')} {what}: the round is over.")
     else:
@@ -54,23 +57,27 @@ def _round_over(before: Obs, after: Obs, mover: int, played: tuple[str, int] | N
         drawn = added(before["hand"], after["hand"]) if mover == seats.viewer and after["terminal"] else []
         card = f" ({drawn[0]})" if drawn else ""
         lines.append(f"{seats.Verb(mover, 'draw', 'draws')} the last card of the draw pile{card}: the round is over.")
-    tops = "; ".join(f"{s} {count(len(p), 'card')}, {p[-1]} on top" for s, p in zip(SIDES, piles) if p)
-    lines.append(f"The piles as left: {tops}.")
+    left = "; ".join(f"{side} {count(n, 'card')}, {top} on top" for side, n, top in zip(SIDES, piles, tops) if n)
+    lines.append(f"The piles as left: {left}.")
     kept = []
+    own = after["hand"] if after["terminal"] else before["hand"]  # a new deal replaced the hand
     for k in range(seats.count):
         if sizes[k] == 0:
             continue
-        if k == seats.viewer and sizes[k] == len(before["hand"]) and before["hand"]:
-            kept.append(f"{seats.name(k)} {count(sizes[k], 'card')} ({', '.join(before['hand'])})")
+        if k == seats.viewer and sizes[k] == len(own):
+            kept.append(f"{seats.name(k)} {count(sizes[k], 'card')} ({', '.join(own)})")
         else:
             kept.append(f"{seats.name(k)} {count(sizes[k], 'card')}")
     lines.append(f"Left in hand: {'; '.join(kept)}.")
-    points = ", ".join(f"{seats.name(k)} {p:+d}" for k, p in enumerate(last["points"]) if p)
     if last["winner"] is None:
+        points = ", ".join(f"{seats.name(k)} {p:+d}" for k, p in enumerate(last["points"]) if p)
         lines.append(f"Everyone loses a point per card in hand ({points or 'no points'}).")
     else:
         w = last["winner"]
-        lines.append(f"{seats.Verb(w, 'score', 'scores')} a point per card left in the other hands ({points or '+0'}).")
+        counted = [str(n) for k, n in enumerate(sizes) if k != w and n]
+        sum_up = " + ".join(counted) + " = " if len(counted) > 1 else ""
+        gain = f"{sum_up}{last['points'][w]:+d}"
+        lines.append(f"{seats.Verb(w, 'score', 'scores')} a point per card left in the other hands: {gain}.")
     return lines
 
 
