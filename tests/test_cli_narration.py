@@ -330,3 +330,5 @@ def test_the_shared_pieces_of_english() -> None:
     told = common.score_changes("Scores", [3, 5, 1], [3, 2, 4], three, ["", "x -3", ""])
     assert told == ["Scores: you 5 -> 2 (x -3), seat 2 1 -> 4."]
     assert common.score_changes("Markers", [1, 2], [1, 2], TWO) == []
+    even = common.score_changes("Scores", [9, 4], [9, 4], TWO, ["characters +3, standards -3", ""])
+    assert even == ["Scores: you 9 -> 9 (characters +3, standards -3)."]

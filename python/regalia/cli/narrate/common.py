@@ -55,11 +55,12 @@ def score_changes(
 ) -> list[str]:
     """``["Scores: you 13 -> 18, seat 2 9 -> 6."]``: every seat whose count changed, with its
     old and new value (nothing when none changed); ``why``, the cause (one for all, or one
-    per seat), is added in brackets."""
-    moved = [k for k in range(len(after)) if before[k] != after[k]]
+    per seat), is added in brackets. A seat given a cause of its own is listed even when its
+    parts made up for each other (``you 9 -> 9 (characters +3, standards -3)``)."""
+    reasons = [why] * len(after) if isinstance(why, str) else list(why)
+    moved = [k for k in range(len(after)) if before[k] != after[k] or not isinstance(why, str) and reasons[k]]
     if not moved:
         return []
-    reasons = [why] * len(after) if isinstance(why, str) else list(why)
     listed = ", ".join(
         f"{seats.name(k)} {before[k]} -> {after[k]}{f' ({reasons[k]})' if reasons[k] else ''}" for k in moved
     )
