@@ -78,7 +78,10 @@ def expected_card(state: Any, action: int, viewer: int, after: Any, seats: narra
     game, mover = state.game_name, state.current_player
     own = viewer == mover
     if game == "duo-regna":
-        return [f"You chose {info['card']}"] if own else []
+        revealed = after.observation(viewer)["round"] != state.observation(viewer)["round"]
+        if own:
+            return [f"You chose {info['card']}"]
+        return [f"{seats.name(mover)} {info['card']}:"] if revealed else []
     if game == "duell-der-drachen":
         where = info["territory"]
         if info["face_up"]:
@@ -107,6 +110,8 @@ def duo_tops(state: Any, info: dict[str, Any], after: Any) -> list[str]:
 
 
 def regine_card(info: dict[str, Any], own: bool, seats: narrate.Seats) -> list[str]:
+    """A Regine card played (named face up, or to its owner), a card discarded or shown, a
+    seat named, a card targeted."""
     if info["kind"] == "play":
         if info["face_up"]:
             return [f"the {info['card'].capitalize()} face up"]
@@ -121,6 +126,8 @@ def regine_card(info: dict[str, Any], own: bool, seats: narrate.Seats) -> list[s
 
 
 def regnum_card(state: Any, info: dict[str, Any], own: bool, after: Any, seats: narrate.Seats) -> list[str]:
+    """A Regnum card discarded, paid, salvaged, taken or given; a character targeted; a
+    victim robbed; the cards drawn, to their drawer."""
     kind = info["kind"]
     if kind == "discard" or kind == "salvage":
         return [info["card"]]
