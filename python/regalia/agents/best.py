@@ -64,11 +64,11 @@ class BestAgent:
     name = "best"
 
     def __init__(self, seed: int | None = None, **options: Any) -> None:
-        from regalia.agents.ismcts import IsmctsAgent
+        from regalia.agents import make_agent
 
         if "time_limit" in options and "iterations" not in options:
             options["iterations"] = UNTIL_TIME_RUNS_OUT
-        IsmctsAgent(seed, **options)  # every search agent of BEST takes these: check them now
+        make_agent("ismcts", seed, **options)  # every search agent of BEST takes these: check them now
         self.seed = seed
         self.options = options
         self._played: tuple[str, str] | None = None  # the game and its options, as JSON
