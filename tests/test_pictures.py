@@ -7,9 +7,11 @@ environments render frames."""
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,6 +24,7 @@ pytest.importorskip("PIL", reason='pictures need Pillow (pip install "regalia[pi
 
 from regalia.pictures import PICTURES, picture, size, spectator_picture, state_picture  # noqa: E402
 
+ROOT = Path(__file__).resolve().parent.parent
 #: Random positions checked per game and player count, and determinizations per seat there.
 POSITIONS = 5
 SEEDS = 2
@@ -183,3 +186,25 @@ print("text:", "Round" in text.render())
     assert lines[0].startswith("env: render_mode 'rgb_array' is not available") and "regalia[pictures]" in lines[0]
     assert lines[1].startswith("module:") and 'pip install "regalia[pictures]"' in lines[1]
     assert lines[2] == "text: True"  # the text modes work without Pillow
+
+
+def test_the_pictures_page_examples_run() -> None:
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "pictures.md").read_text(), flags=re.S)
+    assert len(blocks) == 2
+    scope: dict[str, Any] = {"__name__": "docs_example"}
+    for code in blocks:
+        exec(compile(code, "docs/pictures.md:example", "exec"), scope)
+    assert len(scope["frames"]) > 1 and scope["frames"][-1].shape == size("regnum")
+
+
+def test_the_docs_script_draws_a_small_png_of_every_game(tmp_path: Path) -> None:
+    from PIL import Image
+
+    subprocess.run([sys.executable, str(ROOT / "benches" / "pictures.py"), "--out", str(tmp_path)], check=True)
+    drawn = {path.name: path for path in tmp_path.glob("*.png")}
+    for info in regalia.games():
+        path = drawn[f"{info['name']}.png"]
+        with Image.open(path) as image:
+            assert (image.height, image.width, 3) == size(info["name"])
+        assert path.stat().st_size < 60_000
+    assert sorted(drawn) == sorted(path.name for path in (ROOT / "docs" / "pictures").glob("*.png"))

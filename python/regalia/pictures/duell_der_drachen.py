@@ -105,7 +105,7 @@ def _hand(c: Canvas, table: Table, seat: int, top: int) -> None:
         hand = [None] * base["hand_sizes"][seat]
     turn = base["current_player"] == seat
     c.panel((14, top, 986, top + 96), outline=HIGHLIGHT if turn else None)
-    c.text((26, top + 8), f"{table.who(seat)}: {len(hand)} in hand" + ("  to move" if turn else ""), 14, WHITE)
+    c.text((26, top + 8), f"{table.who(seat)}: {len(hand)} in hand" + (" to move" if turn else ""), 14, WHITE)
     row(c, (26, top + 30), 440, hand, face, (40, 58))
     c.text((500, top + 8), "took from the display (in hand or face down)", 13, MUTED)
     row(c, (500, top + 30), 470, base["known_cards"][seat], face, (40, 58))

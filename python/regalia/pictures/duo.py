@@ -87,7 +87,7 @@ def _seat(c: Canvas, table: Table, seat: int, box: Box, size: tuple[int, int]) -
     left, top, right, _ = box
     turn = base["current_player"] == seat
     c.panel(box, outline=HIGHLIGHT if turn else None)
-    c.text((left + 10, top + 8), table.who(seat) + ("  to play" if turn else ""), 14, HIGHLIGHT if turn else WHITE)
+    c.text((left + 10, top + 8), table.who(seat) + (" to play" if turn else ""), 14, HIGHLIGHT if turn else WHITE)
     cards = base["hand_sizes"][seat]
     c.text((right - 10, top + 8), f"{base['scores'][seat]} pts, {cards} cards", 13, MUTED, "ra")
     hand: list[str | None] = list(table.views[seat]["hand"]) if table.is_open(seat) else [None] * cards

@@ -129,5 +129,5 @@ def draw(c: Canvas, table: Table, options: dict[str, Any]) -> None:
         c.text((180, 230), "none yet", 13, MUTED)
     notes = [f"round {base['round'] + (0 if base['terminal'] else 1)}"]
     if base["committed"]:
-        notes.append("seat 0 has chosen, face down")
+        notes.append("seat 0 has chosen" + ("" if table.is_open(0) else ", face down"))
     c.text((380, 230), "\n".join(notes), 14, WHITE)

@@ -73,7 +73,7 @@ def _seat(c: Canvas, table: Table, seat: int, top: int) -> None:
     turn = base["current_player"] == seat
     c.panel((14, top, 690, top + ROW - 8), outline=HIGHLIGHT if turn else None)
     label = f"{table.who(seat)}: {base['scores'][seat]} points" + (", dealer" if base["dealer"] == seat else "")
-    c.text((26, top + 8), label + ("  to decide" if turn else ""), 14, HIGHLIGHT if turn else WHITE)
+    c.text((26, top + 8), label + (" to decide" if turn else ""), 14, HIGHLIGHT if turn else WHITE)
     hand: list[str | None] = (
         list(table.views[seat]["hand"]) if table.is_open(seat) else [None] * base["hand_sizes"][seat]
     )

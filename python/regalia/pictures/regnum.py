@@ -149,7 +149,7 @@ def draw(c: Canvas, table: Table, options: dict[str, Any]) -> None:
         resource(c, (670, 60, 670 + RESOURCE[0], 60 + RESOURCE[1]), discard[-1])
     c.text((690, 124), "discard", 13, MUTED, "ma")
     c.text((690, 140), str(len(discard)), 15, WHITE, "ma")
-    c.text((740, 46), "standards (3 points each)", 14, GOLD)
+    c.text((740, 46), "standards in play", 14, GOLD)
     c.text((740, 68), "\n".join(base["standards"]), 13, WHITE, spacing=6)
     others = table.around()[1:]
     width = (c.width - 28) // max(1, len(others))
