@@ -121,6 +121,14 @@ class Canvas:
 FaceDrawer = Callable[[Canvas, Box, str], None]
 
 
+def known_back(canvas: Canvas, box: Box, name: str, face: FaceDrawer) -> None:
+    """A face-down card the viewer knows: its back, with the card drawn small on it by ``face``."""
+    left, top, right, bottom = box
+    canvas.back(box)
+    dx, dy = (right - left) // 5, (bottom - top) // 5
+    face(canvas, (left + dx, top + dy, right - dx, bottom - dy), name)
+
+
 def spread(count: int, width: int, card_width: int, gap: int = 6) -> int:
     """The step between ``count`` cards laid in a row of ``width`` pixels: side by side with
     ``gap`` when they fit, overlapping evenly when they do not."""

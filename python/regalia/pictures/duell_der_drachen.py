@@ -6,7 +6,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from regalia.pictures.canvas import GOLD, HIGHLIGHT, INK, MUTED, SMALL, WHITE, Box, Canvas, Colour, row, seat_view
+from regalia.pictures.canvas import (
+    GOLD,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    SMALL,
+    WHITE,
+    Box,
+    Canvas,
+    Colour,
+    known_back,
+    row,
+    seat_view,
+)
 from regalia.pictures.table import Table
 
 SIZE = (1000, 604)
@@ -33,14 +46,6 @@ def face(c: Canvas, box: Box, name: str) -> None:
     c.text((left + 4, top + 2), value, max(9, (right - left) // 5), ink)
 
 
-def face_down(c: Canvas, box: Box, name: str) -> None:
-    """A face-down card the viewer knows: its back with the card small on it."""
-    left, top, right, bottom = box
-    c.back(box)
-    dx, dy = (right - left) // 4, (bottom - top) // 4
-    face(c, (left + dx, top + dy, right - dx, bottom - dy), name)
-
-
 def _status(obs: dict[str, Any]) -> str:
     if not obs["terminal"]:
         return f"seat {obs['current_player']} to move"
@@ -64,7 +69,7 @@ def _side(c: Canvas, table: Table, territory: int, seat: int, xy: tuple[int, int
             if name == "hidden":
                 c.back(box)
             else:
-                face_down(c, box, name)
+                known_back(c, box, name, face)
         else:
             c.draw.rounded_rectangle(box, radius=5, outline=MUTED, width=1)
 

@@ -5,7 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from regalia.pictures.canvas import CARD, GOLD, HIGHLIGHT, INK, MUTED, PAPER, WHITE, Box, Canvas, Colour, row, seat_view
+from regalia.pictures.canvas import (
+    CARD,
+    GOLD,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PAPER,
+    WHITE,
+    Box,
+    Canvas,
+    Colour,
+    FaceDrawer,
+    row,
+    seat_view,
+)
 from regalia.pictures.shapes import crown, diamond, shield, star
 from regalia.pictures.table import Table
 
@@ -17,7 +31,7 @@ DRAGON: Colour = (40, 150, 90)
 TITLES = {"X": "shield", "0": "jester", "4": "bishop", "6 king": "king", "6 queen": "queen"}
 
 
-def _face(seat: int) -> Any:
+def _face(seat: int) -> FaceDrawer:
     """The face drawer of ``seat``'s kingdom."""
 
     def face(c: Canvas, box: Box, name: str) -> None:

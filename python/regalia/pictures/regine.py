@@ -17,6 +17,7 @@ from regalia.pictures.canvas import (
     Box,
     Canvas,
     Colour,
+    known_back,
     row,
     seat_view,
 )
@@ -51,14 +52,6 @@ def face(c: Canvas, box: Box, name: str) -> None:
     c.text(((left + right) // 2, bottom - 4), name, max(8, w // 6), INK, "md")
 
 
-def face_down(c: Canvas, box: Box, name: str) -> None:
-    """A face-down card its owner knows: the back with the card small on it."""
-    left, top, right, bottom = box
-    c.back(box)
-    dx, dy = (right - left) // 5, (bottom - top) // 5
-    face(c, (left + dx, top + dy, right - dx, bottom - dy), name)
-
-
 def _status(obs: dict[str, Any]) -> str:
     head = f"round {obs['round'] + (0 if obs['terminal'] else 1)}, dealer seat {obs['dealer']}, phase {obs['phase']}"
     if obs["current_player"] is None:
@@ -90,7 +83,7 @@ def _seat(c: Canvas, table: Table, seat: int, top: int) -> None:
         elif slot["face_up"]:
             face(c, box, slot["card"])
         else:
-            face_down(c, box, slot["card"])
+            known_back(c, box, slot["card"], face)
 
 
 def _suits(c: Canvas, base: dict[str, Any], top: int) -> None:
