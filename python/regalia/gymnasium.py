@@ -19,6 +19,8 @@ entry per action) marks the legal actions, and ``env.action_masks()`` gives them
 win, -1 loss, 0 draw for two seats; zero-sum shares for more) and 0 before. An illegal
 action ends the episode with ``ILLEGAL_ACTION_REWARD`` and ``info["illegal_action"] = True``
 (the state is left as it was), so an agent that ignores the mask learns to respect it.
+``render_mode``: ``"ansi"`` (the seat's text board), ``"human"`` (printed) or ``"rgb_array"``
+(a picture of the table from the seat's view, ``regalia.pictures``).
 """
 
 from __future__ import annotations
