@@ -206,3 +206,15 @@ def test_the_docs_script_draws_a_small_png_of_every_game(tmp_path: Path) -> None
             assert (image.height, image.width, 3) == size(info["name"])
         assert path.stat().st_size < 60_000
     assert sorted(drawn) == sorted(path.name for path in (ROOT / "docs" / "pictures").glob("*.png"))
+
+
+def test_long_rows_of_cards_stay_inside_their_places() -> None:
+    from regalia.pictures.canvas import FELT
+
+    obs = regalia.make("duo", players=6).new_state(1).observation(0)
+    names = [f"{c} {n} {s}" for c in ("blue", "red") for n in "1234" for s in ("circle", "square", "triangle", "cross")]
+    obs["hand"] = names + names + ["turbo-joker"] * 12  # 76 cards: more than a row shows overlapped
+    obs["hand_sizes"] = [76, 76, 0, 1, 40, 76]
+    shot = picture("duo", obs)
+    assert shot.shape == size("duo")
+    assert (shot[40:, -10:] == FELT).all(), "something was drawn past the right edge of the places"

@@ -32,6 +32,8 @@ BACK: Colour = (120, 40, 48)
 BACK_PATTERN: Colour = (170, 80, 80)
 HIGHLIGHT: Colour = (255, 214, 90)
 
+#: The least step between overlapping cards in a row.
+MIN_STEP = 6
 #: The size of a card in the hand and on the table, and of a small one (in a panel).
 CARD = (54, 78)
 SMALL = (36, 52)
@@ -146,16 +148,23 @@ def row(
     size: tuple[int, int] = CARD,
 ) -> None:
     """Cards in a row from ``xy`` within ``width`` pixels: a name is drawn by ``face``, ``None``
-    as a back."""
+    as a back. Cards overlap to fit; past ``MIN_STEP`` pixels apart the row ends in a badge
+    saying how many more there are."""
     x, y = xy
     w, h = size
-    step = spread(len(cards), width, w)
-    for i, name in enumerate(cards):
+    fit = max(1, (width - w) // MIN_STEP + 1)
+    shown = cards if len(cards) <= fit else cards[: fit - 1]
+    step = spread(len(cards) if len(cards) <= fit else fit, width, w)
+    for i, name in enumerate(shown):
         box = (x + i * step, y, x + i * step + w, y + h)
         if name is None:
             canvas.back(box)
         else:
             face(canvas, box, name)
+    if len(shown) < len(cards):
+        left = x + len(shown) * step
+        canvas.panel((left, y + h // 3, left + w, y + 2 * h // 3), fill=INK, outline=WHITE, width=1)
+        canvas.text((left + w // 2, y + h // 2), f"+{len(cards) - len(shown)}", 12, WHITE, "mm")
 
 
 def seat_view(seat: int | None) -> str:

@@ -21,6 +21,7 @@ from regalia.pictures.canvas import (
 )
 from regalia.pictures.shapes import SHAPES, star
 from regalia.pictures.table import Table
+from regalia.render.words import count as cards
 
 SIZE = (1000, 560)
 COLOURS: dict[str, Colour] = {
@@ -36,7 +37,8 @@ TOP = (72, 104)
 
 def face(c: Canvas, box: Box, name: str) -> None:
     """A Duo card: ``blue 2 circle`` (its number as shapes), ``blue joker``, ``2 joker``,
-    ``circle joker`` or ``turbo-joker``; the top-left corner says the card when overlapped."""
+    ``circle joker`` or ``turbo-joker``; the top-left corner says the card when overlapped
+    (number and shape; ``J`` with a Joker's number or shape)."""
     left, top, right, bottom = box
     w, h = right - left, bottom - top
     cx = (left + right) // 2
@@ -54,8 +56,9 @@ def face(c: Canvas, box: Box, name: str) -> None:
         colour = COLOURS.get(trait, JOKER)
         c.card(box, fill=colour if trait in COLOURS else PAPER, outline=INK, width=2)
         ink = WHITE if trait in COLOURS else INK
-        c.text((left + 4, top + 2), "J", max(10, w // 5), ink)
+        c.text((left + 4, top + 2), "J" + (trait if trait.isdigit() else ""), max(10, w // 5), ink)
         if trait in SHAPES:
+            SHAPES[trait](c, left + 9, top + 8 + max(10, w // 5), 4, JOKER)  # seen when overlapped
             SHAPES[trait](c, cx, (top + bottom) // 2 - 2, w // 4, JOKER)
         elif trait in COLOURS:
             star(c, cx, (top + bottom) // 2 - 2, w // 4, WHITE)
@@ -67,6 +70,7 @@ def face(c: Canvas, box: Box, name: str) -> None:
     colour = COLOURS[colour_name]
     c.card(box, outline=colour, width=3)
     c.text((left + 5, top + 3), number, max(10, w // 4), colour)
+    SHAPES[shape](c, left + 9, top + 8 + max(10, w // 4), 4, colour)  # seen when overlapped
     n = int(number)
     r = max(4, min(w // 5, (h - 26) // (2 * n + 1)))
     for i in range(n):
@@ -88,9 +92,9 @@ def _seat(c: Canvas, table: Table, seat: int, box: Box, size: tuple[int, int]) -
     turn = base["current_player"] == seat
     c.panel(box, outline=HIGHLIGHT if turn else None)
     c.text((left + 10, top + 8), table.who(seat) + (" to play" if turn else ""), 14, HIGHLIGHT if turn else WHITE)
-    cards = base["hand_sizes"][seat]
-    c.text((right - 10, top + 8), f"{base['scores'][seat]} pts, {cards} cards", 13, MUTED, "ra")
-    hand: list[str | None] = list(table.views[seat]["hand"]) if table.is_open(seat) else [None] * cards
+    held = base["hand_sizes"][seat]
+    c.text((right - 10, top + 8), f"{base['scores'][seat]} pts, {cards(held, 'card')}", 13, MUTED, "ra")
+    hand: list[str | None] = list(table.views[seat]["hand"]) if table.is_open(seat) else [None] * held
     row(c, (left + 10, top + 30), right - left - 20, hand, face, size)
 
 
@@ -100,7 +104,7 @@ def _pile(c: Canvas, xy: tuple[int, int], label: str, top_card: str, count: int)
     for i in range(min(count - 1, 3), 0, -1):
         c.card((x + 3 * i, y - 3 * i, x + TOP[0] + 3 * i, y + TOP[1] - 3 * i), outline=MUTED)
     face(c, (x, y, x + TOP[0], y + TOP[1]), top_card)
-    c.text((x + TOP[0] // 2, y + TOP[1] + 8), f"{label} pile, {count} cards", 13, MUTED, "ma")
+    c.text((x + TOP[0] // 2, y + TOP[1] + 8), f"{label} pile, {cards(count, 'card')}", 13, MUTED, "ma")
 
 
 def draw(c: Canvas, table: Table, options: dict[str, Any]) -> None:
@@ -119,7 +123,7 @@ def draw(c: Canvas, table: Table, options: dict[str, Any]) -> None:
         c.text((556, 182), f"seat {base['current_player']} plays on the {base['turn_pile']} pile:", 14, WHITE)
         row(c, (556, 206), 414, base["turn_cards"], face, CARD)
     else:
-        c.text((556, 182), "no card played yet this turn", 14, MUTED)
+        c.text((556, 182), "the game is over" if base["terminal"] else "no card played yet this turn", 14, MUTED)
     if base["last_round"] is not None:
         c.text((556, 300), _last_round(base["last_round"]), 13, MUTED)
     _seat(c, table, table.bottom, (14, 410, 986, 520), CARD)
