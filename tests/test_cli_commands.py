@@ -137,7 +137,11 @@ def test_replay_refuses_a_corrupt_or_missing_record(tmp_path: Path) -> None:
     result = run("replay", str(bad))
     assert result.exit_code == exits.ERROR and "is not legal there" in result.stderr
     (tmp_path / "junk.json").write_text("{not json")
-    assert "not a Regalia match record" in run("replay", str(tmp_path / "junk.json")).stderr
+    assert "junk.json: not valid JSON" in run("replay", str(tmp_path / "junk.json")).stderr
+    (tmp_path / "other.json").write_text('{"seed": 1}')
+    other = run("replay", str(tmp_path / "other.json")).stderr
+    assert 'other.json: not a Regalia match record: it has no "format"' in other
+    assert other.count("not a Regalia match record") == 1
     missing = run("replay", str(tmp_path / "nope.json"))
     assert missing.exit_code == exits.ERROR and "cannot read" in missing.stderr
 

@@ -62,6 +62,8 @@ class BestAgent:
     first. Bad options are refused here, before any game."""
 
     name = "best"
+    #: The games it plays: those with a best player.
+    games: tuple[str, ...] | None = tuple(BEST)
 
     def __init__(self, seed: int | None = None, **options: Any) -> None:
         from regalia.agents import make_agent

@@ -85,6 +85,7 @@ def resume(
         exits.fail(f"the game in {file} is over; watch it with: regalia replay {file}")
     names = parse_seats(seats) if seats else saved.agents
     g = make_game(saved.game, dict(saved.options), len(names))
+    check_seats(names, g.name)
     try:
         table = Table(g, names, saved.seed, screen(), actions=saved.actions, ask_forced=ask_forced)
     except RegaliaError as e:
