@@ -18,7 +18,8 @@ from rich.text import Text
 
 from regalia.agents import View
 from regalia.cli.console import Screen
-from regalia.cli.moves import MoveList, MoveRefused
+from regalia.cli.menu import menu
+from regalia.cli.moves import MoveRefused
 
 HELP = """\
   Type a move's label from the list, or its name (a unique beginning will do).
@@ -71,6 +72,15 @@ class HumanPrompt:
         """One message to the person, wrapped to the screen (see ``Screen.tell``)."""
         self.screen.tell(message, style=style)
 
+    def _answer(self, question: str, prompt: str) -> str:
+        """Says ``question`` and reads the person's answer at ``prompt`` (echoed when the
+        input is not a terminal, as the moves are); ``EOFError`` passes through."""
+        self.say(f"  {question}")
+        text = self.read(prompt)
+        if not sys.stdin.isatty():
+            self.say(text)
+        return text
+
     def _complete(self, text: str, state: int) -> str | None:
         """readline's completer: the move names and commands that begin with ``text``."""
         found = [c for c in self.completions if c.startswith(text.lower())]
@@ -88,20 +98,22 @@ class HumanPrompt:
 
     def show_moves(self, view: View) -> None:
         """The legal moves with their labels, in columns that fit the screen."""
-        moves = MoveList(view.legal_actions, view.action_names, self.letters)
-        cells = [f"{label:>3}) {name}" for label, name in zip(moves.labels, moves.names)]
+        listed = menu(view, self.letters)
+        cells = listed.cells()
         width = max(len(c) for c in cells) + 2
         per_row = max(1, (self.screen.out.width - 2) // width)
         for start in range(0, len(cells), per_row):
             row = "".join(c.ljust(width) for c in cells[start : start + per_row]).rstrip()
             self.screen.out.print(Text(row, style="bold"))
+        for line in listed.footer:
+            self.say(f"  {line}")
 
     def ask(self, view: View, news: list[str], show: bool = True) -> Request:
         """Shows the seat's screen (unless ``show`` is false) and reads until the person
         asks for something valid. ``EOFError`` and ``KeyboardInterrupt`` pass through."""
         if show:
             self.show(view, news)
-        moves = MoveList(view.legal_actions, view.action_names, self.letters)
+        moves = menu(view, self.letters)
         self.completions = sorted({*COMMANDS, *(n.lower() for n in view.action_names)})
         while True:
             text = self.read(f"seat {view.seat}> ")
@@ -125,7 +137,7 @@ class HumanPrompt:
                 return Request("save", path=rest.strip())
             else:
                 try:
-                    return Request("move", action=moves.read(text, self.parse))
+                    return Request("move", action=moves.read(text, self.parse, self._answer))
                 except MoveRefused as e:
                     self.say(f"  refused: {e}", style="yellow")
 
