@@ -105,8 +105,11 @@ def _bots_only(game: Any, names: list[str], seed: int, record_path: Path | None,
     if as_json:
         screen().out.file.write(rec.to_json() + "\n")
         return
-    state, _ = walk(rec, Narrator(screen(), rec.agents, boards=False))
-    _report(game, state, rec, 0, [])
+    narrator = Narrator(screen(), rec.agents, boards=False, options=game.options)
+    screen().say(narrator.heading(), style="italic")
+    state, _ = walk(rec, narrator)
+    narrator.final(state)
+    screen().out.print(result_table(rec, game.title))
 
 
 def _write(record_path: Path | None, rec: MatchRecord) -> None:
@@ -114,17 +117,16 @@ def _write(record_path: Path | None, rec: MatchRecord) -> None:
         raise typer.Exit(exits.ERROR)
 
 
-def _report(
-    game: Any, state: Any, rec: MatchRecord, seat: int | None, news: list[str], ending: list[str] | None = None
-) -> None:
-    """The news of the last moves and the final board for ``seat`` (none when None), why
-    the game ended with its score breakdown, then the result table."""
+def _report(game: Any, state: Any, rec: MatchRecord, seat: int | None, news: list[str], ending: list[str]) -> None:
+    """The news of the last moves and the final board for ``seat`` (none when None: several
+    people share the screen), why the game ended with its score breakdown, then the result
+    table."""
     for line in news:
         screen().tell(f"  {line}", style="italic")
     if seat is not None:
         screen().rule(f"final board of seat {seat}")
         screen().board(game.name, state.observation(seat), game.options)
-    for line in ending or []:
+    for line in ending:
         screen().tell(line, style="bold")
     screen().out.print(result_table(rec, game.title))
 
@@ -132,10 +134,12 @@ def _report(
 def _run(table: Table, record_path: Path | None, as_json: bool) -> None:
     """Plays the table to the end and reports; leaving early exits with ``ABANDONED``."""
     bots_only = not table.humans
-    narrator = Narrator(screen(), table.seats, boards=False)
+    narrator = Narrator(screen(), table.seats, boards=False, options=table.game.options)
     on_move = (lambda seat, action: narrator.move(table.state, seat, action)) if bots_only and not as_json else None
     if table.humans and not as_json:
         screen().tell(table.introduction(), style="bold")
+    elif not as_json:
+        screen().say(narrator.heading(), style="italic")
     try:
         rec = table.play(on_move)
     except GameLeft as e:
@@ -147,6 +151,10 @@ def _run(table: Table, record_path: Path | None, as_json: bool) -> None:
     if as_json:
         screen().out.file.write(rec.to_json() + "\n")
         return
-    seat = table.humans[0] if len(table.humans) == 1 else (None if table.humans else 0)
+    if bots_only:
+        narrator.final(table.state)
+        screen().out.print(result_table(rec, table.game.title))
+        return
+    seat = table.humans[0] if len(table.humans) == 1 else None
     news = table.news.get(seat, []) if seat is not None else []
-    _report(table.game, table.state, rec, seat, news, table.ending() if table.humans else None)
+    _report(table.game, table.state, rec, seat, news, table.ending())
