@@ -175,3 +175,25 @@ def test_other_games_are_listed_move_by_move() -> None:
     listed = menu(view, letters=False)
     assert [e.title for e in listed.entries] == view.action_names
     assert [listed.read(label) for label in listed.labels] == view.legal_actions
+
+
+def test_any_text_in_duell_is_a_legal_move_or_refused() -> None:
+    import random
+
+    view = duell_view()
+    listed = menu(view, letters=False)
+    words = ["1", "2", "9", "up", "down", "d", "u", "red", "blue", "b", "face", "on", "quit", "", "7", "x", "?"]
+    pick = random.Random(0)
+    for _ in range(2000):
+        text = " ".join(pick.choice(words) for _ in range(pick.randint(0, 4)))
+        answer = " ".join(pick.choice(words) for _ in range(pick.randint(0, 2)))
+        try:
+            action = listed.read(text, view_parse(view), ask=lambda q, p, a=answer: a)
+        except MoveRefused:
+            continue
+        assert action in view.legal_actions, text
+
+
+def view_parse(view: Any) -> Any:
+    """The game's own ``parse_action`` (as the prompt gets it)."""
+    return regalia.make(view.game).new_state(0).parse_action
