@@ -63,5 +63,5 @@ def render(obs: RegineObservation, options: dict[str, Any] | None = None) -> str
         lines.append(f"    {winners or 'no Suit won'}")
     if obs["current_player"] is not None:
         suit = f" on {obs['suit']}" if obs["suit"] else ""
-        lines.append(f"  {seat_name(obs['current_player'], seat, n)} to decide{suit}: {obs['decision']}")
+        lines.append(f"  waiting for {seat_name(obs['current_player'], seat, n)} to decide{suit}: {obs['decision']}")
     return "\n".join(line[:80] for line in lines)
