@@ -197,3 +197,15 @@ def test_any_text_in_duell_is_a_legal_move_or_refused() -> None:
 def view_parse(view: Any) -> Any:
     """The game's own ``parse_action`` (as the prompt gets it)."""
     return regalia.make(view.game).new_state(0).parse_action
+
+
+def test_duell_without_face_down_plays_left_lists_face_up_cards_only() -> None:
+    from dataclasses import replace
+
+    view = duell_view()
+    up_only = [a for a in view.legal_actions if view.action_info(a)["face_up"]]
+    names = [view.action_name(a) for a in up_only]
+    listed = menu(replace(view, legal_actions=up_only, action_names=names), letters=False)
+    assert all(e.note == "up" and len(e.choices) == 1 for e in listed.entries)
+    assert [listed.read(label) for label in listed.labels] == up_only
+    assert not any("down" in line for line in listed.footer)

@@ -156,10 +156,12 @@ def duell_der_drachen(view: View, letters: bool) -> Menu:
     footer = []
     if len(shared) == 1:
         footer.append(f"up: on its own colour; down: face down on {listed(list(next(iter(shared))))}")
-    if entries:
-        card, where = entries[0].title, next(iter(territories.values()), ["red"])[0]
-        label = labels(1, letters)[0]
+    label = labels(1, letters)[0]
+    if territories:
+        card, where = next(iter(territories)), next(iter(territories.values()))[0]
         footer.append(f"Type a card's label, then choose; or at once: {label} up, {card} down {where}")
+    elif entries:
+        footer.append(f"Type a card's label or the card: {label}, {entries[0].title} up")
     return Menu(entries, MoveList(view.legal_actions, view.action_names, letters, numbered=False), letters, footer)
 
 
