@@ -1,5 +1,6 @@
-"""The docs site (mkdocs.yml): every page is in its navigation, and, where the ``docs`` extra is
-installed (``.ci/docs``), the strict build documents every public name of the package."""
+"""The docs site (mkdocs.yml): every page is in its navigation, GitHub's markdown is read as on
+GitHub, and, where the ``docs`` extra is installed (``.ci/docs``), the strict build documents
+every public name of the package."""
 
 from __future__ import annotations
 
@@ -50,14 +51,42 @@ def test_every_reference_module_has_its_page() -> None:
         assert f"::: regalia.{name}\n" in page, name
 
 
-def extension() -> ModuleType:
-    """The site's griffe extension, docs/griffe_docstrings.py (needs the docs extra)."""
-    pytest.importorskip("griffe")
-    spec = importlib.util.spec_from_file_location("griffe_docstrings", DOCS / "griffe_docstrings.py")
+def hook(name: str) -> ModuleType:
+    """The site's build code ``docs/hooks/NAME.py``, loaded by path."""
+    spec = importlib.util.spec_from_file_location(name, DOCS / "hooks" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def extension() -> ModuleType:
+    """The site's griffe extension (needs the docs extra)."""
+    pytest.importorskip("griffe")
+    return hook("griffe_docstrings")
+
+
+def test_nested_lists_and_lists_after_text_read_as_on_github() -> None:
+    page = "On her turn:\n- a\n  - b\n    more of b\n  back in a\n\n  a's second paragraph\n- c\n\nAfter.\n  x"
+    assert hook("gfm").github_to_python_markdown(page) == (
+        "On her turn:\n\n- a\n    - b\n        more of b\n    back in a\n\n    a's second paragraph\n- c\n\nAfter.\n  x"
+    )
+    numbered = "Steps:\n1. one\n   still one\n2. two"
+    assert hook("gfm").github_to_python_markdown(numbered) == "Steps:\n\n1. one\n      still one\n2. two"
+
+
+def test_fences_move_with_their_item_and_are_otherwise_untouched() -> None:
+    page = "- item\n\n  ```sh\n  run  # - not an item\n\n  ```\n\n```\n- x\n  - y\n```\n\n    code"
+    assert hook("gfm").github_to_python_markdown(page) == (
+        "- item\n\n    ```sh\n    run  # - not an item\n\n    ```\n\n```\n- x\n  - y\n```\n\n    code"
+    )
+
+
+def test_a_table_after_text_or_code_gets_its_blank_line() -> None:
+    page = "```\nx = 1\n```\n| a | b |\n|---|---|\n| 1 | 2 |\nText\n\n| c |\n|:-:|"
+    assert hook("gfm").github_to_python_markdown(page) == (
+        "```\nx = 1\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\nText\n\n| c |\n|:-:|"
+    )
 
 
 def test_doctest_blocks_are_fenced() -> None:
