@@ -18,7 +18,19 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 
 #: The modules with a reference page (docs/reference/NAME.md documents regalia.NAME).
-REFERENCE_MODULES = ["agents", "gymnasium", "pettingzoo", "openspiel", "datasets", "solver", "errors"]
+REFERENCE_MODULES = [
+    "agents",
+    "gymnasium",
+    "pettingzoo",
+    "openspiel",
+    "datasets",
+    "solver",
+    "errors",
+    "actions",
+    "observations",
+    "kinds",
+    "executors",
+]
 
 
 def nav_pages() -> list[str]:
@@ -89,12 +101,13 @@ def test_a_table_after_text_or_code_gets_its_blank_line() -> None:
     )
 
 
-def test_doctest_blocks_are_fenced() -> None:
+def test_doctest_blocks_are_fenced_and_literal_marks_dropped() -> None:
     text = "Play one.\n\n>>> import regalia\n>>> for a in x:\n...     f(a)\n\nThen more.\n    >>> indented"
-    assert extension().fence_doctests(text) == (
+    assert extension().docstring_markdown(text) == (
         "Play one.\n\n```pycon\n>>> import regalia\n>>> for a in x:\n...     f(a)\n```\n\nThen more.\n    >>> indented"
     )
-    assert extension().fence_doctests(">>> 1 + 1\n2") == "```pycon\n>>> 1 + 1\n2\n```"
+    assert extension().docstring_markdown(">>> 1 + 1\n2") == "```pycon\n>>> 1 + 1\n2\n```"
+    assert extension().docstring_markdown("Read it::\n\n    x = 1\n    std::\n") == "Read it:\n\n    x = 1\n    std::\n"
 
 
 def test_comments_above_a_constant_are_its_docstring() -> None:

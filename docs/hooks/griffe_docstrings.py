@@ -4,6 +4,8 @@ Two conventions of the package that griffe does not read by itself:
 
 - examples are bare doctest lines (``>>> ...`` up to a blank line), which Markdown would read
   as nested quotes: each such block is fenced as ``pycon`` before the docstring is parsed;
+  a paragraph ending in ``::`` (reStructuredText's mark of the code block that follows) ends
+  in ``:``;
 - constants are documented by ``#:`` comments just above them: these become their docstrings.
 
 Docstrings are only read here, never changed in the package.
@@ -17,11 +19,16 @@ from typing import Any
 import griffe
 
 
-def fence_doctests(text: str) -> str:
-    """``text`` with every unindented doctest block (``>>>`` to the next blank line) fenced."""
+def docstring_markdown(text: str) -> str:
+    """``text`` with every unindented doctest block (``>>>`` to the next blank line) fenced,
+    and the ``::`` that ends an unindented line before a blank one as ``:``."""
+    lines = text.split("\n")
     out: list[str] = []
     in_block = False
-    for line in text.split("\n"):
+    for index, line in enumerate(lines):
+        before_blank = index + 1 == len(lines) or not lines[index + 1].strip()
+        if not in_block and line.endswith("::") and not line[:1].isspace() and before_blank:
+            line = line[:-1]
         if not in_block and line.startswith(">>>"):
             out.append("```pycon")
             in_block = True
@@ -55,4 +62,4 @@ class PackageDocstrings(griffe.Extension):
             if text is not None:
                 obj.docstring = griffe.Docstring(text, lineno=obj.lineno, parent=obj)
         if obj.docstring is not None:
-            obj.docstring.value = fence_doctests(obj.docstring.value)
+            obj.docstring.value = docstring_markdown(obj.docstring.value)
