@@ -26,6 +26,7 @@ REFERENCE_MODULES = [
     "datasets",
     "solver",
     "errors",
+    "pictures",
     "actions",
     "observations",
     "kinds",
