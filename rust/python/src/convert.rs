@@ -7,9 +7,14 @@ use regalia_engine::Options;
 use serde_json::{Map, Number, Value};
 
 /// An integer argument (anything with `__index__`, but not a bool), or `raise`d: an
-/// integer too large for 64 bits is out of range (`range`, e.g. `" 0..156"`, says which
-/// values are allowed, or is empty).
-pub fn int_arg(obj: &Bound<'_, PyAny>, what: &str, raise: Raise, range: &str) -> PyResult<i64> {
+/// integer too large for 64 bits is out of range (`below`: the allowed values are `0..below`,
+/// said in the message; it is written only on an error, since moves pass here at every step).
+pub fn int_arg(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    raise: Raise,
+    below: Option<usize>,
+) -> PyResult<i64> {
     if obj.is_instance_of::<PyBool>() {
         return Err(raise(format!("{what} must be an int, not a bool")));
     }
@@ -19,6 +24,7 @@ pub fn int_arg(obj: &Bound<'_, PyAny>, what: &str, raise: Raise, range: &str) ->
             .map(|r| r.to_string())
             .unwrap_or_else(|_| "?".into());
         if obj.call_method0("__index__").is_ok() {
+            let range = below.map_or(String::new(), |n| format!(" 0..{n}"));
             raise(format!("{what} {shown} is out of range{range}"))
         } else {
             raise(format!("{what} must be an int, got {shown}"))
@@ -28,7 +34,7 @@ pub fn int_arg(obj: &Bound<'_, PyAny>, what: &str, raise: Raise, range: &str) ->
 
 /// A count: an integer from `min` to `i64::MAX`, or `InvalidArgumentError`.
 pub fn count_arg(obj: &Bound<'_, PyAny>, what: &str, min: i64) -> PyResult<u64> {
-    let n = int_arg(obj, what, InvalidArgumentError::new_err, "")?;
+    let n = int_arg(obj, what, InvalidArgumentError::new_err, None)?;
     if n < min {
         return Err(InvalidArgumentError::new_err(format!(
             "{what} must be at least {min}, got {n}"

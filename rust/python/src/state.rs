@@ -27,8 +27,12 @@ impl PyState {
     }
 
     fn seat(&self, seat: &Bound<'_, PyAny>) -> PyResult<i64> {
-        let range = format!(" 0..{}", self.inner.num_players());
-        int_arg(seat, "seat", InvalidArgumentError::new_err, &range)
+        int_arg(
+            seat,
+            "seat",
+            InvalidArgumentError::new_err,
+            Some(self.inner.num_players()),
+        )
     }
 
     /// Checks the search arguments, then searches with the GIL released.
@@ -45,7 +49,7 @@ impl PyState {
     ) -> PyResult<IsmctsResult> {
         let bad = |m: &str| InvalidArgumentError::new_err(m.to_string());
         let threads = match threads {
-            Some(n) => int_arg(n, "threads", InvalidArgumentError::new_err, "")?,
+            Some(n) => int_arg(n, "threads", InvalidArgumentError::new_err, None)?,
             None => 1,
         };
         let threads = usize::try_from(threads)
@@ -53,7 +57,7 @@ impl PyState {
             .filter(|n| (1..=MAX_THREADS).contains(n))
             .ok_or_else(|| bad(&format!("threads must be from 1 to {MAX_THREADS}")))?;
         let iterations = match iterations {
-            Some(n) => int_arg(n, "iterations", InvalidArgumentError::new_err, "")?,
+            Some(n) => int_arg(n, "iterations", InvalidArgumentError::new_err, None)?,
             None => IsmctsConfig::default().iterations as i64,
         };
         let iterations = u64::try_from(iterations)
@@ -182,8 +186,12 @@ impl PyState {
     }
     /// Plays ``action``; an illegal one raises ``IllegalActionError`` and changes nothing.
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let range = format!(" 0..{}", self.inner.num_actions());
-        let a = int_arg(action, "action", IllegalActionError::new_err, &range)?;
+        let a = int_arg(
+            action,
+            "action",
+            IllegalActionError::new_err,
+            Some(self.inner.num_actions()),
+        )?;
         guard(|| self.inner.apply(a))
     }
     /// An independent copy.
@@ -210,8 +218,12 @@ impl PyState {
     }
     /// The readable name of ``action``.
     fn action_name(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
-        let range = format!(" 0..{}", self.inner.num_actions());
-        let a = int_arg(action, "action", IllegalActionError::new_err, &range)?;
+        let a = int_arg(
+            action,
+            "action",
+            IllegalActionError::new_err,
+            Some(self.inner.num_actions()),
+        )?;
         guard(|| self.inner.action_name(a))
     }
     /// What ``action`` means, as a dict tagged by ``"kind"`` (see ``regalia.actions``).
@@ -220,8 +232,12 @@ impl PyState {
         py: Python<'py>,
         action: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let range = format!(" 0..{}", self.inner.num_actions());
-        let a = int_arg(action, "action", IllegalActionError::new_err, &range)?;
+        let a = int_arg(
+            action,
+            "action",
+            IllegalActionError::new_err,
+            Some(self.inner.num_actions()),
+        )?;
         let v = guard(|| self.inner.action_info(a))?;
         json_to_py(py, &v)
     }

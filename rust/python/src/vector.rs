@@ -169,7 +169,7 @@ impl PyVectorEnv {
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let game = game_arg(game, options)?;
-        let n = int_arg(num_envs, "num_envs", InvalidArgumentError::new_err, "")?;
+        let n = int_arg(num_envs, "num_envs", InvalidArgumentError::new_err, None)?;
         if !(1..=1 << 24).contains(&n) {
             return Err(InvalidArgumentError::new_err(format!(
                 "num_envs must be from 1 to {}, got {n}",
@@ -179,7 +179,7 @@ impl PyVectorEnv {
         let seed = seed.filter(|s| !s.is_none()).map_or(Ok(0), seed_arg)?;
         let threads = match threads.filter(|t| !t.is_none()) {
             Some(t) => {
-                let t = int_arg(t, "threads", InvalidArgumentError::new_err, "")?;
+                let t = int_arg(t, "threads", InvalidArgumentError::new_err, None)?;
                 if !(1..=256).contains(&t) {
                     return Err(InvalidArgumentError::new_err(format!(
                         "threads must be from 1 to 256, got {t}"
@@ -319,7 +319,7 @@ impl PyVectorEnv {
 
     /// A copy of game ``index`` as a ``State`` (with its history and seed).
     fn state(&self, index: &Bound<'_, PyAny>) -> PyResult<PyState> {
-        let i = int_arg(index, "index", InvalidArgumentError::new_err, "")?;
+        let i = int_arg(index, "index", InvalidArgumentError::new_err, None)?;
         let i = usize::try_from(i).unwrap_or(usize::MAX);
         let s = guard(|| self.inner.state(i))?;
         Ok(PyState::new(self.game.clone(), s))
