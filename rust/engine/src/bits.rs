@@ -17,9 +17,29 @@ pub fn iter_bits(mut mask: u64) -> impl Iterator<Item = usize> {
     })
 }
 
-/// The index of the `n`-th set bit (0-based), if there are that many.
+/// The index of the `n`-th set bit (0-based), if there are that many: halves, quarters and
+/// eighths of the mask skipped by their bit counts, then at most seven bits cleared (every
+/// random draw from a deck asks for one).
 pub fn nth_bit(mask: u64, n: usize) -> Option<usize> {
-    iter_bits(mask).nth(n)
+    if n >= count(mask) {
+        return None;
+    }
+    let (mut m, mut n, mut base) = (mask, n as u32, 0);
+    for width in [32, 16, 8] {
+        let low = m & ((1u64 << width) - 1);
+        let below = low.count_ones();
+        if n < below {
+            m = low;
+        } else {
+            n -= below;
+            m >>= width;
+            base += width;
+        }
+    }
+    for _ in 0..n {
+        m &= m - 1;
+    }
+    Some(base + m.trailing_zeros() as usize)
 }
 
 /// Number of set bits.
@@ -162,6 +182,16 @@ mod tests {
         assert_eq!(iter_bits(0b1010_0110).collect::<Vec<_>>(), vec![1, 2, 5, 7]);
         assert_eq!(nth_bit(0b1010_0110, 2), Some(5));
         assert_eq!(nth_bit(0b1010_0110, 4), None);
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            x = x.rotate_left(17).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (x >> 29);
+            let mask = x & x.rotate_left(23);
+            for n in 0..=count(mask) {
+                assert_eq!(nth_bit(mask, n), iter_bits(mask).nth(n), "{mask:#x} {n}");
+            }
+        }
+        assert_eq!(nth_bit(u64::MAX, 63), Some(63));
+        assert_eq!(nth_bit(1 << 63, 0), Some(63));
         assert_eq!(count(u64::MAX), 64);
     }
 
