@@ -1,4 +1,4 @@
-"""Gymnasium environments: one seat of a Regalia game against built-in opponents
+"""Gymnasium environments: one seat of a Regalia game against opponents (names, agents, functions)
 (``pip install "regalia[gymnasium]"``).
 
 >>> import gymnasium, numpy as np
@@ -15,7 +15,8 @@
 
 The observation is the seat's ``observation_tensor``; ``info["action_mask"]`` (int8, one
 entry per action) marks the legal actions, and ``env.action_masks()`` gives them as bools
-(for sb3-contrib's ``MaskablePPO``). The reward is the seat's return at the end (+1
+(for sb3-contrib's ``MaskablePPO``; through ``gymnasium.make``'s wrappers call
+``env.get_wrapper_attr("action_masks")()``). The reward is the seat's return at the end (+1
 win, -1 loss, 0 draw for two seats; zero-sum shares for more) and 0 before. An illegal
 action ends the episode with ``ILLEGAL_ACTION_REWARD`` and ``info["illegal_action"] = True``
 (the state is left as it was), so an agent that ignores the mask learns to respect it.
@@ -25,6 +26,7 @@ action ends the episode with ``ILLEGAL_ACTION_REWARD`` and ``info["illegal_actio
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -33,8 +35,9 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 import regalia
-from regalia.agents import Agent, make_agent, view_of
-from regalia.agents.base import world_seed
+from regalia.agents import Agent, view_of
+from regalia.agents.base import call_hook, world_seed
+from regalia.agents.opponents import Opponents, OpponentSpec, checked_action
 from regalia.errors import IllegalActionError, InvalidOptionError
 from regalia.render import render as render_board
 
@@ -76,8 +79,11 @@ def action_mask(state: Any) -> npt.NDArray[np.int8]:
 
 
 class RegaliaEnv(gym.Env[npt.NDArray[Any], np.int64]):
-    """Seat ``seat`` of ``game`` against built-in agents (``opponents``: one name for every
-    other seat, or a list of names, one per other seat in seat order)."""
+    """Seat ``seat`` of ``game`` against ``opponents``: one opponent for every other seat, or
+    a list of them, one per other seat in seat order. An opponent is a built-in agent's name
+    (``"random"``, ``"ismcts:iterations=50"``), an agent object (with ``act(view)``, e.g. a
+    loaded ``policy``) or a function of the view; ``set_opponents`` or
+    ``reset(options={"opponents": ...})`` changes them for the next game."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
@@ -85,7 +91,7 @@ class RegaliaEnv(gym.Env[npt.NDArray[Any], np.int64]):
         self,
         game: str,
         seat: int = 0,
-        opponents: str | list[str] = "random",
+        opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
         render_mode: str | None = None,
         backend: str = "rust",
         **options: Any,
@@ -94,21 +100,26 @@ class RegaliaEnv(gym.Env[npt.NDArray[Any], np.int64]):
         n = self.game.num_players
         if not isinstance(seat, int) or not 0 <= seat < n:
             raise InvalidOptionError(f"seat must be from 0 to {n - 1}, got {seat!r}")
-        names = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
-        if len(names) != n - 1:
-            raise InvalidOptionError(f"{self.game.name} with {n} seats needs {n - 1} opponents, got {len(names)}")
-        for name in names:
-            make_agent(name)  # unknown names fail here, not at the first reset
         check_render_mode(render_mode)
         self.seat = seat
-        self.opponent_names = names
+        self.opponents = Opponents(opponents, n, seat)
         self.render_mode = render_mode
         self.observation_space = observation_box(self.game)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self.state: Any = None
         self._done = True
-        self._opponents: dict[int, Agent] = {}
+        self._agents: dict[int, Agent] = {}
         self._seed = 0
+
+    @property
+    def opponent_names(self) -> list[str]:
+        """The opponents' names, in seat order."""
+        return self.opponents.names
+
+    def set_opponents(self, opponents: OpponentSpec | Sequence[OpponentSpec]) -> None:
+        """Who plays the other seats from the next ``reset`` on (as ``opponents`` in the
+        constructor): e.g. a pool of past policies for self-play, without a new env."""
+        self.opponents = Opponents(opponents, self.game.num_players, self.seat)
 
     def _observe(self, illegal: bool = False) -> tuple[Obs, dict[str, Any]]:
         info: dict[str, Any] = {"action_mask": action_mask(self.state) if self._my_turn() else self._no_moves()}
@@ -122,22 +133,38 @@ class RegaliaEnv(gym.Env[npt.NDArray[Any], np.int64]):
     def _no_moves(self) -> npt.NDArray[np.int8]:
         return np.zeros(self.game.num_actions, dtype=np.int8)
 
+    def _view(self, seat: int) -> Any:
+        ply = len(self.state.history())
+        return view_of(self.state, seat, self.game.name, self.game.options, world_seed(self._seed, ply, seat))
+
     def _opponents_play(self) -> None:
-        """The other seats act until it is this seat's turn or the game is over."""
+        """The other seats act until it is this seat's turn or the game is over; an
+        opponent's illegal choice raises ``AgentError`` (seat and action) and is not played."""
         while not self.state.is_terminal and not self._my_turn():
             seat = self.state.current_player
-            ply = len(self.state.history())
-            view = view_of(self.state, seat, self.game.name, self.game.options, world_seed(self._seed, ply, seat))
-            self.state.apply(self._opponents[seat].act(view))
+            agent = self._agents[seat]
+            self.state.apply(checked_action(agent, self.state, seat, self.game.name, self.game.options, self._seed))
+        if self.state.is_terminal:
+            returns = self.state.returns()
+            for seat, agent in self._agents.items():
+                call_hook(agent, "game_end", self._view(seat), returns)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
-        """A new game (its seed and the opponents' drawn from the env's generator)."""
+        """A new game (its seed and the opponents' drawn from the env's generator);
+        ``options={"opponents": ...}`` sets new opponents first (see ``set_opponents``)."""
         super().reset(seed=seed)
+        unknown = sorted(set(options or {}) - {"opponents"})
+        if unknown:
+            raise InvalidOptionError(f"unknown reset option {unknown[0]!r}; reset options: opponents")
+        if options and "opponents" in options:
+            self.set_opponents(options["opponents"])
         draw = self.np_random.integers
         self._seed = int(draw(0, 2**63))
         self.state = self.game.new_state(self._seed)
-        others = [s for s in range(self.game.num_players) if s != self.seat]
-        self._opponents = {s: make_agent(name, int(draw(0, 2**63))) for s, name in zip(others, self.opponent_names)}
+        self._agents = self.opponents.agents([int(draw(0, 2**63)) for _ in self.opponents.seats])
+        for s, agent in self._agents.items():
+            call_hook(agent, "game_start", self._view(s))
+        self._done = True  # until the opponents have played their first moves without error
         self._opponents_play()
         self._done = bool(self.state.is_terminal)
         if self.render_mode == "human":
@@ -154,6 +181,7 @@ class RegaliaEnv(gym.Env[npt.NDArray[Any], np.int64]):
             self._done = True
             obs, info = self._observe(illegal=True)
             return obs, ILLEGAL_ACTION_REWARD, True, False, info
+        self._done = True  # until the opponents have answered without error
         self._opponents_play()
         if self.render_mode == "human":
             self.render()
