@@ -148,6 +148,16 @@ class VectorEnv:
         npt.NDArray[np.bool_],
         npt.NDArray[np.int64],
     ]: ...
+    def step_seats(
+        self, seats: npt.ArrayLike, actions: npt.ArrayLike, random_opponents: bool = False
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.int64],
+        npt.NDArray[np.float32],
+    ]: ...
     def sample_actions(self) -> npt.NDArray[np.int64]: ...
     def seeds(self) -> npt.NDArray[np.uint64]: ...
     def state(self, index: int) -> State: ...

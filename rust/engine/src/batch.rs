@@ -7,10 +7,14 @@
 //! and no two games of a batch share a seed. [`Batch::sample_actions`] draws from a
 //! generator of each game's own, seeded by `derive_seed(!game_seed, 0)` when the game starts,
 //! so random play is as reproducible as the games, whatever the threads.
+//!
+//! One learning seat per game: [`Batch::step_seats`] plays the learner's action (or none)
+//! in each game and then, with `random_others`, the other seats' random moves natively until
+//! the learner is to move again, so that a one-seat vector env needs one call per step.
 
 use crate::actions::Action;
 use crate::error::{Error, Result};
-use crate::game::Game;
+use crate::game::{Game, Seat};
 use crate::rng::{derive_seed, Rng};
 use crate::session::Session;
 use crate::workers::Workers;
@@ -76,6 +80,37 @@ impl Rows for BatchOut<'_> {
                 rewards: r1,
                 terminated: t1,
                 players: p1,
+            },
+        )
+    }
+}
+
+/// The rows of [`Batch::step_seats`]: the outputs, the final observations and the inputs.
+struct SeatRows<'a> {
+    out: BatchOut<'a>,
+    finals: &'a mut [f32],
+    seats: &'a [i64],
+    actions: &'a [i64],
+}
+
+impl Rows for SeatRows<'_> {
+    fn split_at(self, k: usize, sizes: Sizes) -> (Self, Self) {
+        let (out0, out1) = self.out.split_at(k, sizes);
+        let (f0, f1) = self.finals.split_at_mut(k * sizes.observation);
+        let (s0, s1) = self.seats.split_at(k);
+        let (a0, a1) = self.actions.split_at(k);
+        (
+            SeatRows {
+                out: out0,
+                finals: f0,
+                seats: s0,
+                actions: a0,
+            },
+            SeatRows {
+                out: out1,
+                finals: f1,
+                seats: s1,
+                actions: a1,
             },
         )
     }
@@ -226,19 +261,40 @@ impl<G: Game> Batch<G> {
 
 /// Writes what game `slot` shows its current player into its output row.
 fn observe<G: Game>(game: &G, slot: &Slot<G>, out: &mut BatchOut<'_>) {
+    let seat = game.current_player(slot.session.state());
+    observe_as(game, slot, seat, out);
+}
+
+/// Writes `seat`'s observation tensor of game `slot` (zeros for none), the current player's
+/// legal actions and the current player into its output row.
+fn observe_as<G: Game>(game: &G, slot: &Slot<G>, seat: Option<Seat>, out: &mut BatchOut<'_>) {
     out.observations.fill(0.0);
     let state = slot.session.state();
-    match game.current_player(state) {
-        Some(seat) => {
-            game.observation_tensor(state, seat, out.observations);
-            out.players[0] = seat as i64;
-        }
-        None => out.players[0] = -1,
+    if let Some(seat) = seat {
+        game.observation_tensor(state, seat, out.observations);
     }
+    out.players[0] = game.current_player(state).map_or(-1, |p| p as i64);
     out.masks.fill(false);
     for a in slot.session.legal_actions().iter() {
         if let Some(m) = out.masks.get_mut(a as usize) {
             *m = true;
+        }
+    }
+}
+
+impl<G: Game> Slot<G> {
+    /// Plays uniformly random moves (from the slot's sampler) until `seat` is to move or the
+    /// game is over.
+    fn play_others(&mut self, game: &G, seat: Seat) {
+        while let Some(p) = game.current_player(self.session.state()) {
+            if p == seat {
+                break;
+            }
+            let legal = self.session.legal_actions();
+            match legal.nth(self.sampler.index(legal.len().max(1))) {
+                Some(a) => self.session.play(a),
+                None => break,
+            }
         }
     }
 }
@@ -286,11 +342,31 @@ impl<G: Game> Batch<G> {
                 actions.len()
             )));
         }
-        // Every action is checked before any is played, in parallel like the step itself.
+        self.check_actions(actions, false)?;
+        let seed = self.seed;
+        self.run(out, |game, i, slot, mut row| {
+            slot.session.play(actions[i] as Action);
+            let over = slot.session.is_terminal();
+            row.rewards.fill(0.0);
+            row.terminated[0] = over;
+            if over {
+                for (r, x) in row.rewards.iter_mut().zip(slot.session.returns()) {
+                    *r = x as f32;
+                }
+                slot.restart(seed, n, i, slot.episode + 1);
+            }
+            observe(game, slot, &mut row);
+        });
+        Ok(())
+    }
+    /// Refuses the first illegal action, naming its game (`-1`, no move, is allowed when
+    /// `allow_none`); checked in parallel like the step itself.
+    fn check_actions(&mut self, actions: &[i64], allow_none: bool) -> Result<()> {
         let first_illegal = AtomicUsize::new(usize::MAX);
         self.run(actions, |_, i, slot, a| {
             let legal = a.first().is_some_and(|&a| {
-                usize::try_from(a).is_ok_and(|a| slot.session.legal_actions().contains(a))
+                (allow_none && a == -1)
+                    || usize::try_from(a).is_ok_and(|a| slot.session.legal_actions().contains(a))
             });
             if !legal {
                 first_illegal.fetch_min(i, Ordering::Relaxed);
@@ -307,19 +383,70 @@ impl<G: Game> Batch<G> {
             };
             return Err(Error::IllegalAction(format!("game {i}: action {a}: {why}")));
         }
+        Ok(())
+    }
+    /// One step of a learner at seat `seats[i]` of game `i`: plays `actions[i]` (`-1`: no
+    /// move), then, with `random_others`, uniformly random moves for the other seats (from
+    /// the game's own generator) until the learner is to move or the game is over. A game
+    /// that ends writes its returns into `rewards`, the learner's observation of its last
+    /// position into its row of `finals`, and restarts (the others then move first where
+    /// they lead). Each row shows the learner's observation tensor, the current player's
+    /// legal actions and the current player. Bad seats and actions are refused before
+    /// anything changes, naming the game.
+    pub fn step_seats(
+        &mut self,
+        seats: &[i64],
+        actions: &[i64],
+        random_others: bool,
+        out: BatchOut<'_>,
+        finals: &mut [f32],
+    ) -> Result<()> {
+        self.check_out(&out)?;
+        let n = self.slots.len();
+        if actions.len() != n || seats.len() != n || finals.len() != n * self.sizes.observation {
+            return Err(Error::InvalidArgument(format!(
+                "step_seats needs one seat, one action and one final observation for each of the {n} games"
+            )));
+        }
+        let players = self.sizes.players as i64;
+        if let Some(i) = seats.iter().position(|s| !(0..players).contains(s)) {
+            return Err(Error::InvalidArgument(format!(
+                "game {i}: seat must be from 0 to {}, got {}",
+                players - 1,
+                seats[i]
+            )));
+        }
+        self.check_actions(actions, true)?;
         let seed = self.seed;
-        self.run(out, |game, i, slot, mut row| {
-            slot.session.play(actions[i] as Action);
+        let rows = SeatRows {
+            out,
+            finals,
+            seats,
+            actions,
+        };
+        self.run(rows, |game, i, slot, mut row| {
+            let seat = row.seats[0] as Seat;
+            if row.actions[0] >= 0 {
+                slot.session.play(row.actions[0] as Action);
+            }
+            if random_others {
+                slot.play_others(game, seat);
+            }
             let over = slot.session.is_terminal();
-            row.rewards.fill(0.0);
-            row.terminated[0] = over;
+            row.out.rewards.fill(0.0);
+            row.out.terminated[0] = over;
+            row.finals.fill(0.0);
             if over {
-                for (r, x) in row.rewards.iter_mut().zip(slot.session.returns()) {
+                for (r, x) in row.out.rewards.iter_mut().zip(slot.session.returns()) {
                     *r = x as f32;
                 }
+                game.observation_tensor(slot.session.state(), seat, row.finals);
                 slot.restart(seed, n, i, slot.episode + 1);
+                if random_others {
+                    slot.play_others(game, seat);
+                }
             }
-            observe(game, slot, &mut row);
+            observe_as(game, slot, Some(seat), &mut row.out);
         });
         Ok(())
     }

@@ -163,6 +163,16 @@ pub trait DynBatch: Send + Sync {
     /// Plays `actions[i]` in game `i`, restarts the games that ended and writes the outputs.
     /// Any bad action is refused before anything changes, naming the game.
     fn step(&mut self, actions: &[i64], out: BatchOut<'_>) -> Result<()>;
+    /// One step of a learner at seat `seats[i]` of game `i`, the others played at random
+    /// natively with `random_others` (see [`Batch::step_seats`]).
+    fn step_seats(
+        &mut self,
+        seats: &[i64],
+        actions: &[i64],
+        random_others: bool,
+        out: BatchOut<'_>,
+        finals: &mut [f32],
+    ) -> Result<()>;
     /// Writes a uniformly random legal action of each game into `out` (`-1` for a game that
     /// is over), drawn from each game's own generator: random play without a Python loop.
     fn sample_actions(&mut self, out: &mut [i64]) -> Result<()>;
@@ -262,6 +272,16 @@ impl<G: Game> DynBatch for Batch<G> {
     }
     fn step(&mut self, actions: &[i64], out: BatchOut<'_>) -> Result<()> {
         Batch::step(self, actions, out)
+    }
+    fn step_seats(
+        &mut self,
+        seats: &[i64],
+        actions: &[i64],
+        random_others: bool,
+        out: BatchOut<'_>,
+        finals: &mut [f32],
+    ) -> Result<()> {
+        Batch::step_seats(self, seats, actions, random_others, out, finals)
     }
     fn sample_actions(&mut self, out: &mut [i64]) -> Result<()> {
         Batch::sample_actions(self, out)

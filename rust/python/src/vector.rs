@@ -297,6 +297,57 @@ impl PyVectorEnv {
         )
     }
 
+    /// One step of a learner at seat ``seats[i]`` of game ``i`` (an int array of
+    /// ``num_envs`` each): plays ``actions[i]`` (``-1``: no move in that game), then, with
+    /// ``random_opponents``, the other seats' uniformly random moves in Rust until the
+    /// learner is to move again. Returns ``(observations, masks, rewards, terminated,
+    /// players, final_observations)``: the learner's observation tensor, the current
+    /// player's legal actions, each seat's final returns where a game ended (then restarted),
+    /// the current player, and the learner's observation of the last position of each game
+    /// that ended (zeros elsewhere). Bad seats or actions raise naming the game, and no game
+    /// changes.
+    #[pyo3(signature = (seats, actions, random_opponents=false))]
+    fn step_seats<'py>(
+        &mut self,
+        py: Python<'py>,
+        seats: &Bound<'py, PyAny>,
+        actions: &Bound<'py, PyAny>,
+        random_opponents: bool,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let seats = actions_arg(seats)
+            .map_err(|_| InvalidArgumentError::new_err("seats must be a 1-D array of integers"))?;
+        let actions = actions_arg(actions)?;
+        let (Ok(seats), Ok(actions)) = (seats.as_slice(), actions.as_slice()) else {
+            return Err(InvalidArgumentError::new_err(
+                "seats and actions must be contiguous 1-D arrays",
+            ));
+        };
+        let out = self.outputs(py);
+        let mut final_shape = vec![self.inner.len()];
+        final_shape.extend(self.game.observation_shape());
+        let finals = PyArrayDyn::<f32>::zeros(py, final_shape, false);
+        {
+            // SAFETY: see `Outputs::views`; `finals` is new and not yet visible to Python.
+            let views = unsafe { out.views()? };
+            let final_view = unsafe { finals.as_slice_mut() }.map_err(not_contiguous)?;
+            let inner = &mut self.inner;
+            py.detach(|| {
+                guard(|| inner.step_seats(seats, actions, random_opponents, views, final_view))
+            })?;
+        }
+        PyTuple::new(
+            py,
+            [
+                out.observations.into_any(),
+                out.masks.into_any(),
+                out.rewards.into_any(),
+                out.terminated.into_any(),
+                out.players.into_any(),
+                finals.into_any(),
+            ],
+        )
+    }
+
     /// A uniformly random legal action of every game, as an int64 array (``-1`` for a game
     /// that is over): random play without a Python loop, drawn in Rust with the GIL released
     /// from each game's own generator (seeded with the game), so it is reproducible from the

@@ -1,0 +1,93 @@
+"""The Stable-Baselines3 ``VecEnv`` over the native batch, checked as SB3 uses it: spaces,
+dtypes, autoreset with ``terminal_observation``, masks for sb3-contrib, a short MaskablePPO
+run that respects the masks (``pip install "regalia[learn]"``; skipped without it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.conftest import SUITE_OPTIONS
+
+pytest.importorskip("stable_baselines3")
+pytest.importorskip("sb3_contrib")
+
+from regalia.sb3 import RegaliaVecEnv  # noqa: E402
+
+
+def check_vec_env(env: Any, steps: int, rng: np.random.Generator) -> int:
+    """What SB3 relies on of a ``VecEnv``, over ``steps`` masked random steps; returns the
+    number of games that ended."""
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
+    n = env.num_envs
+    obs = env.reset()
+    assert obs.shape == (n, *env.observation_space.shape) and obs.dtype == np.float32
+    assert all(env.observation_space.contains(row) for row in obs)
+    assert is_masking_supported(env)
+    ended = 0
+    for _ in range(steps):
+        masks = get_action_masks(env)
+        assert masks.shape == (n, env.action_space.n) and masks.dtype == np.bool_
+        assert masks.any(axis=1).all(), "the learner must have a move in every game"
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        env.step_async(actions)
+        obs, rewards, dones, infos = env.step_wait()
+        assert obs.shape == (n, *env.observation_space.shape) and obs.dtype == np.float32
+        assert rewards.shape == (n,) and rewards.dtype == np.float32
+        assert dones.shape == (n,) and dones.dtype == np.bool_
+        assert len(infos) == n
+        for i in range(n):
+            assert env.observation_space.contains(obs[i])
+            if dones[i]:
+                final = infos[i]["terminal_observation"]
+                assert env.observation_space.contains(final) and infos[i]["TimeLimit.truncated"] is False
+                ended += 1
+            else:
+                assert "terminal_observation" not in infos[i] and rewards[i] == 0
+    return ended
+
+
+def test_the_vec_env_passes_sb3s_checks(config: tuple[str, int]) -> None:
+    name, players = config
+    options = {"players": players, **SUITE_OPTIONS.get(name, {})}
+    env = RegaliaVecEnv(name, num_envs=4, seat=[i % players for i in range(4)], seed=2, **options)
+    env.seed(7)
+    assert check_vec_env(env, 300, np.random.default_rng(0)) > 0
+    env.close()
+
+
+def test_the_vec_env_with_python_opponents() -> None:
+    env = RegaliaVecEnv("regine", num_envs=3, opponents=["rules", lambda view: view.legal_actions[-1]], players=3)
+    assert check_vec_env(env, 100, np.random.default_rng(1)) > 0
+
+
+def test_seeding_replays_and_is_spent_once() -> None:
+    env = RegaliaVecEnv("duo-regna", num_envs=4)
+    env.seed(11)
+    first = env.reset()
+    env.seed(11)
+    assert np.array_equal(env.reset(), first)
+    assert env._seeds == [None] * 4
+
+
+def test_maskable_ppo_learns_a_few_steps_within_the_masks() -> None:
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)
+    env = RegaliaVecEnv("duo-regna", num_envs=16, seed=0)
+    played: list[bool] = []
+    step_async = env.step_async
+
+    def checked(actions: np.ndarray) -> None:
+        masks = env.action_masks()
+        played.extend(masks[np.arange(env.num_envs), actions])
+        step_async(actions)
+
+    env.step_async = checked  # type: ignore[method-assign]
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=256, n_epochs=1, seed=0, device="cpu")
+    model.learn(total_timesteps=2_048)
+    assert len(played) >= 2_048 and all(played)

@@ -1,0 +1,157 @@
+"""One learning seat in many native games (``regalia.seat_batch``): every game, with the
+opponents played natively (``random``) or through Python, against the same games played one
+by one through ``State``; autoreset, final observations, bad input."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import regalia
+from regalia.agents import View
+from regalia.seat_batch import SeatBatch
+from regalia.seeds import derive_seed
+from tests.conftest import SUITE_OPTIONS
+
+
+def first_legal(view: View) -> int:
+    return view.legal_actions[0]
+
+
+def learner_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return np.array([rng.choice(np.flatnonzero(row)) for row in masks], dtype=np.int64)
+
+
+def opponents_answer(state: Any, seat: int) -> None:
+    """Plays ``first_legal`` for the other seats until ``seat`` is to move or the game ends."""
+    while not state.is_terminal and state.current_player != seat:
+        state.apply(state.legal_actions()[0])
+
+
+def test_python_opponents_equal_the_games_played_one_by_one(config: tuple[str, int]) -> None:
+    name, players = config
+    n, seed, seat = 3, 5, players - 1
+    options = {"players": players, **SUITE_OPTIONS.get(name, {})}
+    batch = SeatBatch(name, n, seat=seat, opponents=first_legal, seed=seed, threads=1, **options)
+    game = batch.game
+    states = [game.new_state(derive_seed(seed, i)) for i in range(n)]
+    for s in states:
+        opponents_answer(s, seat)
+    out = batch.reset()
+    episodes, rng = [0] * n, np.random.default_rng(1)
+    for _ in range(5_000):
+        for i, s in enumerate(states):
+            np.testing.assert_array_equal(out.observations[i], s.observation_tensor(seat))
+            np.testing.assert_array_equal(out.masks[i], s.legal_action_mask())
+            assert batch.batch.state(i) == s
+        if min(episodes) >= 2:
+            break
+        actions = learner_actions(out.masks, rng)
+        out = batch.step(actions)
+        for i, s in enumerate(states):
+            s.apply(int(actions[i]))
+            opponents_answer(s, seat)
+            assert out.terminated[i] == s.is_terminal
+            if s.is_terminal:
+                assert out.rewards[i] == np.float32(s.returns()[seat])
+                np.testing.assert_array_equal(out.final_observations[i], s.observation_tensor(seat))
+                episodes[i] += 1
+                states[i] = game.new_state(derive_seed(seed, episodes[i] * n + i))
+                opponents_answer(states[i], seat)
+            else:
+                assert out.rewards[i] == 0 and not out.final_observations[i].any()
+    assert min(episodes) >= 2, "some game never ended twice"
+
+
+def test_native_random_opponents_leave_the_learner_to_move(config: tuple[str, int]) -> None:
+    name, players = config
+    n, seed = 4, 9
+    options = {"players": players, **SUITE_OPTIONS.get(name, {})}
+    seats = [i % players for i in range(n)]
+    batch = SeatBatch(name, n, seat=seats, opponents="random", seed=seed, threads=1, **options)
+    assert batch.native
+    out = batch.reset()
+    episodes, rng = [0] * n, np.random.default_rng(2)
+    for _ in range(5_000):
+        befores = [batch.batch.state(i) for i in range(n)]
+        for i, s in enumerate(befores):
+            assert s.current_player == seats[i]
+            np.testing.assert_array_equal(out.observations[i], s.observation_tensor(seats[i]))
+            np.testing.assert_array_equal(out.masks[i], s.legal_action_mask())
+        if min(episodes) >= 2:
+            break
+        actions = learner_actions(out.masks, rng)
+        out = batch.step(actions)
+        for i, before in enumerate(befores):
+            after = batch.batch.state(i)
+            if out.terminated[i]:
+                episodes[i] += 1
+                assert after.seed == derive_seed(seed, episodes[i] * n + i)
+                assert out.rewards[i] in {np.float32(r) for r in (-1, 0, 1)} or players > 2
+                assert out.final_observations[i].shape == out.observations[i].shape
+                moved = list(after.history())
+            else:
+                assert out.rewards[i] == 0
+                history = list(after.history())
+                assert history[: len(before.history()) + 1] == [*before.history(), int(actions[i])]
+                moved = history[len(before.history()) + 1 :]
+            replay = batch.game.new_state(after.seed)
+            for a in after.history()[: len(after.history()) - len(moved)]:
+                replay.apply(a)
+            for a in moved:  # only the opponents moved after the learner
+                assert replay.current_player != seats[i]
+                replay.apply(a)
+            assert replay == after
+    assert min(episodes) >= 2
+
+
+def test_native_random_play_is_reproducible_from_the_seed() -> None:
+    def run() -> list[np.ndarray]:
+        batch = SeatBatch("duo-regna", 8, opponents="random", seed=3, threads=1)
+        out, seen = batch.reset(), []
+        for _ in range(60):
+            out = batch.step(np.argmax(out.masks, axis=1))
+            seen.append(out.rewards.copy())
+        return seen
+
+    assert all(np.array_equal(a, b) for a, b in zip(run(), run()))
+
+
+def test_opponents_swap_between_games() -> None:
+    calls: list[int] = []
+
+    def counted(view: View) -> int:
+        calls.append(view.seat)
+        return view.legal_actions[0]
+
+    batch = SeatBatch("duo-regna", 2, opponents="random", seed=1, threads=1)
+    batch.reset()
+    batch.set_opponents(counted)
+    assert not batch.native
+    out = batch.reset()
+    batch.step(np.argmax(out.masks, axis=1))
+    assert calls and set(calls) == {1}
+
+
+def test_bad_learner_and_opponent_actions_name_the_game() -> None:
+    batch = SeatBatch("duo-regna", 3, opponents=lambda view: 999, seed=1, threads=1)
+    with pytest.raises(regalia.AgentError, match=r"game 0: opponent at seat 1 .*999") as caught:
+        out = batch.reset()
+        batch.step(np.argmax(out.masks, axis=1))
+    assert (caught.value.seat, caught.value.action) == (1, 999)
+    batch = SeatBatch("duo-regna", 3, opponents="random", seed=1, threads=1)
+    out = batch.reset()
+    before = [batch.batch.state(i) for i in range(3)]
+    actions = np.argmax(out.masks, axis=1)
+    actions[2] = 99
+    with pytest.raises(regalia.IllegalActionError, match="game 2: action 99"):
+        batch.step(actions)
+    assert [batch.batch.state(i) for i in range(3)] == before
+    with pytest.raises(regalia.InvalidArgumentError, match="seat"):
+        SeatBatch("duo-regna", 3, seat=2)
+    with pytest.raises(regalia.InvalidArgumentError, match="seat"):
+        SeatBatch("duo-regna", 3, seat=[0, 1])
+    with pytest.raises(regalia.InvalidArgumentError, match="seat"):
+        batch.batch.step_seats(np.array([0, 0, 5]), np.full(3, -1))
