@@ -91,3 +91,33 @@ def test_maskable_ppo_learns_a_few_steps_within_the_masks() -> None:
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=256, n_epochs=1, seed=0, device="cpu")
     model.learn(total_timesteps=2_048)
     assert len(played) >= 2_048 and all(played)
+
+
+def test_an_exported_policy_plays_as_the_model(tmp_path: Any) -> None:
+    from sb3_contrib import MaskablePPO
+
+    from regalia.agents import make_agent, view_of
+    from regalia.policy_file import load_policy
+    from regalia.sb3 import export_policy
+
+    env = RegaliaVecEnv("duo-regna", num_envs=8, seed=3)
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=256, n_epochs=1, seed=1, device="cpu")
+    model.learn(total_timesteps=256)
+    export_policy(model, env.batch.game, tmp_path / "p.npz")
+    model.save(tmp_path / "m.zip")
+    net = load_policy(tmp_path / "p.npz")
+    obs = env.reset()
+    for _ in range(20):
+        masks = env.action_masks()
+        expected, _ = model.predict(obs, action_masks=masks, deterministic=True)
+        chosen = np.argmax(np.where(masks, net.logits(obs), -np.inf), axis=1)
+        np.testing.assert_array_equal(chosen, expected)
+        obs, _, _, _ = env.step(expected)
+    from_zip = make_agent(f"policy:path={tmp_path / 'm.zip'}")
+    from_npz = make_agent(f"policy:path={tmp_path / 'p.npz'}")
+    game = env.batch.game
+    state = game.new_state(5)
+    while not state.is_terminal:
+        view = view_of(state, state.current_player, game.name, game.options, 0)
+        assert from_zip.act(view) == from_npz.act(view)
+        state.apply(from_npz.act(view))

@@ -3,7 +3,8 @@
 A view shows only what one seat may see. Built-in agents by name (``AGENTS``): ``random``,
 ``rules`` (a rule-based player per game), ``ismcts`` (information-set MCTS in Rust),
 ``solver`` (Duo Regna's equilibrium, from ``regalia.solver``), ``best`` (the strongest of them
-per game, at an interactive budget) and the fixed strategies ``first-legal``, ``last-legal``
+per game, at an interactive budget), ``policy`` (a trained policy file,
+``policy:path=model.npz``) and the fixed strategies ``first-legal``, ``last-legal``
 and ``fixed-order`` (yardsticks that ignore the game).
 """
 
@@ -17,6 +18,7 @@ from regalia.agents.base import Agent, AgentLike, FunctionAgent, View, as_agent,
 from regalia.agents.best import BEST, BestAgent
 from regalia.agents.fixed import FirstLegal, FixedOrder, LastLegal
 from regalia.agents.ismcts import IsmctsAgent
+from regalia.agents.policy import PolicyAgent
 from regalia.agents.random_agent import RandomAgent
 from regalia.agents.rules import POLICIES, RulesAgent
 from regalia.agents.solver_agent import SolverAgent
@@ -34,6 +36,7 @@ __all__ = [
     "FunctionAgent",
     "IsmctsAgent",
     "LastLegal",
+    "PolicyAgent",
     "RandomAgent",
     "RulesAgent",
     "SolverAgent",
@@ -52,6 +55,7 @@ AGENTS: dict[str, Callable[..., Agent]] = {
     "ismcts": IsmctsAgent,
     "solver": SolverAgent,
     "best": BestAgent,
+    "policy": PolicyAgent,
     "first-legal": FirstLegal,
     "last-legal": LastLegal,
     "fixed-order": FixedOrder,

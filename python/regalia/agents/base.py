@@ -35,6 +35,11 @@ class View:
         for search: play it forward freely, it is a copy."""
         return self._world.determinize(self.seat, seed)
 
+    def observation_tensor(self) -> Any:
+        """This seat's observation as the adapters' float32 tensor (what a trained policy
+        reads): it depends only on what the seat sees."""
+        return self._world.observation_tensor(self.seat)
+
     def action_name(self, action: int) -> str:
         """The name of one of ``legal_actions``."""
         return self.action_names[self.legal_actions.index(action)]

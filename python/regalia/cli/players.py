@@ -49,7 +49,9 @@ def parse_seats(text: str) -> list[str]:
     carry options after colons (``ismcts:iterations=200``)."""
     names: list[str] = []
     for part in text.split(","):
-        name, _, count = part.strip().lower().partition("*")
+        name, _, count = part.strip().partition("*")
+        base, colon, agent_options = name.partition(":")
+        name = base.lower() + colon + agent_options  # an option may be a path: its case kept
         if count and not count.strip().isdigit():
             exits.fail(f"a repeated seat is NAME*COUNT, got {part.strip()!r}", exits.USAGE)
         names += [name.strip()] * (int(count) if count else 1)

@@ -1,0 +1,103 @@
+"""A trained policy as an agent: ``policy:path=model.npz`` plays a policy file exported by
+``regalia.sb3.export_policy`` with numpy alone; ``policy:path=model.zip`` plays a saved
+MaskablePPO model (which needs torch: ``pip install "regalia[learn]"``)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import regalia
+from regalia.agents.base import View
+from regalia.errors import InvalidArgumentError, InvalidOptionError
+from regalia.policy_file import PolicyNet, load_policy
+
+#: Loaded policy files by path, with the size and time of the file they were read from.
+_LOADED: dict[str, tuple[tuple[int, int], Any]] = {}
+
+
+def _load(path: str) -> Any:
+    """The policy at ``path`` (a ``PolicyNet`` or a loaded SB3 model), read once per version
+    of the file."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        raise InvalidArgumentError(f"no policy file at {path}") from None
+    key = (stat.st_size, stat.st_mtime_ns)
+    cached = _LOADED.get(path)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    loaded = _load_model(path) if path.endswith(".zip") else load_policy(path)
+    _LOADED[path] = (key, loaded)
+    return loaded
+
+
+def _load_model(path: str) -> Any:
+    try:
+        from sb3_contrib import MaskablePPO
+    except ImportError:
+        raise InvalidOptionError(
+            f"{path} is a Stable-Baselines3 model, which needs torch and sb3-contrib: "
+            'pip install "regalia[learn]" (or play its export, a .npz policy file, with numpy alone)'
+        ) from None
+    try:
+        return MaskablePPO.load(path, device="cpu")
+    except Exception as e:
+        raise InvalidArgumentError(f"{path} is not a MaskablePPO model (damaged, or another format): {e}") from None
+
+
+class PolicyAgent:
+    """Plays a trained policy (``path``: an exported ``.npz`` policy file, or a MaskablePPO
+    ``.zip``): the legal action of highest logit, or with ``sample`` one drawn in proportion
+    to the policy's probabilities over the legal actions from its own generator (``seed``).
+    A policy of another game or observation shape is refused at the first view, naming the
+    mismatch; a damaged file when it is loaded."""
+
+    name = "policy"
+
+    def __init__(self, seed: int | None = None, path: str | None = None, sample: bool = False) -> None:
+        if path is None:
+            raise InvalidOptionError("the policy agent needs a file: policy:path=model.npz (or a .zip model)")
+        self.path = str(path)
+        self.sample = bool(sample)
+        self._loaded = _load(self.path)
+        self._rng = np.random.default_rng(seed)
+        self._nets: dict[str, PolicyNet] = {}
+
+    def game_start(self, view: View) -> None:
+        """Refuses a game the policy was not trained for, before its first move."""
+        self._net(view)
+
+    def act(self, view: View) -> int:
+        """The policy's choice among ``view.legal_actions``."""
+        net = self._net(view)
+        logits = net.logits(np.asarray(view.observation_tensor(), dtype=np.float32)[None])[0]
+        legal = np.asarray(view.legal_actions)
+        if not self.sample:
+            return int(legal[np.argmax(logits[legal])])
+        weights = np.exp(logits[legal] - logits[legal].max())
+        return int(self._rng.choice(legal, p=weights / weights.sum()))
+
+    def _net(self, view: View) -> PolicyNet:
+        key = f"{view.game} {sorted(view.options.items())}"
+        net = self._nets.get(key)
+        if net is None:
+            game = regalia.make(view.game, **view.options)
+            if isinstance(self._loaded, PolicyNet):
+                net = self._loaded
+            else:
+                from regalia.sb3 import policy_net
+
+                model = self._loaded
+                shape, actions = tuple(model.observation_space.shape), int(model.action_space.n)
+                net = replace(policy_net(model, game), observation_shape=shape, num_actions=actions)
+            net.check_game(view.game, tuple(game.observation_shape), game.num_actions)
+            self._nets[key] = net
+        return net
+
+    def __repr__(self) -> str:
+        return f"PolicyAgent({Path(self.path).name!r}, sample={self.sample})"

@@ -1,0 +1,147 @@
+"""The ``policy`` agent and its file format: plays a saved network with numpy alone, in
+matches, tournaments and the CLI, from its seat's view only; refuses other games, other
+shapes and damaged files with an error naming what is wrong."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import regalia
+from regalia.agents import PolicyAgent, make_agent, view_of
+from regalia.match import play
+from regalia.policy_file import PolicyNet, load_policy, save_policy
+from regalia.tournaments import tournament
+from tests.cli_helpers import run
+
+
+def random_net(game_name: str = "duo-regna", seed: int = 0, **options: object) -> PolicyNet:
+    game = regalia.make(game_name, **options)  # type: ignore[arg-type]
+    rng = np.random.default_rng(seed)
+    sizes = [int(np.prod(game.observation_shape)), 16, game.num_actions]
+    layers = [
+        (rng.normal(size=(o, i)).astype(np.float32), rng.normal(size=o).astype(np.float32))
+        for i, o in zip(sizes, sizes[1:])
+    ]
+    return PolicyNet(game.name, game.options, tuple(game.observation_shape), game.num_actions, "tanh", layers)
+
+
+@pytest.fixture
+def policy_path(tmp_path: Path) -> Path:
+    path = tmp_path / "net.npz"
+    save_policy(path, random_net())
+    return path
+
+
+def test_a_saved_policy_loads_as_it_was(policy_path: Path) -> None:
+    net, loaded = random_net(), load_policy(policy_path)
+    assert (loaded.game, loaded.observation_shape, loaded.num_actions) == ("duo-regna", (55,), 9)
+    obs = np.random.default_rng(1).normal(size=(4, 55)).astype(np.float32)
+    np.testing.assert_array_equal(loaded.logits(obs), net.logits(obs))
+
+
+def test_the_agent_plays_the_legal_action_of_highest_logit(policy_path: Path) -> None:
+    agent = make_agent(f"policy:path={policy_path}")
+    assert isinstance(agent, PolicyAgent)
+    net = load_policy(policy_path)
+    state = regalia.make("duo-regna").new_state(4)
+    for _ in range(30):
+        if state.is_terminal:
+            break
+        seat = state.current_player
+        view = view_of(state, seat, "duo-regna", state_options(), 0)
+        logits = net.logits(np.asarray(state.observation_tensor(seat))[None])[0]
+        legal = state.legal_actions()
+        assert agent.act(view) == max(legal, key=lambda a: logits[a])
+        state.apply(agent.act(view))
+
+
+def state_options() -> dict[str, object]:
+    return dict(regalia.make("duo-regna").options)
+
+
+def test_the_agent_sees_only_its_seat(policy_path: Path) -> None:
+    state = regalia.make("duo-regna").new_state(8)
+    state.apply(state.legal_actions()[0])
+    seat = state.current_player
+    agent = make_agent(f"policy:path={policy_path}:sample=true", 3)
+    chosen = {agent.act(view_of(state.determinize(seat, s), seat, "duo-regna", state_options(), 0)) for s in range(8)}
+    greedy = make_agent(f"policy:path={policy_path}")
+    worlds = {greedy.act(view_of(state.determinize(seat, s), seat, "duo-regna", state_options(), s)) for s in range(8)}
+    assert len(worlds) == 1 and chosen <= set(state.legal_actions())
+
+
+def test_the_agent_plays_matches_tournaments_and_the_cli(policy_path: Path) -> None:
+    record = play("duo-regna", [make_agent(f"policy:path={policy_path}"), "random"], seed=2)
+    assert record.error is None and record.returns is not None
+    result = tournament("duo-regna", [f"policy:path={policy_path}", "random"], games=4, seed=1)
+    assert sum(s.games for s in result.standings) == 8
+    out = run("tournament", "duo-regna", "-a", f"policy:path={policy_path},random", "-n", "2", "--json")
+    assert out.exit_code == 0, out.stdout
+    assert json.loads(out.stdout)["standings"]
+    out = run("gauntlet", "duo-regna", "--agent", f"policy:path={policy_path}", "-n", "2", "--json")
+    assert out.exit_code == 0, out.stdout
+    out = run("play", "duo-regna", "--seats", f"random,policy:path={policy_path}", "--seed", "1")
+    assert out.exit_code == 0, out.stdout
+
+
+def test_another_game_or_shape_is_refused_naming_it(tmp_path: Path, policy_path: Path) -> None:
+    agent = make_agent(f"policy:path={policy_path}")
+    state = regalia.make("regine", players=2).new_state(1)
+    view = view_of(state, state.current_player, "regine", dict(regalia.make("regine", players=2).options), 0)
+    with pytest.raises(regalia.InvalidArgumentError, match="trained for duo-regna, not regine"):
+        agent.act(view)
+    other = tmp_path / "regine-older.npz"  # as if the game's tensor had had 100 entries
+    layers = [(np.zeros((90, 100), dtype=np.float32), np.zeros(90, dtype=np.float32))]
+    save_policy(other, PolicyNet("regine", {}, (100,), 90, "tanh", layers))
+    agent = make_agent(f"policy:path={other}")
+    with pytest.raises(regalia.InvalidArgumentError, match=r"shape \(100,\).*regine with these options has \(286,\)"):
+        agent.act(view)
+    with pytest.raises(regalia.InvalidArgumentError, match="shape"):  # before the first move
+        play(regalia.make("regine", players=2), [agent, "random"], seed=1)
+
+
+def test_damaged_or_foreign_files_are_refused(tmp_path: Path, policy_path: Path) -> None:
+    data = bytearray(policy_path.read_bytes())
+    truncated = tmp_path / "truncated.npz"
+    truncated.write_bytes(bytes(data[: len(data) // 2]))
+    with pytest.raises(regalia.InvalidArgumentError, match="damaged"):
+        make_agent(f"policy:path={truncated}")
+    # weights changed behind the checksum's back
+    with np.load(policy_path) as f:
+        arrays = {k: f[k] for k in f.files}
+    arrays["weight_0"] = arrays["weight_0"] + 1
+    tampered = tmp_path / "tampered.npz"
+    np.savez(tampered, **arrays)
+    with pytest.raises(regalia.InvalidArgumentError, match="checksum"):
+        load_policy(tampered)
+    meta = json.loads(bytes(arrays["meta"]).decode())
+    for key, value, message in [("version", 99, "version 99"), ("format", "x", "not a regalia-policy")]:
+        changed = {**arrays, "meta": np.frombuffer(json.dumps({**meta, key: value}).encode(), dtype=np.uint8)}
+        path = tmp_path / f"{key}.npz"
+        np.savez(path, **changed)
+        with pytest.raises(regalia.InvalidArgumentError, match=message):
+            load_policy(path)
+    foreign = tmp_path / "foreign.npz"
+    with zipfile.ZipFile(foreign, "w") as z:
+        z.writestr("hello.txt", "hi")
+    with pytest.raises(regalia.InvalidArgumentError, match="damaged|not a policy"):
+        load_policy(foreign)
+    with pytest.raises(regalia.InvalidArgumentError, match="no policy file"):
+        make_agent(f"policy:path={tmp_path / 'missing.npz'}")
+    with pytest.raises(regalia.InvalidOptionError, match="needs a file"):
+        make_agent("policy")
+
+
+def test_a_zip_model_without_torch_names_the_extra(tmp_path: Path) -> None:
+    if importlib.util.find_spec("sb3_contrib") is not None:
+        pytest.skip("sb3-contrib is installed here: tests/test_sb3.py plays .zip models")
+    path = tmp_path / "model.zip"
+    path.write_bytes(b"PK")
+    with pytest.raises(regalia.InvalidOptionError, match=r"regalia\[learn\]"):
+        make_agent(f"policy:path={path}")
