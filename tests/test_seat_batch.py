@@ -155,3 +155,48 @@ def test_bad_learner_and_opponent_actions_name_the_game() -> None:
         SeatBatch("duo-regna", 3, seat=[0, 1])
     with pytest.raises(regalia.InvalidArgumentError, match="seat"):
         batch.batch.step_seats(np.array([0, 0, 5]), np.full(3, -1))
+
+
+def test_the_gymnasium_vector_env_follows_same_step_autoreset(config: tuple[str, int]) -> None:
+    gym_vector = pytest.importorskip("regalia.gymnasium_vector")
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    name, players = config
+    options = {"players": players, **SUITE_OPTIONS.get(name, {})}
+    envs = gym_vector.RegaliaVectorEnv(name, num_envs=4, seat=[i % players for i in range(4)], **options)
+    assert envs.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    envs = RecordEpisodeStatistics(envs)  # a Gymnasium consumer of the autoreset mode
+    obs, infos = envs.reset(seed=3)
+    assert envs.observation_space.contains(obs)
+    rng, ended = np.random.default_rng(4), 0
+    for _ in range(400):
+        masks = infos["action_mask"].astype(bool)
+        assert np.array_equal(masks, envs.unwrapped.action_masks()) and masks.any(axis=1).all()
+        actions = learner_actions(masks, rng)
+        assert envs.action_space.contains(actions)
+        obs, rewards, terminated, truncated, infos = envs.step(actions)
+        assert envs.observation_space.contains(obs) and not truncated.any()
+        assert rewards.dtype == np.float64 and not rewards[~terminated].any()
+        if terminated.any():
+            assert np.array_equal(infos["_final_obs"], terminated)
+            for i in np.flatnonzero(terminated):
+                assert envs.unwrapped.single_observation_space.contains(infos["final_obs"][i])
+            assert np.array_equal(infos["_episode"], terminated)
+            ended += int(terminated.sum())
+        else:
+            assert "final_obs" not in infos
+    assert ended > 0
+    first, _ = envs.reset(seed=3)
+    again, _ = envs.reset(seed=3, options={"opponents": "random"})
+    assert np.array_equal(first, again)
+
+
+def test_gymnasium_make_vec_gives_the_native_vector_env() -> None:
+    gym_adapter = pytest.importorskip("regalia.gymnasium")
+    import gymnasium
+
+    envs = gymnasium.make_vec(gym_adapter.env_id("duo-regna"), num_envs=8, vectorization_mode="vector_entry_point")
+    assert type(envs).__name__ == "RegaliaVectorEnv" and envs.num_envs == 8
+    obs, infos = envs.reset(seed=1)
+    assert obs.shape == (8, 55) and infos["action_mask"].shape == (8, 9)

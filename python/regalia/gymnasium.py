@@ -221,4 +221,9 @@ def env_id(game: str) -> str:
 
 for _info in regalia.games():
     if env_id(_info["name"]) not in gym.registry:
-        gym.register(env_id(_info["name"]), entry_point="regalia.gymnasium:RegaliaEnv", kwargs={"game": _info["name"]})
+        gym.register(
+            env_id(_info["name"]),
+            entry_point="regalia.gymnasium:RegaliaEnv",
+            vector_entry_point="regalia.gymnasium_vector:RegaliaVectorEnv",
+            kwargs={"game": _info["name"]},
+        )
