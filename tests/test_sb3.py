@@ -89,8 +89,8 @@ def test_maskable_ppo_learns_a_few_steps_within_the_masks() -> None:
 
     env.step_async = checked  # type: ignore[method-assign]
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=256, n_epochs=1, seed=0, device="cpu")
-    model.learn(total_timesteps=2_048)
-    assert len(played) >= 2_048 and all(played)
+    model.learn(total_timesteps=4_096)
+    assert len(played) >= 4_096 and all(played)
 
 
 def test_an_exported_policy_plays_as_the_model(tmp_path: Any) -> None:
@@ -121,3 +121,23 @@ def test_an_exported_policy_plays_as_the_model(tmp_path: Any) -> None:
         view = view_of(state, state.current_player, game.name, game.options, 0)
         assert from_zip.act(view) == from_npz.act(view)
         state.apply(from_npz.act(view))
+
+
+def test_the_training_script_runs_and_records_its_curve(tmp_path: Any) -> None:
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from regalia.policy_file import load_policy
+
+    root = Path(__file__).resolve().parents[1]
+    args = ["--minutes", "0.001", "--envs", "8", "--chunk", "4096", "--eval-games", "40", "--out", str(tmp_path)]
+    done = subprocess.run(
+        [sys.executable, str(root / "benches" / "train_policy.py"), *args], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    header, row = [json.loads(line) for line in (tmp_path / "curve.jsonl").read_text().splitlines()]
+    assert header["run"]["game"] == "duo-regna" and row["steps"] >= 4096
+    assert row["wins"] + row["draws"] + row["losses"] == 40
+    assert load_policy(tmp_path / f"policy-{row['steps']}.npz").game == "duo-regna"

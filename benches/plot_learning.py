@@ -1,0 +1,68 @@
+"""Draws a learning curve recorded by ``benches/train_policy.py`` (its ``curve.jsonl``): the
+win rate against the opponent, with its 99% Wilson interval, against training steps and
+against training wall-clock time, into a PNG (``pip install matplotlib``).
+
+    python benches/plot_learning.py docs/learning/duo-regna-random.jsonl \\
+        --out docs/learning/duo-regna-random.png --line 0.6681:"best response to random" \\
+        --line 0.5242:"equilibrium (solver) against random"
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from regalia.tournaments import wilson_interval
+
+
+def read_curve(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The run's header and its evaluation rows."""
+    lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return lines[0], lines[1:]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("curve", type=Path)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--line", action="append", default=[], help="VALUE:LABEL, a horizontal reference line")
+    args = parser.parse_args()
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    header, rows = read_curve(args.curve)
+    run = header["run"]
+    games = [r["wins"] + r["draws"] + r["losses"] for r in rows]
+    rate = [r["wins"] / n for r, n in zip(rows, games)]
+    bounds = [wilson_interval(r["wins"], n, 0.99) for r, n in zip(rows, games)]
+    low, high = [b[0] for b in bounds], [b[1] for b in bounds]
+    xs = {
+        "training steps (millions)": [r["steps"] / 1e6 for r in rows],
+        "training wall-clock time (minutes, 1 torch thread)": [r["seconds"] / 60 for r in rows],
+    }
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+    for ax, (label, x) in zip(axes, xs.items()):
+        ax.fill_between(x, low, high, alpha=0.25, label="99% interval")
+        ax.plot(x, rate, marker=".", label=f"win rate over {games[0]:,} games")
+        for spec in args.line:
+            value, _, name = spec.partition(":")
+            ax.axhline(float(value), linestyle="--", linewidth=1, color="grey")
+            ax.annotate(name, (x[0], float(value)), fontsize=8, va="bottom")
+        ax.set_xlabel(label)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel(f"wins against {run['opponent']}")
+    axes[0].legend(loc="lower right", fontsize=8)
+    fig.suptitle(f"MaskablePPO on {run['game']} against {run['opponent']} (seed {run['seed']}, {run['envs']} envs)")
+    fig.tight_layout()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(args.out, dpi=100)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
