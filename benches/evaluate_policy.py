@@ -12,10 +12,9 @@ import argparse
 import time
 from pathlib import Path
 
-from train_policy import evaluate
-
 from regalia.policy_file import load_policy
 from regalia.tournaments import wilson_interval
+from train_policy import evaluate
 
 
 def main() -> None:
