@@ -487,3 +487,100 @@ impl<G: Game> Batch<G> {
         Ok(&slot.session)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::duo_regna::DuoRegna;
+    use crate::options::Options;
+
+    /// Output buffers for `n` games of `game`, and the final observations.
+    struct Buffers {
+        observations: Vec<f32>,
+        masks: Vec<bool>,
+        rewards: Vec<f32>,
+        terminated: Vec<bool>,
+        players: Vec<i64>,
+        finals: Vec<f32>,
+    }
+
+    impl Buffers {
+        fn new(batch: &Batch<DuoRegna>) -> Self {
+            let (n, s) = (batch.len(), batch.sizes);
+            Buffers {
+                observations: vec![0.0; n * s.observation],
+                masks: vec![false; n * s.actions],
+                rewards: vec![0.0; n * s.players],
+                terminated: vec![false; n],
+                players: vec![0; n],
+                finals: vec![0.0; n * s.observation],
+            }
+        }
+
+        fn step_seats(
+            &mut self,
+            batch: &mut Batch<DuoRegna>,
+            seats: &[i64],
+            actions: &[i64],
+        ) -> Result<()> {
+            let out = BatchOut {
+                observations: &mut self.observations,
+                masks: &mut self.masks,
+                rewards: &mut self.rewards,
+                terminated: &mut self.terminated,
+                players: &mut self.players,
+            };
+            batch.step_seats(seats, actions, true, out, &mut self.finals)
+        }
+    }
+
+    #[test]
+    fn random_others_leave_the_learner_to_move_and_report_its_ended_games() {
+        let game = Arc::new(DuoRegna::from_options(&Options::new()).expect("default options"));
+        let seats = [0, 1, 1];
+        let mut batch = Batch::new(game.clone(), 3, 7, 1);
+        let mut buf = Buffers::new(&batch);
+        buf.step_seats(&mut batch, &seats, &[-1, -1, -1])
+            .expect("no moves");
+        let mut ended = 0;
+        for _ in 0..500 {
+            assert_eq!(buf.players, seats);
+            let width = batch.sizes.actions;
+            let actions: Vec<i64> = (0..3)
+                .map(|i| {
+                    buf.masks[i * width..(i + 1) * width]
+                        .iter()
+                        .position(|&m| m)
+                        .expect("a move") as i64
+                })
+                .collect();
+            buf.step_seats(&mut batch, &seats, &actions)
+                .expect("legal moves");
+            for i in 0..3 {
+                let rewards = &buf.rewards[2 * i..2 * i + 2];
+                let final_obs =
+                    &buf.finals[i * batch.sizes.observation..(i + 1) * batch.sizes.observation];
+                if buf.terminated[i] {
+                    ended += 1;
+                    assert_eq!(rewards[0], -rewards[1]);
+                    assert!(final_obs.iter().any(|&x| x != 0.0));
+                } else {
+                    assert_eq!(rewards, [0.0, 0.0]);
+                    assert!(final_obs.iter().all(|&x| x == 0.0));
+                }
+            }
+        }
+        assert!(ended > 3, "only {ended} games ended");
+        let histories = |b: &Batch<DuoRegna>| -> Vec<Vec<Action>> {
+            (0..3)
+                .map(|i| b.session(i).expect("a game").history().to_vec())
+                .collect()
+        };
+        let before = histories(&batch);
+        assert!(buf
+            .step_seats(&mut batch, &[0, 2, 0], &[-1, -1, -1])
+            .is_err());
+        assert!(buf.step_seats(&mut batch, &seats, &[-1, 99, -1]).is_err());
+        assert_eq!(before, histories(&batch));
+    }
+}
