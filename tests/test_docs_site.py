@@ -27,6 +27,7 @@ REFERENCE_MODULES = [
     "solver",
     "errors",
     "pictures",
+    "sb3",
     "actions",
     "observations",
     "kinds",
