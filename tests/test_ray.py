@@ -6,6 +6,7 @@ stopped at the end) serves the tests of clusters that run beside the command."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -165,23 +166,21 @@ def free_port() -> int:
 
 
 def stop_group(process: subprocess.Popen[bytes], grace: float = 10) -> None:
-    """Stops the process group that ``process`` leads: SIGTERM, then SIGKILL after ``grace`` s."""
-    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
-        try:
-            os.killpg(process.pid, sig)
-        except ProcessLookupError:
-            return
-        try:
-            process.wait(timeout=wait)
-            # The group's other processes (the head's GCS, raylet, workers) go with it.
-            os.killpg(process.pid, 0)
-        except (subprocess.TimeoutExpired, ProcessLookupError):
-            pass
+    """Stops the process group that ``process`` leads: SIGTERM, then, after ``grace`` seconds,
+    SIGKILL to whatever of the group is left (a head's GCS, raylet and workers)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=grace)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=10)
 
 
 class Head:
     """A Ray head started with ``ray start --head`` (the way a cluster is run beside a command),
-    with token authentication and its own HOME, reached through 127.0.0.1."""
+    with token authentication and its own HOME, reached through 127.0.0.1. (Ray binds its
+    ports on every interface and has no loopback-only mode; the token keeps others out.)"""
 
     def __init__(self, home: Path) -> None:
         self.port, self.token, self.home = free_port(), uuid.uuid4().hex, home
