@@ -131,6 +131,18 @@ def test_a_bad_address_fails_before_any_game_and_leaves_no_file(tmp_path: Path, 
     assert os.listdir(tmp_path) == []
 
 
+def test_an_address_where_something_else_listens_fails_within_30_s(tmp_path: Path) -> None:
+    with socket.socket() as listener:  # the kernel accepts connections; nothing answers
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        address = f"127.0.0.1:{listener.getsockname()[1]}"
+        args = ("simulate", "duo-regna", "-n", "10", "--out", str(tmp_path / "g.parquet"), "--ray-address", address)
+        result = run_script(*args, timeout=30)
+    assert result.returncode == 1
+    assert f"no Ray cluster answers at {address} (something listens there, but not a Ray head)" in result.stderr
+    assert os.listdir(tmp_path) == []
+
+
 def test_a_ray_that_cannot_start_fails_clearly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(**options: Any) -> None:
         raise RuntimeError("no room for the object store")
