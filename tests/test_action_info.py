@@ -117,7 +117,7 @@ def test_a_bad_id_is_refused_and_changes_nothing(game_name: str, backend: str) -
         ("regnum", 84, {"kind": "give_to_deck", "card": "Y"}, "give Y to the deck"),
     ],
 )
-def test_documented_ids_mean_what_the_rules_page_says(
+def test_documented_ids_mean_what_the_developer_page_says(
     game_name: str, action: int, info: dict[str, Any], name: str, backend: str
 ) -> None:
     state = regalia.make(game_name, backend=backend).new_state(0)

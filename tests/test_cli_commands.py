@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -137,7 +138,11 @@ def test_replay_refuses_a_corrupt_or_missing_record(tmp_path: Path) -> None:
     result = run("replay", str(bad))
     assert result.exit_code == exits.ERROR and "is not legal there" in result.stderr
     (tmp_path / "junk.json").write_text("{not json")
-    assert "not a Regalia match record" in run("replay", str(tmp_path / "junk.json")).stderr
+    assert "junk.json: not valid JSON" in run("replay", str(tmp_path / "junk.json")).stderr
+    (tmp_path / "other.json").write_text('{"seed": 1}')
+    other = run("replay", str(tmp_path / "other.json")).stderr
+    assert 'other.json: not a Regalia match record: it has no "format"' in other
+    assert other.count("not a Regalia match record") == 1
     missing = run("replay", str(tmp_path / "nope.json"))
     assert missing.exit_code == exits.ERROR and "cannot read" in missing.stderr
 
@@ -201,3 +206,49 @@ def test_help_wraps_its_description_to_the_terminal(command: str) -> None:
         if line.strip() and following.strip():
             next_word = following.split()[0]
             assert len(line.rstrip()) + 1 + len(next_word) > 80 - 2, f"{command}: broken early: {line!r}"
+
+
+def move_lines(out: str) -> list[str]:
+    return [line for line in out.splitlines() if re.match(r"^ +\d+\. ", line)]
+
+
+def test_watch_tells_every_line_from_one_seat() -> None:
+    out = run("watch", "duell", "--seats", "random,random", "--seed", "2", "--delay", "0", "--no-color").stdout
+    assert "told from seat 0 (random)" in out and "all hands shown" not in out
+    lines = move_lines(out)
+    assert lines
+    for line in lines:
+        if "The opponent (random)" in line:
+            assert line.endswith("The opponent (random) moves"), line
+        else:
+            assert re.search(r"You \(random\): \w+ \d+ face (up|down on \w+)$", line), line
+    assert "seat 1" not in "\n".join(lines)
+
+
+def test_watch_open_shows_all_hands_and_names_every_move() -> None:
+    out = run("watch", "duo-regna", "--seats", "random,random", "--seed", "2", "--delay", "0", "--open").stdout
+    assert out.splitlines()[1] == "all hands shown: every move named, every seat's board"
+    lines = move_lines(out)
+    assert lines and all(re.search(r"seat \d \(random\) plays \S", line) for line in lines)
+    assert out.count("board of seat 0 (random)") == out.count("board of seat 1 (random)") == len(lines) + 1
+    both = run("watch", "duo-regna", "--open", "--view", "1")
+    assert both.exit_code == exits.USAGE and "choose one" in both.stderr
+
+
+def test_replay_shows_all_hands_or_one_seat_and_an_unfinished_game_only_as_unfinished(tmp_path: Path) -> None:
+    path = record_file(tmp_path)
+    out = run("replay", str(path), "--no-color").stdout
+    assert out.startswith("all hands shown: every move named\n")
+    assert "final board of seat 0 (random)" in out and "final board of seat 1 (random)" in out
+    assert "Dragons captured: seat 0 " in out
+    told = run("replay", str(path), "--view", "1", "--no-color").stdout
+    assert told.startswith("told from seat 1 (random)")
+    assert all(line.endswith("The opponent (random) moves") or "You (random): " in line for line in move_lines(told))
+    record = MatchRecord.from_json(path.read_text())
+    record.actions, record.returns, record.scores = record.actions[:10], [], []
+    cut = tmp_path / "cut.json"
+    cut.write_text(record.to_json())
+    for view in ([], ["--view", "0"]):
+        unfinished = run("replay", str(cut), "--no-color", *view).stdout
+        assert f"The game stops after 10 moves, unfinished; continue it with: regalia resume {cut}" in unfinished
+        assert "Dragons captured" not in unfinished and "draw" not in unfinished and "final board" not in unfinished

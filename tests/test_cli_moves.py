@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 import regalia
+from regalia.cli.menu import menu
 from regalia.cli.moves import MoveList, MoveRefused, card_initials, has_numeric_names, normalize
 
 
@@ -110,3 +111,101 @@ def test_a_short_card_label_alone_is_ambiguous_and_a_long_list_is_cut_short() ->
 def test_card_initials() -> None:
     assert card_initials("Green 6 face down on red") == "g6 face down on red"
     assert card_initials("6 queen") == "6 queen"
+
+
+def duell_view(seed: int = 3, moves: int = 4) -> Any:
+    """Seat to move's view of a Duell der Drachen game after a few random moves."""
+    import random
+
+    from regalia.agents import view_of
+
+    state = regalia.make("duell-der-drachen").new_state(seed)
+    pick = random.Random(seed)
+    for _ in range(moves):
+        state.apply(pick.choice(state.legal_actions()))
+    return view_of(state, state.current_player, "duell-der-drachen", {})
+
+
+def test_duell_is_listed_by_card_and_every_move_is_reached_exactly_once() -> None:
+    for seed in range(4):
+        view = duell_view(seed, moves=2 * seed)
+        listed = menu(view, letters=False)
+        assert [e.title for e in listed.entries] == view.observation["hand"]
+        reached = []
+        for label, entry in zip(listed.labels, listed.entries):
+            for words, action in entry.choices.items():
+                assert listed.read(f"{label} {words}") == action
+                reached.append(action)
+                name = view.action_name(action)
+                assert name.startswith(entry.title) and ("face up" in name) == (words == "up")
+        assert sorted(reached) == sorted(view.legal_actions)
+        assert len(listed.cells()) == len(view.observation["hand"]) < len(view.legal_actions)
+
+
+def test_duell_reads_the_card_then_up_or_down_in_every_spelling() -> None:
+    view = duell_view()
+    listed = menu(view, letters=False)
+    card = listed.entries[1].title
+    colour, value = card.split()
+    up = view.legal_actions[view.action_names.index(f"{card} face up")]
+    down = view.legal_actions[view.action_names.index(f"{card} face down on red")]
+    for text in ("2 up", "2 u", f"{card} up", f"{colour[0]}{value} up", f"{card} face up"):
+        assert listed.read(text) == up, text
+    for text in ("2 down red", "2 d r", "2 red", f"{card} down red", f"{colour[0]}{value} down red"):
+        assert listed.read(text) == down, text
+    assert listed.read(f"{colour[0]}{value} face down on red") == down
+    asked: list[str] = []
+
+    def answer(text: str) -> Any:
+        return lambda question, prompt: asked.append(f"{question} / {prompt}") or text
+
+    assert listed.read("2", ask=answer("down red")) == down
+    assert listed.read("2", ask=answer("1")) == up  # its first choice, as listed
+    assert asked[0].startswith(f"{card}: 1) up, or down on 2) red ") and asked[0].endswith(f" / {card}> ")
+    for text, typed, reason in [("2", "", "no move chosen"), ("2", "sideways", "cannot go"), ("9", "", "no 9")]:
+        with pytest.raises(MoveRefused, match=reason):
+            listed.read(text, ask=answer(typed))
+
+
+def test_other_games_are_listed_move_by_move() -> None:
+    state = regalia.make("duo").new_state(1)
+    from regalia.agents import view_of
+
+    view = view_of(state, state.current_player, "duo", {})
+    listed = menu(view, letters=False)
+    assert [e.title for e in listed.entries] == view.action_names
+    assert [listed.read(label) for label in listed.labels] == view.legal_actions
+
+
+def test_any_text_in_duell_is_a_legal_move_or_refused() -> None:
+    import random
+
+    view = duell_view()
+    listed = menu(view, letters=False)
+    words = ["1", "2", "9", "up", "down", "d", "u", "red", "blue", "b", "face", "on", "quit", "", "7", "x", "?"]
+    pick = random.Random(0)
+    for _ in range(2000):
+        text = " ".join(pick.choice(words) for _ in range(pick.randint(0, 4)))
+        answer = " ".join(pick.choice(words) for _ in range(pick.randint(0, 2)))
+        try:
+            action = listed.read(text, view_parse(view), ask=lambda q, p, a=answer: a)
+        except MoveRefused:
+            continue
+        assert action in view.legal_actions, text
+
+
+def view_parse(view: Any) -> Any:
+    """The game's own ``parse_action`` (as the prompt gets it)."""
+    return regalia.make(view.game).new_state(0).parse_action
+
+
+def test_duell_without_face_down_plays_left_lists_face_up_cards_only() -> None:
+    from dataclasses import replace
+
+    view = duell_view()
+    up_only = [a for a in view.legal_actions if view.action_info(a)["face_up"]]
+    names = [view.action_name(a) for a in up_only]
+    listed = menu(replace(view, legal_actions=up_only, action_names=names), letters=False)
+    assert all(e.note == "up" and len(e.choices) == 1 for e in listed.entries)
+    assert [listed.read(label) for label in listed.labels] == up_only
+    assert not any("down" in line for line in listed.footer)

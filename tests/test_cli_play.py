@@ -98,7 +98,7 @@ def test_save_then_resume_finishes_the_same_game(tmp_path: Path) -> None:
     assert again.exit_code == exits.ERROR and "is over" in again.stderr
 
 
-def test_undo_takes_back_the_last_move_and_the_bots_reply() -> None:
+def test_undo_is_refused_once_the_bot_has_replied() -> None:
     result = run(
         "play",
         "duo-regna",
@@ -111,9 +111,25 @@ def test_undo_takes_back_the_last_move_and_the_bots_reply() -> None:
     )
     assert result.exit_code == exits.OK
     assert "refused: there is no move of yours to take back" in result.stdout
-    assert "you took back your last move" in result.stdout
+    assert "refused: the opponent has moved since, so your last move stands" in result.stdout
     record = MatchRecord.from_json(result.stdout.splitlines()[-1])
-    assert regalia.make("duo-regna").new_state(4).action_name(record.actions[0]) == "1"
+    state = regalia.make("duo-regna").new_state(4)
+    assert [state.action_name(a) for a in record.actions[:1]] == ["0"]
+
+
+def test_undo_takes_back_a_step_of_the_turn_and_log_tells_the_game() -> None:
+    result = run("play", "duo", "--seats", "human,random", "--seed", "3", input="1\nlog\nundo\nlog\nquit\nn\n")
+    assert result.exit_code == exits.ABANDONED
+    assert "you took back your last move" in result.stdout
+    assert "    1. You " in result.stdout and "nothing has happened yet" in result.stdout
+
+
+def test_a_forced_move_is_played_for_the_person_unless_asked() -> None:
+    moves = "1\n" * 400
+    forced = run("play", "regnum", "--seats", "human,random", "--seed", "1", input=moves)
+    assert "Your only legal move, end turn, is played for you." in forced.stdout
+    asked = run("play", "regnum", "--seats", "human,random", "--seed", "1", "--ask-forced", input=moves)
+    assert "played for you" not in asked.stdout and "1) end turn" in asked.stdout
 
 
 def test_undo_is_refused_between_people() -> None:
@@ -189,3 +205,13 @@ def test_news_names_a_move_only_as_far_as_the_board_shows_it() -> None:
     assert told(0, "2") == [
         "You played 5, the opponent 2: you win the round (the higher card wins); the dragon moves to your side."
     ]
+
+
+def test_save_without_a_name_goes_to_the_users_data_folder(tmp_path: Path) -> None:
+    result = run(
+        "play", "duo-regna", "--seats", "human,random", "--seed", "9", input="save\nquit\n", XDG_DATA_HOME=str(tmp_path)
+    )
+    assert result.exit_code == exits.ABANDONED
+    saved = list((tmp_path / "regalia" / "saves").glob("duo-regna-*.json"))
+    assert len(saved) == 1 and f"saved to {saved[0]}" in " ".join(result.stdout.split())
+    assert MatchRecord.from_json(saved[0].read_text()).seed == 9

@@ -50,6 +50,33 @@ def test_every_board_fits_80_columns(game: str, players: int) -> None:
         assert not too_wide(render(game, obs)), render(game, obs)
 
 
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [(g["name"], n) for g in regalia.games() for n in sorted({g["min_players"], g["max_players"]})],
+)
+def test_boards_call_their_seat_you_and_the_others_as_the_narration_does(game: str, players: int) -> None:
+    """A board never names its own seat by number; with two seats it names no seat by number
+    (you and the opponent), with more it names the others "seat K"."""
+    said_you = False
+    for obs, seat in observations(game, players, games=2):
+        board = render(game, obs)
+        assert f"seat {seat}" not in board, board
+        if players == 2:
+            assert not re.search(r"seat \d", board), board
+        said_you |= bool(re.search(r"\byou(r)?\b", board, re.I))
+    assert said_you
+
+
+def test_duell_der_drachens_marker_points_to_the_side_that_holds_it() -> None:
+    for obs, seat in observations("duell-der-drachen", 2, games=2):
+        rows = render("duell-der-drachen", obs).splitlines()[2:7]
+        for territory, row in zip(obs["territories"], rows):
+            held = territory["marker"]
+            word = "--" if held is None else ("< yours" if held == seat else "theirs >")
+            assert f" {word} " in row, row
+            assert "1 ->" not in row and "<- 0" not in row
+
+
 def test_the_plain_fallback_fits_and_shows_every_field() -> None:
     obs, _ = observations("duo-regna", 2, games=1)[-1]
     text = render_plain(obs)

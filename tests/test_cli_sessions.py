@@ -9,6 +9,7 @@ import pytest
 
 import regalia
 from regalia.cli import exits
+from regalia.cli.app import COMMANDS
 from regalia.match import MatchRecord
 from tests.cli_helpers import run
 
@@ -16,10 +17,15 @@ from tests.cli_helpers import run
 #: narration must contain somewhere in the game.
 SESSIONS = {
     "duo-regna": (["human", "random"], 3, "a", ["You chose", "You played", "the dragon moves to"]),
-    "duo": (["human", "random"], 2, "1", ["You play", "the turn"]),
-    "duell-der-drachen": (["human", "random"], 1, "1", ["You play", "The opponent plays", "the display card"]),
-    "regine": (["human", "random", "random"], 1, "1", ["The round is scored:", "Queens:"]),
-    "regnum": (["human", "random"], 1, "1", ["You draw 2 cards blind", "New in the line-up"]),
+    "duo": (["human", "random"], 2, "1", ["You play", "the turn", "The piles as left:", "Scores: "]),
+    "duell-der-drachen": (
+        ["human", "random"],
+        1,
+        "1",
+        ["You play", "The opponent plays", "the display card", "marker stays", "Markers: "],
+    ),
+    "regine": (["human", "random", "random"], 1, "1", ["The round is scored; the combinations:", "Queens: "]),
+    "regnum": (["human", "random"], 1, "1", ["You draw 2 cards blind: ", "New in the line-up", "Scores: "]),
 }
 #: The ending's first words per game.
 ENDINGS = {
@@ -145,6 +151,49 @@ def test_the_library_infers_the_player_count_from_the_seats_like_the_command_lin
 def test_help_shows_metavars_not_types() -> None:
     out = run("play", "--help").stdout
     assert "SEATS" in out and "KEY=VALUE" in out and "<list" not in out and "TEXT" not in out
+
+
+@pytest.mark.parametrize("args", [["--help"], *([name, "--help"] for name, _, _ in COMMANDS)])
+def test_flags_show_no_value_type_in_help(args: list[str]) -> None:
+    out = run(*args).stdout
+    assert "--help" in out and "<bool>" not in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "duo", "--seats", "solver,human"],
+        ["watch", "duo", "--seats", "random,solver"],
+        ["simulate", "duo", "--seats", "solver,random", "-n", "1"],
+        ["tournament", "duo", "--agents", "rules,solver", "-n", "1"],
+        ["gauntlet", "duo", "--agent", "solver", "-n", "1"],
+    ],
+)
+def test_an_agent_that_does_not_play_the_game_is_refused_before_it_starts(args: list[str]) -> None:
+    result = run(*args, "--seed", "1")
+    assert result.exit_code == exits.USAGE, result.output
+    assert "the 'solver' agent plays only duo-regna, not duo" in result.stderr
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "regne"], "unknown game 'regne'; did you mean 'regine'?"),
+        (["play", "duel"], "did you mean 'duell-der-drachen'?"),
+        (["play", "duo", "--seats", "radnom,human"], "unknown agent 'radnom'; did you mean 'random'?"),
+        (["watch", "duo", "--seats", "rules,ismtcs"], "did you mean 'ismcts'?"),
+        (["play", "zzzz"], "unknown game 'zzzz'; games: duo-regna"),
+    ],
+)
+def test_a_misspelt_name_gets_a_did_you_mean(args: list[str], message: str) -> None:
+    result = run(*args)
+    assert result.exit_code == exits.USAGE and message in result.stderr
+
+
+def test_returns_in_the_result_table_are_rounded() -> None:
+    out = run("play", "duo", "--seats", "random*4", "--seed", "1", "--no-color").stdout
+    assert "-0.333 " in out and "0.3333" not in out
 
 
 def test_watch_draws_every_board_from_one_seat() -> None:

@@ -57,3 +57,26 @@ def test_the_options_tables_match_the_declarations(game: str) -> None:
         assert json.loads(default) == option["default"], name
         for words in range_words(option["allowed"]):
             assert words in meaning, f"{game}: the meaning of '{name}' does not say {words!r}"
+
+
+#: Words of the encoding, which belong on a game's developer page, not in its rules for players.
+DEVELOPER_WORDS = ("tensor", "observation", "determinize", "action id", "actions (", "rng", "winner_returns")
+
+
+@pytest.mark.parametrize("game", [g["name"] for g in regalia.games()])
+def test_each_game_has_a_players_rules_page_and_a_developer_page(game: str) -> None:
+    """The rules page (``regalia rules GAME``) is for players: setup, how a turn or round
+    goes, how it ends or scores, an example, the rulings and options; the encoding is on the
+    developer page it links to."""
+    page = (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
+    titles = re.findall(r"^## (.+)$", page, flags=re.M)
+    assert titles[0] == "Setup" and "An example" in titles, titles
+    assert any(t.startswith(("A turn", "A round")) for t in titles), titles
+    assert any(t in ("The end", "Scoring and the end", "Scoring") for t in titles), titles
+    assert titles[-2:] == ["Rulings applied", "Options"], titles
+    rules = page.split("\n## Options\n")[0].lower()
+    assert not [w for w in DEVELOPER_WORDS if w in rules]
+    assert f"(../games/{game}.md)" in page
+    developer = (ROOT / "docs" / "games" / f"{game}.md").read_text(encoding="utf-8").replace("**", "")
+    assert f"(../rules/{game}.md)" in developer
+    assert "Observation tensor" in developer and "Observation (a dict)" in developer and "andomness" in developer

@@ -1,5 +1,5 @@
 """Duo's rules through the public API, on both backends, from the rulebook's text and the
-rulings. Positions are built as saved states (the encoding is in docs/rules/duo.md)."""
+rulings. Positions are built as saved states (the encoding is in docs/games/duo.md)."""
 
 from __future__ import annotations
 

@@ -129,6 +129,11 @@ def test_the_search_releases_the_gil() -> None:
         {"time_limit": float("inf")},
         {"rollout": "greedy"},
         {"rollout": 3},
+        {"threads": 0},
+        {"threads": -1},
+        {"threads": 257},
+        {"threads": 1.5},
+        {"threads": True},
     ],
 )
 def test_bad_arguments_are_refused(kwargs: dict[str, Any]) -> None:
@@ -164,3 +169,29 @@ def test_the_agent_plays_a_forced_move_without_searching() -> None:
             raise AssertionError("searched a forced move")
 
     assert make_agent("ismcts:iterations=1000000", 1).act(Forced()) == 5  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["ismcts:threads=0", "ismcts:threads=300", "ismcts:time_limit=-1", "ismcts:exploration=-2", "best:threads=0"],
+)
+def test_bad_agent_options_are_refused_before_any_search(spec: str) -> None:
+    from regalia.agents import make_agent
+
+    with pytest.raises(InvalidArgumentError):
+        make_agent(spec, 1)
+
+
+def test_two_threads_share_the_iterations_and_repeat_for_a_seed() -> None:
+    for name in ("duo-regna", "duo", "duell-der-drachen", "regine", "regnum"):
+        state = regalia.make(name).new_state(2)
+        two = state.ismcts_search(iterations=201, seed=7, threads=2)
+        assert two == state.ismcts_search(iterations=201, seed=7, threads=2)
+        assert two["iterations"] == 201 == sum(two["visits"].values())
+        assert state.ismcts_search(iterations=201, seed=7) == state.ismcts_search(iterations=201, seed=7, threads=1)
+
+
+def test_the_agent_searches_on_the_threads_it_is_given() -> None:
+    a = regalia.play("duo", ["ismcts:iterations=40:threads=2", "random"], seed=3)
+    b = regalia.play("duo", ["ismcts:iterations=40:threads=2", "random"], seed=3)
+    assert a.actions == b.actions

@@ -90,6 +90,7 @@ class State:
         seed: int | None = None,
         time_limit: float | None = None,
         rollout: Rollout | None = None,
+        threads: int | None = None,
     ) -> int: ...
     def ismcts_search(
         self,
@@ -98,6 +99,7 @@ class State:
         seed: int | None = None,
         time_limit: float | None = None,
         rollout: Rollout | None = None,
+        threads: int | None = None,
     ) -> dict[str, Any]: ...
     def solver_policy(self) -> tuple[dict[int, float], float]: ...
     def to_json(self) -> str: ...

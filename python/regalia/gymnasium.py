@@ -19,6 +19,8 @@ entry per action) marks the legal actions, and ``env.action_masks()`` gives them
 win, -1 loss, 0 draw for two seats; zero-sum shares for more) and 0 before. An illegal
 action ends the episode with ``ILLEGAL_ACTION_REWARD`` and ``info["illegal_action"] = True``
 (the state is left as it was), so an agent that ignores the mask learns to respect it.
+``render_mode``: ``"ansi"`` (the seat's text board), ``"human"`` (printed) or ``"rgb_array"``
+(a picture of the table from the seat's view, ``regalia.pictures``).
 """
 
 from __future__ import annotations
@@ -43,8 +45,9 @@ ILLEGAL_ACTION_REWARD = -1.0
 #: Bound of the observation boxes: tensors hold flags, one-hots and small ratios, far inside.
 TENSOR_BOUND = 1000.0
 
-#: The text renderings every adapter offers: printed, or returned as a string.
-RENDER_MODES = ("human", "ansi")
+#: The renderings every adapter offers: the text board printed (``human``) or returned
+#: (``ansi``), or a picture of the table as an RGB array (``rgb_array``, needs Pillow).
+RENDER_MODES = ("human", "ansi", "rgb_array")
 
 Obs = npt.NDArray[np.float32]
 
@@ -53,6 +56,11 @@ def check_render_mode(mode: str | None) -> None:
     """Refuses a render mode the adapters do not offer."""
     if mode is not None and mode not in RENDER_MODES:
         raise InvalidOptionError(f"render_mode must be None or one of {', '.join(RENDER_MODES)}, got {mode!r}")
+    if mode == "rgb_array":
+        try:
+            import regalia.pictures  # noqa: F401
+        except ImportError as error:
+            raise InvalidOptionError(f"render_mode 'rgb_array' is not available: {error}") from None
 
 
 def observation_box(game: Any) -> spaces.Box:
@@ -162,10 +170,15 @@ class RegaliaEnv(gym.Env[npt.NDArray[Any], np.int64]):
         mask: npt.NDArray[np.bool_] = self.state.legal_action_mask()
         return mask
 
-    def render(self) -> str | None:
-        """The board as this seat sees it (the CLI's text renderer)."""
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The board as this seat sees it: text (the CLI's renderer), or in ``rgb_array`` mode
+        a picture of the table from this seat's view (``regalia.pictures``)."""
         if self.render_mode is None or self.state is None:
             return None
+        if self.render_mode == "rgb_array":
+            from regalia.pictures import state_picture
+
+            return state_picture(self.game, self.state, self.seat)
         text = render_board(self.game.name, self.state.observation(self.seat))
         if self.render_mode == "human":
             print(text)

@@ -42,19 +42,24 @@ class MatchRecord:
 
     @classmethod
     def from_json(cls, text: str) -> MatchRecord:
-        """Reads a record written by ``to_json``."""
+        """Reads a record written by ``to_json``; ``InvalidStateError`` says what is wrong."""
         if not isinstance(text, (str, bytes)):
-            raise InvalidStateError("not a Regalia match record")
+            raise InvalidStateError("not a Regalia match record: a record is JSON text")
         d = jsontext.loads(text, InvalidStateError)
-        try:
-            if d.pop("format") != "regalia-match" or d.pop("version") != 1 or set(d) - set(_FIELDS):
-                raise ValueError
-            record = cls(**d)
-            if not isinstance(record.actions, list) or not all(type(a) is int for a in record.actions):
-                raise ValueError
-            return record
-        except (ValueError, KeyError, TypeError, AttributeError):
-            raise InvalidStateError("not a Regalia match record") from None
+        if not isinstance(d, dict) or d.get("format") != "regalia-match":
+            raise InvalidStateError('not a Regalia match record: it has no "format": "regalia-match"')
+        if d.get("version") != 1:
+            raise InvalidStateError(f"a match record of version {d.get('version')!r}; this Regalia reads version 1")
+        fields = {k: v for k, v in d.items() if k not in ("format", "version")}
+        unknown = sorted(set(fields) - set(_FIELDS))
+        missing = [k for k in ("game", "options", "seed", "agents") if k not in fields]
+        if unknown or missing:
+            what = f"unknown field {unknown[0]!r}" if unknown else f"no {missing[0]!r}"
+            raise InvalidStateError(f"not a Regalia match record: {what}")
+        record = cls(**fields)
+        if not isinstance(record.actions, list) or not all(type(a) is int for a in record.actions):
+            raise InvalidStateError("not a Regalia match record: its actions are not a list of integers")
+        return record
 
     def replay(self, backend: str = "rust") -> Any:
         """The last state, rebuilt from the seed and the actions."""

@@ -14,11 +14,12 @@ Agents are ``player_0`` .. ``player_{n-1}`` (the seats). An observation is a dic
 seat's ``observation`` tensor and an int8 ``action_mask`` (all zeros but on the agent's own
 turn). Rewards are the game's returns, given at the end; games end by themselves, so there
 are no truncations. ``render()`` shows the board drawn by ``regalia.render``, as the agent to
-act sees it. An illegal move ends the episode as in PettingZoo's classic games
-(``TerminateIllegalWrapper``): the mover is rewarded ``illegal_reward`` (default -1), the
-others 0, every agent is terminated, and every agent's ``info`` has ``illegal_action: True``
-(as in ``regalia.gymnasium``), ``illegal_agent`` (the mover) and ``illegal_reason`` (which
-action, and why it was refused); the game position stays as it was. With
+act sees it, or with ``render_mode="rgb_array"`` a picture of the whole table, every seat's
+cards open (``regalia.pictures``). An illegal move ends the episode as in PettingZoo's classic
+games (``TerminateIllegalWrapper``): the mover is rewarded ``illegal_reward`` (default -1),
+the others 0, every agent is terminated, and every agent's ``info`` has ``illegal_action:
+True`` (as in ``regalia.gymnasium``), ``illegal_agent`` (the mover) and ``illegal_reason``
+(which action, and why it was refused); the game position stays as it was. With
 ``illegal="raise"`` an illegal move raises ``IllegalActionError`` instead, the game
 unchanged. An action that is not an integer raises either way. The game position is
 ``game_state``; ``state()`` is PettingZoo's global state: every seat's observation tensor,
@@ -161,10 +162,15 @@ class _RegaliaEnv:
         self.game_state = self.game.new_state(self._seeds.getrandbits(64))
         self.agents = self.possible_agents[:]
 
-    def _render(self, seat: int) -> str | None:
-        """The board as ``seat`` sees it: printed in ``human`` mode, returned in ``ansi``."""
+    def _render(self, seat: int) -> str | npt.NDArray[np.uint8] | None:
+        """The board as ``seat`` sees it: printed in ``human`` mode, returned in ``ansi``; in
+        ``rgb_array`` mode a picture of the whole table, every seat's cards open."""
         if self.render_mode is None or self.game_state is None:
             return None
+        if self.render_mode == "rgb_array":
+            from regalia.pictures import state_picture
+
+            return state_picture(self.game, self.game_state, None)
         text = render_board(self.game.name, self.game_state.observation(seat))
         if self.render_mode == "human":
             print(text)
@@ -245,8 +251,9 @@ class RegaliaAECEnv(_RegaliaEnv, AECEnv):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """The board as the agent to act sees it (seat 0 once the game is over)."""
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The board as the agent to act sees it (seat 0 once the game is over); in
+        ``rgb_array`` mode the whole table, every seat's cards open."""
         player = None if self.game_state is None else self.game_state.current_player
         return self._render(0 if player is None else player)
 
@@ -357,8 +364,9 @@ class RegaliaParallelEnv(_RegaliaEnv, ParallelEnv):  # type: ignore[misc]
             self.render()
         return observations, rewards, terminations, truncations, infos
 
-    def render(self) -> str | None:
-        """The board as the first seat sees it."""
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The board as the first seat sees it; in ``rgb_array`` mode the whole table, every
+        seat's cards open."""
         return self._render(0)
 
 

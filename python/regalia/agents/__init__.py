@@ -44,7 +44,8 @@ __all__ = [
     "view_of",
 ]
 
-#: Built-in agents by name; each is called with ``seed`` and its own keyword options.
+#: Built-in agents by name; each is called with ``seed`` and its own keyword options. A class
+#: that plays only some games says which in its ``games`` attribute (absent or None: any game).
 AGENTS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
     "rules": RulesAgent,

@@ -48,15 +48,29 @@ def best_for(game: str, options: dict[str, Any] | None = None) -> tuple[str, dic
         raise InvalidOptionError(f"no best player for {game!r}; games with one: {', '.join(BEST)}") from None
 
 
+#: Iterations of a search given a time budget (``best:time_limit=0.5``) and no count: the
+#: budget ends it.
+UNTIL_TIME_RUNS_OUT = 10**9
+
+
 class BestAgent:
     """Plays as the strongest built-in agent of whatever game it is given (see ``best_for``);
-    ``options`` are passed on to a search agent (``best:iterations=5000``) over its defaults,
-    and not to the exact solver, which takes none. Where the
-    game has one (``EXPLOITS``), a move read from the opponent's play comes first."""
+    ``options`` are passed on to a search agent (``best:iterations=5000``, ``best:threads=2``)
+    over its defaults, and not to the exact solver, which takes none. A time budget
+    (``best:time_limit=0.5``, seconds a move) without ``iterations`` searches until it runs
+    out. Where the game has one (``EXPLOITS``), a move read from the opponent's play comes
+    first. Bad options are refused here, before any game."""
 
     name = "best"
+    #: The games it plays: those with a best player.
+    games: tuple[str, ...] | None = tuple(BEST)
 
     def __init__(self, seed: int | None = None, **options: Any) -> None:
+        from regalia.agents import make_agent
+
+        if "time_limit" in options and "iterations" not in options:
+            options["iterations"] = UNTIL_TIME_RUNS_OUT
+        make_agent("ismcts", seed, **options)  # every search agent of BEST takes these: check them now
         self.seed = seed
         self.options = options
         self._played: tuple[str, str] | None = None  # the game and its options, as JSON

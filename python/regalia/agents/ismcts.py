@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -12,16 +13,20 @@ from regalia.errors import InvalidArgumentError
 if TYPE_CHECKING:
     from regalia.kinds import Rollout
 
+#: The most threads one search may use (the engine's limit).
+MAX_THREADS = 256
+
 
 class IsmctsAgent:
     """Information-set Monte Carlo tree search (``State.ismcts``, run natively, GIL released).
 
     Each move searches ``iterations`` sampled worlds (fewer if ``time_limit`` seconds run out
-    first; without a time limit the agent is deterministic for its seed) with UCT exploration
-    constant ``exploration``. Rollouts finish each sampled game with the game's cheap
-    heuristic mixed with random moves (``rollout="heuristic"``) or uniformly at random
-    (``"random"``). Works on either backend: a reference world is searched by the Rust engine
-    through its saved form.
+    first; without a time limit the agent is deterministic for its seed and ``threads``) with
+    UCT exploration constant ``exploration``, on ``threads`` cores at once (root-parallel:
+    each thread its own tree for its share of the iterations). Rollouts finish each sampled
+    game with the game's cheap heuristic mixed with random moves (``rollout="heuristic"``) or
+    uniformly at random (``"random"``). Works on either backend: a reference world is searched
+    by the Rust engine through its saved form. Bad options are refused here, before any search.
     """
 
     name = "ismcts"
@@ -33,12 +38,22 @@ class IsmctsAgent:
         exploration: float = 1.0,
         time_limit: float | None = None,
         rollout: Rollout = "heuristic",
+        threads: int = 1,
     ) -> None:
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise InvalidArgumentError(f"iterations must be an int >= 1, got {iterations!r}")
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+            raise InvalidArgumentError(f"threads must be an int from 1 to {MAX_THREADS}, got {threads!r}")
+        if time_limit is not None and not (
+            isinstance(time_limit, (int, float)) and not isinstance(time_limit, bool) and 0 < time_limit < math.inf
+        ):
+            raise InvalidArgumentError(f"time_limit must be None or a positive number of seconds, got {time_limit!r}")
+        if not (isinstance(exploration, (int, float)) and 0 <= exploration < math.inf):
+            raise InvalidArgumentError(f"exploration must be a finite number >= 0, got {exploration!r}")
         self.iterations = iterations
         self.exploration = float(exploration)
         self.time_limit = time_limit
+        self.threads = threads
         if rollout not in _core.ROLLOUTS:
             kinds = " or ".join(repr(r) for r in _core.ROLLOUTS)
             raise InvalidArgumentError(f"rollout must be {kinds}, got {rollout!r}")
@@ -61,5 +76,6 @@ class IsmctsAgent:
             seed=self._rng.getrandbits(64),
             time_limit=self.time_limit,
             rollout=self.rollout,
+            threads=self.threads,
         )
         return action

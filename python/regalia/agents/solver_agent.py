@@ -26,6 +26,8 @@ class SolverAgent:
     """
 
     name = "solver"
+    #: The games it plays (``regalia.solver.SUPPORTED_GAMES``).
+    games: tuple[str, ...] | None = tuple(solver.SUPPORTED_GAMES)
 
     def __init__(self, seed: int | None = None, exploit: bool = False) -> None:
         self._rng = random.Random(seed)

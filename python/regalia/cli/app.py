@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 import typer
+from typer.core import TyperCommand, TyperGroup, TyperOption
 
 import regalia
 from regalia.cli import exits
@@ -17,7 +18,35 @@ from regalia.cli.console import screen, set_plain
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+
+def _flags_without_metavar(params: list[Any]) -> None:
+    """Gives every flag an empty metavar, so that ``--help`` shows none beside it (Typer
+    shows a type such as ``<bool>`` for any option without one, though a flag takes no value)."""
+    for param in params:
+        if isinstance(param, TyperOption) and param.is_flag and param.metavar is None:
+            param.metavar = ""
+
+
+class Command(TyperCommand):
+    """A command whose ``--help`` lists its flags without a value type."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        """The help of ``TyperCommand``, flags shown bare."""
+        _flags_without_metavar(self.get_params(ctx))
+        super().format_help(ctx, formatter)
+
+
+class Group(TyperGroup):
+    """The application, whose ``--help`` lists the global flags without a value type."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        """The help of ``TyperGroup``, flags shown bare."""
+        _flags_without_metavar(self.get_params(ctx))
+        super().format_help(ctx, formatter)
+
+
 app = typer.Typer(
+    cls=Group,
     help="Regalia: five royal card games to play, watch and pit bots against each other.",
     epilog="Start with: regalia games, then: regalia play duo-regna. Every command has --help.",
     no_args_is_help=True,
@@ -65,7 +94,7 @@ COMMANDS: list[tuple[str, Callable[..., Any], list[str]]] = [
     ("replay", replay.replay, replay.EXAMPLES),
 ]
 for name, function, examples in COMMANDS:
-    app.command(name, help=_reflowed(function.__doc__), epilog=_examples(examples))(guarded(function))
+    app.command(name, cls=Command, help=_reflowed(function.__doc__), epilog=_examples(examples))(guarded(function))
 
 
 def _version(value: bool) -> None:

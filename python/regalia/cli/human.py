@@ -2,7 +2,8 @@
 
 The prompt sees a ``View`` (what the seat may see), never the game's state. Besides a move
 (by label or name, see ``moves``) it understands ``help``, ``moves``, ``board``, ``hint``,
-``undo``, ``back``, ``save [FILE]`` and ``quit``; the last four are carried out by the table.
+``log``, ``undo``, ``back``, ``save [FILE]`` and ``quit``; the last five are carried out by the
+table.
 On a terminal the line can be edited, earlier lines come back with the arrow keys, and Tab
 completes move names and commands (``readline``, where Python has it).
 """
@@ -17,26 +18,29 @@ from rich.text import Text
 
 from regalia.agents import View
 from regalia.cli.console import Screen
-from regalia.cli.moves import MoveList, MoveRefused
+from regalia.cli.menu import menu
+from regalia.cli.moves import MoveRefused
 
 HELP = """\
   Type a move's label from the list, or its name (a unique beginning will do).
   hint          what the strongest built-in agent would play here
-  undo          take back your last move (in a game against bots)
+  log           the whole game so far, as you were told it
+  undo          take back your last move, if it showed you nothing new (against bots)
   back          back out of a purchase you have not paid for yet (Regnum)
-  save [FILE]   save the game; continue it later with: regalia resume FILE
+  save [FILE]   save the game (without FILE, in your data folder); continue it later
+                with: regalia resume FILE
   moves, board  show the moves, or the whole board, again
   quit          leave the game, offering to save it first (Ctrl-D too; Ctrl-C at once)
   Tab completes move names and commands; the arrow keys edit the line and recall earlier ones."""
 
 #: The commands, for completion.
-COMMANDS = ("help", "moves", "board", "hint", "undo", "back", "save", "quit")
+COMMANDS = ("help", "moves", "board", "hint", "log", "undo", "back", "save", "quit")
 
 
 @dataclass(frozen=True)
 class Request:
-    """What the person asked for: ``move`` (with ``action``), ``undo``, ``back``, ``save``
-    or ``quit``."""
+    """What the person asked for: ``move`` (with ``action``), ``log``, ``undo``, ``back``,
+    ``save`` or ``quit``."""
 
     kind: str
     action: int = -1
@@ -68,6 +72,15 @@ class HumanPrompt:
         """One message to the person, wrapped to the screen (see ``Screen.tell``)."""
         self.screen.tell(message, style=style)
 
+    def _answer(self, question: str, prompt: str) -> str:
+        """Says ``question`` and reads the person's answer at ``prompt`` (echoed when the
+        input is not a terminal, as the moves are); ``EOFError`` passes through."""
+        self.say(f"  {question}")
+        text = self.read(prompt)
+        if not sys.stdin.isatty():
+            self.say(text)
+        return text
+
     def _complete(self, text: str, state: int) -> str | None:
         """readline's completer: the move names and commands that begin with ``text``."""
         found = [c for c in self.completions if c.startswith(text.lower())]
@@ -85,20 +98,22 @@ class HumanPrompt:
 
     def show_moves(self, view: View) -> None:
         """The legal moves with their labels, in columns that fit the screen."""
-        moves = MoveList(view.legal_actions, view.action_names, self.letters)
-        cells = [f"{label:>3}) {name}" for label, name in zip(moves.labels, moves.names)]
+        listed = menu(view, self.letters)
+        cells = listed.cells()
         width = max(len(c) for c in cells) + 2
         per_row = max(1, (self.screen.out.width - 2) // width)
         for start in range(0, len(cells), per_row):
             row = "".join(c.ljust(width) for c in cells[start : start + per_row]).rstrip()
             self.screen.out.print(Text(row, style="bold"))
+        for line in listed.footer:
+            self.say(f"  {line}")
 
     def ask(self, view: View, news: list[str], show: bool = True) -> Request:
         """Shows the seat's screen (unless ``show`` is false) and reads until the person
         asks for something valid. ``EOFError`` and ``KeyboardInterrupt`` pass through."""
         if show:
             self.show(view, news)
-        moves = MoveList(view.legal_actions, view.action_names, self.letters)
+        moves = menu(view, self.letters)
         self.completions = sorted({*COMMANDS, *(n.lower() for n in view.action_names)})
         while True:
             text = self.read(f"seat {view.seat}> ")
@@ -116,13 +131,13 @@ class HumanPrompt:
                 with self.screen.err.status("thinking..."):
                     agent, action = self.hint(view)
                 self.say(f"  hint ({agent}): {view.action_names[view.legal_actions.index(action)]}", style="green")
-            elif command in ("undo", "back", "quit", "exit") and not rest:
+            elif command in ("log", "undo", "back", "quit", "exit") and not rest:
                 return Request("quit" if command == "exit" else command)
             elif command == "save":
                 return Request("save", path=rest.strip())
             else:
                 try:
-                    return Request("move", action=moves.read(text, self.parse))
+                    return Request("move", action=moves.read(text, self.parse, self._answer))
                 except MoveRefused as e:
                     self.say(f"  refused: {e}", style="yellow")
 

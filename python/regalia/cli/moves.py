@@ -56,6 +56,11 @@ def _letters(i: int) -> str:
     return label
 
 
+def labels(n: int, letters: bool) -> list[str]:
+    """The labels of ``n`` listed moves: ``1, 2, ...``, or ``a, b, ...`` when ``letters``."""
+    return [_letters(i) for i in range(n)] if letters else [str(i + 1) for i in range(n)]
+
+
 def has_numeric_names(action_name: Callable[[int], str], num_actions: int) -> bool:
     """Whether any action of the game (ids below ``num_actions``) is named by a number."""
     for action in range(num_actions):
@@ -70,18 +75,18 @@ def has_numeric_names(action_name: Callable[[int], str], num_actions: int) -> bo
 @dataclass(frozen=True)
 class MoveList:
     """The legal moves of one decision, with the labels shown beside them: letters when
-    ``letters`` (see ``has_numeric_names``), else numbers."""
+    ``letters`` (see ``has_numeric_names``), else numbers; none when not ``numbered`` (the
+    moves are listed otherwise, see ``regalia.cli.menu``)."""
 
     actions: list[int]
     names: list[str]
     letters: bool = False
+    numbered: bool = True
 
     @property
     def labels(self) -> list[str]:
         """``1, 2, ...``, or ``a, b, ...`` for a game whose moves may be named by numbers."""
-        if self.letters:
-            return [_letters(i) for i in range(len(self.actions))]
-        return [str(i + 1) for i in range(len(self.actions))]
+        return labels(len(self.actions), self.letters) if self.numbered else []
 
     def read(self, text: str, parse: Callable[[str], int] | None = None) -> int:
         """The action ``text`` means; ``MoveRefused`` with the reason when there is none.
@@ -106,7 +111,7 @@ class MoveList:
         forms = [(n, card_initials(n)) for n in names]
         found = [a for a, f in zip(self.actions, forms) if wanted in f]
         found = found or [a for a, f in zip(self.actions, forms) if any(n.startswith(wanted) for n in f)]
-        found = found or [a for a, f in zip(self.actions, forms) if any(_has_words(n, wanted) for n in f)]
+        found = found or [a for a, f in zip(self.actions, forms) if any(has_words(n, wanted) for n in f)]
         if len(found) == 1:
             return found[0]
         raise MoveRefused(self._why_not(text, wanted, found, parse))
@@ -124,15 +129,15 @@ class MoveList:
         shown = text.strip()
         if found:
             by_action = dict(zip(self.actions, self.names))
-            return f"{shown!r} could be {_either([by_action[a] for a in found])}: type more of the name"
+            return f"{shown!r} could be {one_of([by_action[a] for a in found])}: type more of the name"
         if parse is not None and _parses(parse, shown):
             return f"{shown!r} is not allowed now: choose one of the moves listed"
-        if wanted.isdigit() or (len(wanted) <= 2 and wanted.isalpha()):
+        if self.numbered and (wanted.isdigit() or (len(wanted) <= 2 and wanted.isalpha())):
             labels = self.labels
             return f"there is no move {shown!r}: choose {labels[0]} to {labels[-1]}, or type a name"
         names = {normalize(n): n for n in self.names}
         close = difflib.get_close_matches(wanted, list(names), n=3, cutoff=0.6)
-        suggestion = f" Did you mean {_either([names[c] for c in close])}?" if close else ""
+        suggestion = f" Did you mean {one_of([names[c] for c in close])}?" if close else ""
         return f"{shown!r} is not a move here.{suggestion} Type 'moves' to see them all"
 
 
@@ -146,8 +151,8 @@ def _parses(parse: Callable[[str], int], text: str) -> bool:
     return True
 
 
-def _has_words(name: str, wanted: str) -> bool:
-    """Whether every word typed begins a different word of the name, in order."""
+def has_words(name: str, wanted: str) -> bool:
+    """Whether every word of ``wanted`` begins a different word of ``name``, in order."""
     words = name.split()
     i = 0
     for w in wanted.split():
@@ -159,7 +164,7 @@ def _has_words(name: str, wanted: str) -> bool:
     return True
 
 
-def _either(names: list[str], most: int = 3) -> str:
+def one_of(names: list[str], most: int = 3) -> str:
     """``'a', 'b' or 'c'``; past ``most`` names, the first ones and how many more."""
     quoted = [f"'{n}'" for n in names]
     if len(quoted) > most:

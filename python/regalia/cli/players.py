@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from typing import Any
 
@@ -54,19 +55,32 @@ def parse_seats(text: str) -> list[str]:
         names += [name.strip()] * (int(count) if count else 1)
     known = [HUMAN, *AGENTS]
     for name in names:
-        if name.split(":")[0] not in known:
-            exits.fail(f"unknown agent {name!r}; seats can be: {', '.join(known)}", exits.USAGE)
+        base = name.split(":")[0]
+        if base not in known:
+            close = did_you_mean(base, known)
+            hint = f" did you mean {close!r}?" if close else ""
+            exits.fail(f"unknown agent {base!r};{hint} seats can be: {', '.join(known)}", exits.USAGE)
         if name != HUMAN:
             check_agent(name)
     return names
 
 
+def did_you_mean(typed: str, known: list[str]) -> str:
+    """The known name closest to ``typed``; empty when none is close."""
+    close = difflib.get_close_matches(typed.strip().lower(), known, n=1, cutoff=0.6)
+    return close[0] if close else ""
+
+
 def check_agent(spec: str, game: str | None = None) -> None:
-    """Ends the command (exit 2) unless ``spec`` makes an agent (for ``game``, when given:
-    an agent that plays another agent per game, like ``best``, checks its options there):
-    a bad option is caught here, before any game starts."""
+    """Ends the command (exit 2) unless ``spec`` makes an agent, and (when ``game`` is given)
+    one that plays ``game`` (an agent that plays another agent per game, like ``best``,
+    checks its options there): a bad seat is caught here, before any game starts."""
     try:
         agent = make_agent(spec, 0)
+        plays = getattr(agent, "games", None)
+        if game is not None and plays is not None and game not in plays:
+            base = spec.split(":")[0]
+            exits.fail(f"the {base!r} agent plays only {', '.join(plays)}, not {game}", exits.USAGE)
         agent_for = getattr(agent, "agent_for", None)
         if game is not None and agent_for is not None:
             agent_for(game)
@@ -91,8 +105,11 @@ def game_info(name: str) -> dict[str, Any]:
     for info in regalia.games():
         if wanted == info["name"] or wanted in info["aliases"]:
             return info
-    names = ", ".join(g["name"] for g in regalia.games())
-    exits.fail(f"unknown game {name!r}; games: {names}", exits.USAGE)
+    names = [g["name"] for g in regalia.games()]
+    spellings = {n: g["name"] for g in regalia.games() for n in [g["name"], *g["aliases"]]}
+    close = did_you_mean(wanted, list(spellings))
+    hint = f" did you mean {spellings[close]!r}?" if close else ""
+    exits.fail(f"unknown game {name!r};{hint} games: {', '.join(names)}", exits.USAGE)
 
 
 def make_game(name: str, options: dict[str, Any], seats: int | None = None) -> Any:

@@ -20,7 +20,7 @@ def read_record(path: Path) -> MatchRecord:
     try:
         return MatchRecord.from_json(text)
     except RegaliaError as e:
-        exits.fail(f"{path} is not a Regalia match record ({e})")
+        exits.fail(f"{path}: {e}")
 
 
 def write_record(path: Path, record: MatchRecord, report: Callable[[str], None]) -> bool:

@@ -13,6 +13,11 @@ def verdict(ret: float) -> str:
     return "wins" if ret > 0 else ("loses" if ret < 0 else "draws")
 
 
+def signed(ret: float) -> str:
+    """A return as shown: signed, to three significant digits (``+1``, ``-0.333``)."""
+    return f"{ret:+.3g}"
+
+
 def result_table(record: MatchRecord, title: str) -> Table:
     """One row per seat: seat, agent, result, return and score."""
     table = screen().table(title=f"{title}: over after {len(record.actions)} moves", title_justify="left")
@@ -20,5 +25,5 @@ def result_table(record: MatchRecord, title: str) -> Table:
         table.add_column(column, justify="right" if column in ("seat", "return", "score") else "left")
     for seat, (agent, ret, score) in enumerate(zip(record.agents, record.returns, record.scores)):
         style = "bold green" if ret > 0 else ("red" if ret < 0 else "")
-        table.add_row(str(seat), agent, verdict(ret), f"{ret:+g}", str(score), style=style)
+        table.add_row(str(seat), agent, verdict(ret), signed(ret), str(score), style=style)
     return table

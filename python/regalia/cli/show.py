@@ -1,9 +1,12 @@
 """Showing a game move by move to an onlooker (``watch``, ``replay``, a game between bots).
 
-An onlooker is not a player: it may see every move by name. The board is drawn from the
-seat about to move, or always from ``view`` when one is chosen; then each move is followed by
-what the table says of it (who won the reveal, what the purchase did) and the game ends with
-its reason and score breakdown, in the words of that seat's board ("you", "the opponent").
+An onlooker sees the game one of two ways, never both at once:
+
+- **from one seat** (``view``): that seat's board, its own moves by name, the others' moves
+  only as that seat sees them (what the table says of each move, in the words of its board:
+  "you", "the opponent"), and at the end its final board, why the game ended and the score;
+- **all hands shown** (no ``view``): every move by name, every seat's board (when boards are
+  drawn), and at the end every seat's final board, the seats named by number.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from regalia.cli.console import Screen
 
 
 class Narrator:
-    """Prints each move (and, with ``boards``, the board before it) at a pace."""
+    """Prints each move (and, with ``boards``, the board or boards before it) at a pace."""
 
     def __init__(
         self,
@@ -32,41 +35,64 @@ class Narrator:
         self.options = options or {}
         self.delay, self.step = delay, step
         self.count = 0
-        #: The view's observation before the last move told, its mover and what was said.
-        self._before: tuple[dict[str, Any], int, str | None] | None = None
+        #: The view's observation before the last move told, and what its seat was told of it.
+        self._before: tuple[dict[str, Any], str | None] | None = None
 
-    def _seats(self, view: int) -> narrate.Seats:
-        return narrate.Seats(view, self.agents, self.options)
+    def _seats(self, view: int, neutral: bool = False) -> narrate.Seats:
+        return narrate.Seats(view, self.agents, self.options, neutral=neutral)
+
+    def heading(self) -> str:
+        """How the game is shown: ``all hands shown`` or from which seat."""
+        if self.view is None:
+            return "all hands shown: every move named" + (", every seat's board" if self.boards else "")
+        return f"told from seat {self.view} ({self.agents[self.view]}): its board, the others' moves as it sees them"
 
     def _news(self, game: str, after: dict[str, Any]) -> None:
         """What the table said of the last move, from ``view``'s observations around it
         (``after``: the view's observation now)."""
         if self._before is None or self.view is None:
             return
-        before, mover, told = self._before
+        before, told = self._before
         for line in narrate.news(game, before, after, self._seats(self.view), told):
             self.screen.tell(f"      {line}")
         self._before = None
+
+    def _draw(self, state: Any, title: str, seen: dict[str, Any] | None) -> None:
+        """The view's board (``seen``), or every seat's board when all hands are shown,
+        each under ``title`` with its seat (``final board of {seat}``)."""
+        game = state.game_name
+        if seen is not None:
+            self.screen.rule(title.format(seat=f"seat {self.view}"))
+            self.screen.board(game, seen, self.options)
+            return
+        for seat in range(len(self.agents)):
+            self.screen.rule(title.format(seat=f"seat {seat} ({self.agents[seat]})"))
+            self.screen.board(game, state.observation(seat), self.options)
 
     def move(self, state: Any, seat: int, action: int) -> None:
         """Tells the move ``seat`` is about to play in ``state``; waits as asked.
         ``EOFError`` (no more Enter to wait for) stops the waiting, not the game."""
         game = state.game_name
-        # The view's observation now: after the last move told, before this one, and the board.
+        # The view's observation now: after the last move told, before this one.
         seen = None if self.view is None else state.observation(self.view)
         if seen is not None:
             self._news(game, seen)
         self.count += 1
         if self.boards:
-            board_seat = seat if self.view is None else self.view
-            self.screen.rule(f"move {self.count}: board of seat {board_seat}")
-            self.screen.board(game, seen if seen is not None else state.observation(board_seat), self.options)
+            self._draw(state, f"move {self.count}: board of {{seat}}", seen)
         name = state.action_name(action)
-        line = f"{self.count:>4}. seat {seat} ({self.agents[seat]}) plays {name}"
-        self.screen.say(line, style="bold" if self.boards else "")
-        if seen is not None:
-            told = name if seat == self.view else narrate.public(game, name)
-            self._before = (seen, seat, told)
+        style = "bold" if self.boards else ""
+        if seen is None or self.view is None:
+            self.screen.say(f"{self.count:>4}. seat {seat} ({self.agents[seat]}) plays {name}", style=style)
+        else:
+            mine = seat == self.view
+            said = f": {name}" if mine else " moves"
+            who = self._seats(self.view).Name(seat)
+            self.screen.say(f"{self.count:>4}. {who} ({self.agents[seat]}){said}", style=style)
+            self._before = (seen, name if mine else narrate.public(game, name))
+        self._wait()
+
+    def _wait(self) -> None:
         if self.step:
             try:
                 input("press Enter for the next move ")
@@ -76,13 +102,18 @@ class Narrator:
             time.sleep(self.delay)
 
     def final(self, state: Any) -> None:
-        """The final board, from ``view`` or seat 0, and why the game ended."""
-        seat = 0 if self.view is None else self.view
-        obs = state.observation(seat)
-        self._news(state.game_name, obs)
-        self.screen.rule(f"final board of seat {seat}")
-        self.screen.board(state.game_name, obs, self.options)
-        for line in narrate.ending(state.game_name, obs, self._seats(seat)):
+        """The last board (of ``view``, or of every seat) and, once the game is over, why it
+        ended and the score breakdown; an unfinished game is left for the caller to say so."""
+        seen = None if self.view is None else state.observation(self.view)
+        if seen is not None:
+            self._news(state.game_name, seen)
+        over = state.is_terminal
+        self._draw(state, "final board of {seat}" if over else f"board of {{seat}} after move {self.count}", seen)
+        if not over:
+            return
+        viewer = 0 if self.view is None else self.view
+        obs = state.observation(viewer) if seen is None else seen
+        for line in narrate.ending(state.game_name, obs, self._seats(viewer, neutral=self.view is None)):
             self.screen.tell(line)
 
 

@@ -2,11 +2,14 @@
 
 Each person sees only their own seat: their prompt gets a ``View``, the news of every move
 is told from their seat's observations only (``narrate``), and when several people share the
-terminal a hand-over screen (with the scrollback cleared) stands between two of them.
+terminal a hand-over screen (with the scrollback cleared) stands between two of them. A move
+that is the only legal one is played for the person (unless ``ask_forced``), and ``undo``
+takes back only moves that showed the person nothing new (``undo``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -20,10 +23,27 @@ from regalia.cli.human import HumanPrompt, Request
 from regalia.cli.moves import has_numeric_names
 from regalia.cli.players import HUMAN, make_bots, strongest_agent
 from regalia.cli.records import write_record
+from regalia.cli.undo import told_nothing
 from regalia.match import MatchRecord
 
-#: Where ``save`` writes when no file is named.
-DEFAULT_SAVE = "regalia-save.json"
+
+def default_save(game: str) -> Path:
+    """Where ``save`` writes when no file is named: a new file in the user's data folder
+    (``~/.local/share/regalia/saves`` on Linux), named after the game and the time."""
+    import time
+
+    import platformdirs
+
+    folder = platformdirs.user_data_path("regalia") / "saves"
+    with contextlib.suppress(OSError):  # a folder that cannot be made: the write reports it
+        folder.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y-%m-%d-%H%M%S")
+    path = folder / f"{game}-{stamp}.json"
+    n = 1
+    while path.exists():
+        n += 1
+        path = folder / f"{game}-{stamp}-{n}.json"
+    return path
 
 
 class GameLeft(Exception):
@@ -42,8 +62,10 @@ class Table:
         actions: list[int] | None = None,
         read: Callable[[str], str] = input,
         start: Any = None,
+        ask_forced: bool = False,
     ) -> None:
-        """``start`` (a state, for tests) replaces the deal of ``seed``."""
+        """``start`` (a state, for tests) replaces the deal of ``seed``; ``ask_forced`` asks
+        the person even for a move that is the only legal one."""
         self.game, self.seats, self.seed, self.screen = game, seats, seed, screen
         self.bots = make_bots(seats, seed)
         self.humans = [i for i, s in enumerate(seats) if s == HUMAN]
@@ -53,12 +75,19 @@ class Table:
         self.read = read
         self._hinter: Agent | None = None
         self.start = start
+        self.ask_forced = ask_forced
         self.state = game.new_state(seed) if start is None else start.clone()
         self.actions: list[int] = []
         self.movers: list[int] = []
         self.names: list[str] = []
+        #: Where the person's chosen moves start (the moves ``undo`` may take back to).
         self.marks: list[int] = []
+        #: Undo goes back no further than this many moves, and ``floor_reason`` says why.
+        self.floor = 0
+        self.floor_reason = ""
         self.news: dict[int, list[str]] = {h: [] for h in self.humans}
+        #: Every line each person was told, one list per move (``log``).
+        self.story: dict[int, list[list[str]]] = {h: [] for h in self.humans}
         self.seen = {h: self.state.observation(h) for h in self.humans}
         self.last_human: int | None = None
         self.saved: tuple[Path, int] | None = None
@@ -109,10 +138,11 @@ class Table:
             call_hook(bot, "game_start", self.view(seat))
         while not self.state.is_terminal:
             seat = self.state.current_player
-            action = self._bot_move(seat) if seat in self.bots else self._ask(seat)
+            forced = self._forced(seat)
+            action = self._choose(seat) if forced is None else forced
             if on_move is not None:
                 on_move(seat, action)
-            self._apply(action)
+            self._apply(action, chosen=forced is None)
         rec = self.record()
         for seat, bot in self.bots.items():
             call_hook(bot, "game_end", self.view(seat), rec.returns)
@@ -123,6 +153,10 @@ class Table:
         if self.saved is not None and self.saved[1] == len(self.actions):
             return f"Game left ({reason}); it is saved: regalia resume {self.saved[0]}"
         return f"Game left unfinished ({reason}); 'save' first to continue it later."
+
+    def _choose(self, seat: int) -> int:
+        """The move of ``seat``: its bot's, or the person's answer at the prompt."""
+        return self._bot_move(seat) if seat in self.bots else self._ask(seat)
 
     def _bot_move(self, seat: int) -> int:
         """The bot's move, with a spinner on a terminal while it thinks."""
@@ -135,12 +169,23 @@ class Table:
             self.state, seat, self.game.name, self.game.options, world_seed(self.seed, len(self.actions), seat)
         )
 
-    def _apply(self, action: int) -> None:
+    def _forced(self, seat: int) -> int | None:
+        """The person's only legal move, to be played for them (None for a bot, a choice,
+        or with ``ask_forced``)."""
+        if seat in self.bots or self.ask_forced:
+            return None
+        legal = self.state.legal_actions()
+        return legal[0] if len(legal) == 1 else None
+
+    def _apply(self, action: int, chosen: bool = True) -> None:
+        """Plays ``action``: tells every person what they see of it and moves the undo floor
+        past anything new it showed the one person at the terminal."""
         seat = self.state.current_player
-        if seat in self.humans:
+        if seat in self.humans and chosen:
             self.marks.append(len(self.actions))
         name = self.state.action_name(action)
         said = narrate.public(self.game.name, name)
+        self._move_floor(seat, action)
         self.state.apply(action)
         self.actions.append(action)
         self.movers.append(seat)
@@ -148,8 +193,26 @@ class Table:
         for h in self.humans:
             after = self.state.observation(h)
             told = name if seat == h else said
-            self.news[h] += narrate.news(self.game.name, self.seen[h], after, self.seats_of(h), told)
+            lines = narrate.news(self.game.name, self.seen[h], after, self.seats_of(h), told)
+            if seat == h and not chosen:
+                lines = [f"Your only legal move, {name}, is played for you.", *lines]
+            self.news[h] += lines
+            self.story[h].append(lines)
             self.seen[h] = after
+
+    def _move_floor(self, seat: int, action: int) -> None:
+        """Before ``seat`` plays ``action``: undo may not go back past this move if it is
+        another seat's choice or shows the person something new (see ``undo``)."""
+        if len(self.humans) != 1:
+            return
+        person = self.humans[0]
+        if seat != person:
+            why = f"{self.seats_of(person).name(seat)} has moved since"
+        elif not told_nothing(self.state, action, person):
+            why = "that move showed you something new"
+        else:
+            return
+        self.floor, self.floor_reason = len(self.actions) + 1, why
 
     def _ask(self, seat: int) -> int:
         self._hand_over(seat)
@@ -174,6 +237,8 @@ class Table:
                 show = self._undo()
             elif request.kind == "back":
                 show = self._back(seat)
+            elif request.kind == "log":
+                self._log(seat)
 
     def _hand_over(self, seat: int) -> None:
         """Between two people at one terminal: clear the screen and wait for the next one."""
@@ -198,14 +263,15 @@ class Table:
             out.file.flush()
 
     def _save(self, request: Request) -> None:
-        path = Path(request.path or DEFAULT_SAVE)
+        path = Path(request.path) if request.path else default_save(self.game.name)
         if write_record(path, self.record(), self.prompt.say):
             self.saved = (path, len(self.actions))
             self.screen.say(f"  saved to {path}; continue later with: regalia resume {path}", style="green")
 
     def _offer_to_save(self) -> None:
         """Before leaving: asks whether to save (unless saved as it stands): ``y`` saves to
-        ``DEFAULT_SAVE``, a file name there; no answer, or the end of the input, saves nothing."""
+        the user's data folder (``default_save``), a file name there; no answer, or the end of
+        the input, saves nothing."""
         if self.saved is not None and self.saved[1] == len(self.actions):
             return
         try:
@@ -231,6 +297,9 @@ class Table:
         if not buys or self.state.observation(seat).get("phase") != "pay":
             self.prompt.say("  refused: 'back' backs out of a purchase while you are paying for it", style="yellow")
             return False
+        if buys[-1] < self.floor:
+            self.prompt.say(f"  refused: {self.floor_reason}, so the purchase stands", style="yellow")
+            return False
         self._rewind(buys[-1])
         self.news[seat] = ["you backed out of the purchase"]
         return True
@@ -246,6 +315,7 @@ class Table:
             self.state.apply(a)
             self.actions.append(a)
         self.marks = [m for m in self.marks if m < length]
+        self.story = {h: lines[:length] for h, lines in self.story.items()}
         self.seen = {h: self.state.observation(h) for h in self.humans}
 
     def _undo(self) -> bool:
@@ -256,9 +326,20 @@ class Table:
         if not self.marks:
             self.prompt.say("  refused: there is no move of yours to take back", style="yellow")
             return False
+        if self.marks[-1] < self.floor:
+            self.prompt.say(f"  refused: {self.floor_reason}, so your last move stands", style="yellow")
+            return False
         self._rewind(self.marks.pop())
         self.news = {h: ["you took back your last move"] for h in self.humans}
         return True
+
+    def _log(self, seat: int) -> None:
+        """The whole game so far as ``seat`` was told it, move by move."""
+        told = [(k + 1, line) for k, lines in enumerate(self.story[seat]) for line in lines]
+        if not told:
+            self.prompt.say("  nothing has happened yet")
+        for number, line in told:
+            self.prompt.say(f"  {number:>3}. {line}")
 
     def _hint(self, view: View) -> tuple[str, int]:
         name = strongest_agent()

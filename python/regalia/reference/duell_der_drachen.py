@@ -14,7 +14,7 @@ goes to the stronger side, unless it has at least double a non-zero weaker side 
 weaker); equal leaves it. Most markers wins; equal is a draw.
 
 Rulings, options and the order of random draws: see the Rust module and
-``docs/rules/duell-der-drachen.md``.
+``docs/rules/duell-der-drachen.md`` (the draws: ``docs/games/duell-der-drachen.md``).
 """
 
 from __future__ import annotations

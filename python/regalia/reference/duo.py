@@ -11,7 +11,8 @@ the last card of the draw pile is drawn (every player loses a point per card in 
 round is dealt afresh; its first player is the previous one's left neighbour. Reaching the
 target (10 / 15 / 20 points for 2 / 3-4 / 5-6 players) wins.
 
-Rulings, options and the order of random draws: see the Rust module and ``docs/rules/duo.md``.
+Rulings, options and the order of random draws: see the Rust module,
+``docs/rules/duo.md`` and ``docs/games/duo.md``.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ each remaining Suit goes to the best combination among its bettors (or everybody
 31 points (checked at round end) wins.
 
 Rulings, options and the order of random draws: see the Rust module and
-``docs/rules/regine.md``.
+``docs/rules/regine.md`` (the draws: ``docs/games/regine.md``).
 """
 
 from __future__ import annotations

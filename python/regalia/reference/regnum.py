@@ -11,7 +11,7 @@ points, score icons, 3 points per standard won (ties win nothing, except for Mon
 most points wins, then most inhabitants, then a shared win.
 
 Rulings, options, encodings and the order of random draws: see the Rust module and
-``docs/rules/regnum.md``; this module does exactly the same, step for step.
+``docs/rules/regnum.md`` and ``docs/games/regnum.md``; this module does exactly the same, step for step.
 """
 
 from __future__ import annotations

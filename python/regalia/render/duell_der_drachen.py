@@ -9,7 +9,7 @@ from rich.text import Text
 
 from regalia.observations import DuellDerDrachenObservation
 from regalia.render.colours import coloured
-from regalia.render.words import count
+from regalia.render.words import count, seat_name, seat_verb
 
 #: Each colour's cards, by full name (``red 7``) or short (``R7``), and its territory's name.
 PATTERNS = {c: rf"\b({c} \d|{c[0].upper()}\d)\b|(?<=\n){c}\b" for c in ("red", "blue", "green", "yellow", "white")}
@@ -31,17 +31,23 @@ def side(face_up: list[str], face_down: list[str]) -> str:
     return " ".join(cards)
 
 
-def marker(m: int | None) -> str:
-    """The strength marker between the two sides."""
-    return {None: "  --  ", 0: "<- 0  ", 1: "  1 ->"}[m]
+def marker(m: int | None, seat: int) -> str:
+    """Whose side the territory's strength marker lies on, pointing to it: ``< yours``
+    (your side is the left column), ``theirs >`` or ``--``."""
+    if m is None:
+        return "--"
+    return "< yours" if m == seat else "theirs >"
 
 
 def status(obs: DuellDerDrachenObservation) -> str:
     """Whose turn it is, or how the game ended."""
+    seat = obs["seat"]
     if not obs["terminal"]:
-        return f"seat {obs['current_player']} to move"
+        return "your move" if obs["current_player"] == seat else "the opponent's move"
     how = "final count" if obs["final_count"] else "game over"
-    return f"{how}: " + ("a draw" if obs["winner"] is None else f"seat {obs['winner']} wins")
+    if obs["winner"] is None:
+        return f"{how}: a draw"
+    return f"{how}: " + seat_verb(obs["winner"], seat, 2, "win", "wins")
 
 
 def wrapped(label: str, cards: list[str]) -> list[str]:
@@ -57,25 +63,29 @@ def render(obs: DuellDerDrachenObservation, options: dict[str, Any] | None = Non
 
 
 def board(obs: DuellDerDrachenObservation) -> str:
-    """The board as plain text."""
+    """The board as plain text: your side of each territory on the left, the opponent's on
+    the right."""
+    me, other = obs["seat"], 1 - obs["seat"]
     lines = [
-        f"Duell der Drachen, seat {obs['seat']}'s view: {status(obs)}",
-        f"{'territory':<9} {'seat 0':<15} {'str':>3} {'marker':^6} {'str':<3} {'seat 1':<15} display",
+        f"Duell der Drachen: {status(obs)}",
+        f"{'territory':<9} {'you':<15} {'str':>3} {'marker':^8} {'str':<3} {'the opponent':<15} display",
     ]
     for t in obs["territories"]:
-        s0 = side(t["face_up"][0], t["face_down"][0])
-        s1 = side(t["face_up"][1], t["face_down"][1])
+        mine = side(t["face_up"][me], t["face_down"][me])
+        theirs = side(t["face_up"][other], t["face_down"][other])
         display = t["display"] or "-"
         lines.append(
-            f"{t['colour']:<9} {s0:<15} {t['strength'][0]:>3} {marker(t['marker'])} "
-            f"{t['strength'][1]:<3} {s1:<15} {display}"
+            f"{t['colour']:<9} {mine:<15} {t['strength'][me]:>3} {marker(t['marker'], me):^8} "
+            f"{t['strength'][other]:<3} {theirs:<15} {display}"
         )
     sizes = obs["hand_sizes"]
-    lines.append(f"deck: {count(obs['deck'], 'card')}   hands: seat 0 {sizes[0]}, seat 1 {sizes[1]}   [..]: face down")
-    lines += wrapped(f"your hand (seat {obs['seat']})", obs["hand"])
+    lines.append(
+        f"deck: {count(obs['deck'], 'card')}   in hand: you {sizes[me]}, the opponent {sizes[other]}   [..]: face down"
+    )
+    lines += wrapped("your hand", obs["hand"])
     if obs["opponent_hand"] is not None:
-        lines += wrapped("opponent's hand", obs["opponent_hand"])
-    for seat, known in enumerate(obs["known_cards"]):
-        if known:
-            lines += wrapped(f"seat {seat} took from the display (in hand or face down)", known)
+        lines += wrapped("the opponent's hand", obs["opponent_hand"])
+    for seat in (me, other):
+        if known := obs["known_cards"][seat]:
+            lines += wrapped(f"{seat_name(seat, me, 2)} took from the display (in hand or face down)", known)
     return "\n".join(lines)

@@ -8,7 +8,7 @@ from rich.text import Text
 
 from regalia.observations import DuoLastRound, DuoObservation
 from regalia.render.colours import coloured
-from regalia.render.words import count
+from regalia.render.words import count, seat_name, seat_verb
 
 #: Each colour's cards (``blue 2 circle``, ``blue joker``).
 PATTERNS = {c: rf"\b{c} (\d \w+|joker)" for c in ("red", "blue", "green", "yellow")}
@@ -33,12 +33,17 @@ def _wrapped(label: str, items: list[str]) -> list[str]:
     return lines
 
 
-def _last_round(last: DuoLastRound) -> list[str]:
+def _by_seat(values: list[int], seat: int) -> list[str]:
+    """``you 3``, ``seat 1 4``, ...: a number per seat, named as ``seat``'s board names them."""
+    return [f"{seat_name(i, seat, len(values))} {x}" for i, x in enumerate(values)]
+
+
+def _last_round(last: DuoLastRound, seat: int) -> list[str]:
     if last["winner"] is None:
-        points = [f"seat {i} {p}" for i, p in enumerate(last["points"])]
-        return _wrapped("  last round: the draw pile ran out: ", points)
-    w = last["winner"]
-    return [f"  last round: seat {w} played her last card (+{last['points'][w]})"]
+        return _wrapped("  last round: the draw pile ran out: ", _by_seat(last["points"], seat))
+    w, players = last["winner"], len(last["points"])
+    played = seat_verb(w, seat, players, "played your", "played their")
+    return [f"  last round: {played} last card (+{last['points'][w]})"]
 
 
 def render(obs: DuoObservation, options: dict[str, Any] | None = None) -> Text:
@@ -49,19 +54,20 @@ def render(obs: DuoObservation, options: dict[str, Any] | None = None) -> Text:
 def board(obs: DuoObservation) -> str:
     """Duo from one seat as plain text: scores, hand sizes, the two piles, the turn so far,
     the hand."""
-    seat = obs["seat"]
-    head = f"Round {obs['round']} (seat {obs['first_player']} began)   target {obs['target']}"
+    seat, players = obs["seat"], len(obs["scores"])
+    began = seat_verb(obs["first_player"], seat, players, "began", "began")
+    head = f"Round {obs['round']} ({began})   target {obs['target']}"
     lines = [f"{head}   draw pile: {obs['draw_pile']}"]
     if obs["last_round"] is not None:
-        lines += _last_round(obs["last_round"])
-    lines += _wrapped("  scores:     ", [f"seat {i} {x}" for i, x in enumerate(obs["scores"])])
-    lines += _wrapped("  hand sizes: ", [f"seat {i} {x}" for i, x in enumerate(obs["hand_sizes"])])
+        lines += _last_round(obs["last_round"], seat)
+    lines += _wrapped("  scores:     ", _by_seat(obs["scores"], seat))
+    lines += _wrapped("  hand sizes: ", _by_seat(obs["hand_sizes"], seat))
     for name, top, cards in zip(("left ", "right"), obs["pile_tops"], obs["pile_cards"]):
         lines.append(f"  {name} pile: {top:<16} ({count(len(cards), 'card')})")
     if obs["turn_pile"] is not None:
-        who = f"seat {obs['current_player']}"
-        lines += _wrapped(f"  {who} plays on the {obs['turn_pile']} pile: ", obs["turn_cards"])
+        who = seat_verb(obs["current_player"], seat, players, "play", "plays")
+        lines += _wrapped(f"  {who} on the {obs['turn_pile']} pile: ", obs["turn_cards"])
     if obs["terminal"]:
         lines.append("  the game is over")
-    lines += _wrapped(f"  your hand (seat {seat}): ", obs["hand"])
+    lines += _wrapped("  your hand: ", obs["hand"])
     return "\n".join(lines)

@@ -42,7 +42,7 @@ def render(obs: DuoRegnaObservation, options: dict[str, Any] | None = None) -> T
     out.append("  Dragons won   ")
     out.append(f"you {_dragons(mine)}", style="bold cyan")
     out.append("   ")
-    out.append(f"opponent {_dragons(theirs)}", style="bold red")
+    out.append(f"the opponent {_dragons(theirs)}", style="bold red")
     out.append("\n")
     out.append_text(_track(obs, seat))
     if obs["last_reveal"]:

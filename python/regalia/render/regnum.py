@@ -7,7 +7,7 @@ from typing import Any
 
 from regalia.cards.regnum import SLOT_NAMES, card_set_for
 from regalia.observations import RegnumObservation
-from regalia.render.words import count
+from regalia.render.words import count, seat_name, seat_verb
 
 WIDTH = 80
 #: What the deciding seat is asked, by phase.
@@ -32,8 +32,9 @@ def _wrap(label: str, items: list[str]) -> list[str]:
 
 def render(obs: RegnumObservation, options: dict[str, Any] | None = None) -> str:
     """Regnum from one seat: the table, every realm, the hand and the decision pending."""
-    seat = obs["seat"]
-    turn = "game over" if obs["terminal"] else f"turn {obs['turn'] + 1}, seat {obs['active']} to play"
+    seat, n = obs["seat"], len(obs["castles"])
+    playing = seat_verb(obs["active"], seat, n, "play", "plays")
+    turn = "game over" if obs["terminal"] else f"turn {obs['turn'] + 1} ({playing})"
     lines = [
         f"Regnum: {turn}" + ("" if obs["final_turns"] is None else f" (final turns left: {obs['final_turns']})"),
         f"  resource deck {obs['resource_deck']}, character deck {obs['character_deck']}",
@@ -47,9 +48,8 @@ def render(obs: RegnumObservation, options: dict[str, Any] | None = None) -> str
     discard = obs["discard"]
     lines.append(f"  discard: {count(len(discard), 'card')}, top {discard[-1] if discard else '-'}")
     for p, castle in enumerate(obs["castles"]):
-        me = " (you)" if p == seat else ""
         cards = obs["hand_sizes"][p]
-        lines.append(f"  seat {p}{me}: {castle}, {count(cards, 'card')}, {count(obs['scores'][p], 'point')}")
+        lines.append(f"  {seat_name(p, seat, n)}: {castle}, {count(cards, 'card')}, {count(obs['scores'][p], 'point')}")
         lines += _wrap("    realm: ", obs["realms"][p])
         if obs["known"][p]:
             lines += _wrap("    known in hand: ", obs["known"][p])
@@ -60,7 +60,8 @@ def render(obs: RegnumObservation, options: dict[str, Any] | None = None) -> str
         cost = " ".join(obs["cost"])
         lines.append(f"  paying for {obs['character']} ({cost}): slot {(obs['pay_step'] or 0) + 1}")
     else:
-        lines.append(f"  seat {obs['current_player']} to {ASKED.get(obs['phase'], obs['phase'])}")
+        asked = ASKED.get(obs["phase"], obs["phase"])
+        lines.append(f"  waiting for {seat_name(obs['current_player'], seat, n)} to {asked}")
     if (deck := obs["deck_cards"]) is not None:
         lines += _wrap("  the deck: ", deck)
     return "\n".join(lines)

@@ -138,7 +138,8 @@ fn batch_steps(c: &mut Criterion) {
 const ISMCTS_ITERATIONS: u64 = 2000;
 
 /// ISMCTS from a position four random steps into each game, with the game's heuristic
-/// rollouts (the default) and with uniformly random ones; throughput in iterations.
+/// rollouts (the default) and with uniformly random ones, and with the heuristic ones on two
+/// threads; throughput in iterations.
 fn ismcts(c: &mut Criterion) {
     for info in all_games() {
         let s = mid_game(info.name, 4);
@@ -154,6 +155,16 @@ fn ismcts(c: &mut Criterion) {
             };
             g.bench_function(rollout.name(), |b| b.iter(|| s.ismcts(&config, &never)));
         }
+        // The same iterations shared by two threads (root-parallel): the rate against one.
+        let config = IsmctsConfig {
+            iterations: ISMCTS_ITERATIONS,
+            seed: 1,
+            threads: 2,
+            ..IsmctsConfig::default()
+        };
+        g.bench_function("heuristic-2-threads", |b| {
+            b.iter(|| s.ismcts(&config, &never))
+        });
         g.finish();
     }
 }

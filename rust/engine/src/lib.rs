@@ -35,4 +35,4 @@ pub use options::{Allowed, GameOptions, OptionSpec, Options};
 pub use playout::PlayoutStats;
 pub use registry::{games as all_games, load_state, make};
 pub use rng::Rng;
-pub use search::{IsmctsConfig, IsmctsResult, Rollout};
+pub use search::{IsmctsConfig, IsmctsResult, Rollout, MAX_THREADS};

@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use regalia_engine::recall::DEFAULT_SLOTS;
 use regalia_engine::{
-    Action, DynGame, DynState, Error, IsmctsConfig, IsmctsResult, Rollout, MAX_ACTIONS,
+    Action, DynGame, DynState, Error, IsmctsConfig, IsmctsResult, Rollout, MAX_ACTIONS, MAX_THREADS,
 };
 use std::sync::Arc;
 use std::time::Duration;
@@ -32,6 +32,7 @@ impl PyState {
     }
 
     /// Checks the search arguments, then searches with the GIL released.
+    #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
         py: Python<'_>,
@@ -40,8 +41,17 @@ impl PyState {
         seed: Option<&Bound<'_, PyAny>>,
         time_limit: Option<f64>,
         rollout: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<IsmctsResult> {
         let bad = |m: &str| InvalidArgumentError::new_err(m.to_string());
+        let threads = match threads {
+            Some(n) => int_arg(n, "threads", InvalidArgumentError::new_err, "")?,
+            None => 1,
+        };
+        let threads = usize::try_from(threads)
+            .ok()
+            .filter(|n| (1..=MAX_THREADS).contains(n))
+            .ok_or_else(|| bad(&format!("threads must be from 1 to {MAX_THREADS}")))?;
         let iterations = match iterations {
             Some(n) => int_arg(n, "iterations", InvalidArgumentError::new_err, "")?,
             None => IsmctsConfig::default().iterations as i64,
@@ -82,6 +92,7 @@ impl PyState {
             seed: seed.map_or(Ok(0), seed_arg)?,
             time_limit,
             rollout,
+            threads,
         };
         let inner = &self.inner;
         interruptible(py, |stop| {
@@ -276,8 +287,12 @@ impl PyState {
     /// hidden card. Returns the chosen action. Deterministic for a seed unless ``time_limit``
     /// (seconds) stops it early. ``rollout``: ``"heuristic"`` (the default: the game's cheap
     /// rollout policy, mixed with random moves, stopped early where the game says) or
-    /// ``"random"`` (uniformly random moves to the end). The GIL is released while it searches.
-    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None, rollout=None))]
+    /// ``"random"`` (uniformly random moves to the end). ``threads`` (1 to 256) search at once,
+    /// each its own tree from its own seed for its share of the iterations, their root
+    /// statistics summed (deterministic for a seed and a thread count). The GIL is released
+    /// while it searches.
+    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None, rollout=None, threads=None))]
+    #[allow(clippy::too_many_arguments)]
     fn ismcts(
         &self,
         py: Python<'_>,
@@ -286,14 +301,24 @@ impl PyState {
         seed: Option<&Bound<'_, PyAny>>,
         time_limit: Option<f64>,
         rollout: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Action> {
         Ok(self
-            .search(py, iterations, exploration, seed, time_limit, rollout)?
+            .search(
+                py,
+                iterations,
+                exploration,
+                seed,
+                time_limit,
+                rollout,
+                threads,
+            )?
             .action)
     }
     /// The same search as ``ismcts``, with what it found: a dict of ``action``, ``iterations``
     /// and, per legal action, ``visits`` and ``values`` (mean return for the seat to move).
-    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None, rollout=None))]
+    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None, rollout=None, threads=None))]
+    #[allow(clippy::too_many_arguments)]
     fn ismcts_search<'py>(
         &self,
         py: Python<'py>,
@@ -302,8 +327,17 @@ impl PyState {
         seed: Option<&Bound<'py, PyAny>>,
         time_limit: Option<f64>,
         rollout: Option<&Bound<'py, PyAny>>,
+        threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let r = self.search(py, iterations, exploration, seed, time_limit, rollout)?;
+        let r = self.search(
+            py,
+            iterations,
+            exploration,
+            seed,
+            time_limit,
+            rollout,
+            threads,
+        )?;
         let (visits, values) = (PyDict::new(py), PyDict::new(py));
         for s in &r.root {
             visits.set_item(s.action, s.visits)?;

@@ -28,6 +28,8 @@ class RulesAgent:
     """Plays the rule-based policy of whatever game it is given (see ``POLICIES``)."""
 
     name = "rules"
+    #: The games it plays: those with a policy.
+    games: tuple[str, ...] | None = tuple(POLICIES)
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)

@@ -9,11 +9,10 @@ from typing import Annotated
 import typer
 
 import regalia
-from regalia.agents import make_agent
 from regalia.cli import exits
 from regalia.cli.console import emit_json, screen
 from regalia.cli.params import GameArg, JsonOpt, NoColorOpt, OptionOpt
-from regalia.cli.players import HUMAN, make_game, parse_options, parse_seats
+from regalia.cli.players import HUMAN, check_seats, make_game, parse_options, parse_seats
 from regalia.errors import RegaliaError
 
 EXAMPLES = [
@@ -44,10 +43,7 @@ def gauntlet(
     if len(names) != 1 or HUMAN in names:
         exits.fail(f"--agent takes one built-in agent, got {agent!r}", exits.USAGE)
     g = make_game(game, parse_options(option))
-    try:
-        make_agent(names[0], seed)
-    except RegaliaError as e:
-        exits.fail(str(e), exits.USAGE)
+    check_seats(names, g.name)
     try:
         bar = screen().err.is_terminal
         result = regalia.gauntlet(g, names[0], games=games, seed=seed, workers=workers, progress=bar)

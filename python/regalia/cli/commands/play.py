@@ -26,7 +26,15 @@ PLAY_EXAMPLES = [
     "regalia play duo --seats human,human,random     # two people at one terminal",
     "regalia play duo-regna -o dragons_to_win=3 --record game.json",
 ]
-RESUME_EXAMPLES = ["regalia resume regalia-save.json", "regalia resume game.json --seats human,random"]
+RESUME_EXAMPLES = ["regalia resume game.json", "regalia resume game.json --seats human,random"]
+
+#: ``--ask-forced``: by default a person's only legal move is played for them.
+AskForcedOpt = Annotated[
+    bool,
+    typer.Option(
+        "--ask-forced", help="ask for your move even when it is the only legal one (by default it is played for you)"
+    ),
+]
 
 
 def play(
@@ -38,11 +46,12 @@ def play(
     as_json: Annotated[
         bool, typer.Option("--json", help="print the match record at the end, as JSON on one line")
     ] = False,
+    ask_forced: AskForcedOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
     """Play a game: you (human) against built-in agents, several people, or bots alone.
 
-    At your turn type a move's label or name, or: help, hint, undo, save, quit.
+    At your turn type a move's label or name, or: help, hint, log, undo, save, quit.
     """
     names = parse_seats(seats) if seats else None
     g = make_game(game, parse_options(option), len(names) if names else None)
@@ -53,7 +62,7 @@ def play(
         if HUMAN not in names and not as_json:
             screen().say(f"seed {seed} (play it again with --seed {seed})", err=True)
     if HUMAN in names:
-        _run(Table(g, names, seed, screen()), record, as_json)
+        _run(Table(g, names, seed, screen(), ask_forced=ask_forced), record, as_json)
     else:
         _bots_only(g, names, seed, record, as_json)
 
@@ -67,6 +76,7 @@ def resume(
     as_json: Annotated[
         bool, typer.Option("--json", help="print the match record at the end, as JSON on one line")
     ] = False,
+    ask_forced: AskForcedOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
     """Continue a saved game where it stopped (the seats as saved, unless --seats is given)."""
@@ -75,8 +85,9 @@ def resume(
         exits.fail(f"the game in {file} is over; watch it with: regalia replay {file}")
     names = parse_seats(seats) if seats else saved.agents
     g = make_game(saved.game, dict(saved.options), len(names))
+    check_seats(names, g.name)
     try:
-        table = Table(g, names, saved.seed, screen(), actions=saved.actions)
+        table = Table(g, names, saved.seed, screen(), actions=saved.actions, ask_forced=ask_forced)
     except RegaliaError as e:
         exits.fail(f"{file} does not replay: {e}")
     screen().say(f"resuming {g.title} after {len(saved.actions)} moves")
@@ -94,8 +105,11 @@ def _bots_only(game: Any, names: list[str], seed: int, record_path: Path | None,
     if as_json:
         screen().out.file.write(rec.to_json() + "\n")
         return
-    state, _ = walk(rec, Narrator(screen(), rec.agents, boards=False))
-    _report(game, state, rec, 0, [])
+    narrator = Narrator(screen(), rec.agents, boards=False, options=game.options)
+    screen().say(narrator.heading(), style="italic")
+    state, _ = walk(rec, narrator)
+    narrator.final(state)
+    screen().out.print(result_table(rec, game.title))
 
 
 def _write(record_path: Path | None, rec: MatchRecord) -> None:
@@ -103,17 +117,16 @@ def _write(record_path: Path | None, rec: MatchRecord) -> None:
         raise typer.Exit(exits.ERROR)
 
 
-def _report(
-    game: Any, state: Any, rec: MatchRecord, seat: int | None, news: list[str], ending: list[str] | None = None
-) -> None:
-    """The news of the last moves and the final board for ``seat`` (none when None), why
-    the game ended with its score breakdown, then the result table."""
+def _report(game: Any, state: Any, rec: MatchRecord, seat: int | None, news: list[str], ending: list[str]) -> None:
+    """The news of the last moves and the final board for ``seat`` (none when None: several
+    people share the screen), why the game ended with its score breakdown, then the result
+    table."""
     for line in news:
         screen().tell(f"  {line}", style="italic")
     if seat is not None:
         screen().rule(f"final board of seat {seat}")
         screen().board(game.name, state.observation(seat), game.options)
-    for line in ending or []:
+    for line in ending:
         screen().tell(line, style="bold")
     screen().out.print(result_table(rec, game.title))
 
@@ -121,10 +134,12 @@ def _report(
 def _run(table: Table, record_path: Path | None, as_json: bool) -> None:
     """Plays the table to the end and reports; leaving early exits with ``ABANDONED``."""
     bots_only = not table.humans
-    narrator = Narrator(screen(), table.seats, boards=False)
+    narrator = Narrator(screen(), table.seats, boards=False, options=table.game.options)
     on_move = (lambda seat, action: narrator.move(table.state, seat, action)) if bots_only and not as_json else None
     if table.humans and not as_json:
         screen().tell(table.introduction(), style="bold")
+    elif not as_json:
+        screen().say(narrator.heading(), style="italic")
     try:
         rec = table.play(on_move)
     except GameLeft as e:
@@ -136,6 +151,10 @@ def _run(table: Table, record_path: Path | None, as_json: bool) -> None:
     if as_json:
         screen().out.file.write(rec.to_json() + "\n")
         return
-    seat = table.humans[0] if len(table.humans) == 1 else (None if table.humans else 0)
+    if bots_only:
+        narrator.final(table.state)
+        screen().out.print(result_table(rec, table.game.title))
+        return
+    seat = table.humans[0] if len(table.humans) == 1 else None
     news = table.news.get(seat, []) if seat is not None else []
-    _report(table.game, table.state, rec, seat, news, table.ending() if table.humans else None)
+    _report(table.game, table.state, rec, seat, news, table.ending())

@@ -29,16 +29,25 @@ def replay(
         Path,
         typer.Argument(metavar="FILE", help="a match record (play --record, play --json, save)", show_default=False),
     ],
-    boards: Annotated[bool, typer.Option("--boards", help="show the board before every move")] = False,
+    boards: Annotated[
+        bool, typer.Option("--boards", help="show the board before every move (every seat's, without --view)")
+    ] = False,
     view: Annotated[
-        int | None, typer.Option(min=0, metavar="SEAT", help="show the boards of this seat (default: the mover)")
+        int | None,
+        typer.Option(
+            min=0, metavar="SEAT", help="tell the game from this seat (default: all hands shown, every move named)"
+        ),
     ] = None,
     delay: DelayOpt = 0.0,
     step: StepOpt = False,
     as_json: JsonOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
-    """Replay a recorded match: check that every move is legal, show them, and the result."""
+    """Replay a recorded match: check that every move is legal, show them, and the result.
+
+    All hands are shown (every move named, every seat's final board), unless --view tells the
+    game from one seat: its board, its own moves, and the others' as far as it sees them.
+    """
     rec = read_record(file)
     try:
         game = regalia.make(rec.game, **rec.options)
@@ -49,6 +58,8 @@ def replay(
     if view is not None and view >= game.num_players:
         exits.fail(f"there is no seat {view}: seats are 0 to {game.num_players - 1}", exits.USAGE)
     narrator = Narrator(screen(), rec.agents, boards=boards, view=view, delay=delay, step=step, options=rec.options)
+    if not as_json:
+        screen().say(narrator.heading(), style="italic")
     try:
         state, moves = walk(rec, None if as_json else narrator)
     except (RegaliaError, BrokenRecord) as e:

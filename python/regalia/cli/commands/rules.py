@@ -1,4 +1,4 @@
-"""``regalia rules GAME``: the game's rules page, as Markdown rendered for the terminal.
+"""``regalia rules GAME``: the game's rules page for players, as Markdown rendered for the terminal.
 
 The pages are ``docs/rules/GAME.md``, built into the extension when it is compiled (see
 ``rust/python/build.rs``), so an installed wheel shows them and no copy can drift.
@@ -26,7 +26,8 @@ def rules(
     pager: Annotated[bool, typer.Option("--pager", help="show the page in a pager (less)")] = False,
     no_color: NoColorOpt = False,
 ) -> None:
-    """Show the rules of a game: how it is played here, the rulings applied, its options."""
+    """Show a game's rules for players: setup, a turn, scoring, an example, the rulings
+    applied and its options (action ids and observations: docs/games/GAME.md)."""
     from rich.markdown import Markdown  # imported here: it is slow to import, and only this command needs it
 
     info = game_info(game)

@@ -14,7 +14,7 @@ from regalia.cli import exits
 from regalia.cli.console import emit_json, screen
 from regalia.cli.executors import RayAddressOpt, RayOpt, WorkersOpt, executor_of
 from regalia.cli.params import GameArg, JsonOpt, NoColorOpt, OptionOpt
-from regalia.cli.players import HUMAN, make_game, parse_options, parse_seats
+from regalia.cli.players import HUMAN, check_seats, make_game, parse_options, parse_seats
 from regalia.errors import RegaliaError
 from regalia.simulations import Simulation
 
@@ -77,6 +77,7 @@ def simulate(
         exits.fail("simulate is for bots only; to play, use: regalia play", exits.USAGE)
     g = make_game(game, parse_options(option), len(names) if names else None)
     names = names or ["random"] * g.num_players
+    check_seats(names, g.name)
     try:
         summary = regalia.simulate(
             g,

@@ -13,7 +13,7 @@ from regalia.cli import exits
 from regalia.cli.console import emit_json, screen
 from regalia.cli.executors import RayAddressOpt, RayOpt, WorkersOpt, executor_of
 from regalia.cli.params import GameArg, JsonOpt, NoColorOpt, OptionOpt
-from regalia.cli.players import HUMAN, make_game, parse_options, parse_seats
+from regalia.cli.players import HUMAN, check_seats, make_game, parse_options, parse_seats
 from regalia.errors import RegaliaError
 
 EXAMPLES = [
@@ -54,6 +54,7 @@ def tournament(
     if HUMAN in names:
         exits.fail("a tournament is for bots only; to play, use: regalia play", exits.USAGE)
     g = make_game(game, parse_options(option), len(names))
+    check_seats(names, g.name)
     try:
         result = regalia.tournament(
             g,

@@ -37,12 +37,23 @@ def watch(
     ] = None,
     step: StepOpt = False,
     view: Annotated[
-        int | None, typer.Option(min=0, metavar="SEAT", help="always show the board of this seat (default: seat 0)")
+        int | None,
+        typer.Option(
+            min=0, metavar="SEAT", help="tell the game from this seat: its board, the others' moves as it sees them"
+        ),
     ] = None,
+    open_hands: Annotated[
+        bool, typer.Option("--open", help="all hands shown: every seat's board and every move named (not with --view)")
+    ] = False,
     record: RecordOpt = None,
     no_color: NoColorOpt = False,
 ) -> None:
-    """Watch built-in agents play a game: each board, then the move chosen on it."""
+    """Watch built-in agents play a game: each board, then the move chosen on it.
+
+    The game is told from one seat (--view, seat 0 by default): its board, its own moves, and
+    the others' moves as far as that seat sees them. With --open all hands are shown instead:
+    every seat's board and every move by name.
+    """
     names = parse_seats(seats) if seats else None
     if names and HUMAN in names:
         exits.fail("watch is for bots only; to play, use: regalia play", exits.USAGE)
@@ -51,12 +62,16 @@ def watch(
     check_seats(names, g.name)
     if view is not None and view >= g.num_players:
         exits.fail(f"there is no seat {view}: seats are 0 to {g.num_players - 1}", exits.USAGE)
+    if view is not None and open_hands:
+        exits.fail("--view tells the game from one seat, --open shows all hands: choose one", exits.USAGE)
     seed = secrets.randbits(32) if seed is None else seed
     screen().say(f"{g.title}, seed {seed}: {', '.join(names)}", style="bold")
     table = Table(g, names, seed, screen())
     if delay is None:
         delay = 1.0 if screen().out.is_terminal else 0.0
-    narrator = Narrator(screen(), names, view=0 if view is None else view, delay=delay, step=step, options=g.options)
+    seat = None if open_hands else (view or 0)
+    narrator = Narrator(screen(), names, view=seat, delay=delay, step=step, options=g.options)
+    screen().say(narrator.heading(), style="italic")
     try:
         rec = table.play(lambda seat, action: narrator.move(table.state, seat, action))
     except RegaliaError as e:

@@ -34,8 +34,11 @@ NARRATORS: dict[str, tuple[News, Ending]] = {
 
 def public(game: str, name: str) -> str | None:
     """What every seat hears of a move called ``name`` besides what its board shows: said
-    aloud at a real table (a Knight's target in Regine), never a secret choice. None for a
+    aloud at a real table (a Knight's target in Regine, a card played onto a pile in Duo,
+    which a new deal may clear from the board at once), never a secret choice. None for a
     game whose boards show all that is public."""
+    if game == "duo":
+        return duo.public(name)
     return regine.public(name) if game == "regine" else None
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from regalia.cli.narrate.common import score_changes
 from regalia.cli.narrate.seats import Seats
 from regalia.render.words import count
 
@@ -64,6 +65,7 @@ def news(before: Obs, after: Obs, mover: int, told: str | None, seats: Seats) ->
         if own is not None:
             lines.append(f"You chose {own}.")
         lines.append(_reveal(before, after, seats))
+        lines += score_changes("Dragons", before["captured"], after["captured"], seats)
         if len(after["hand"]) > len(before["hand"]):
             lines.append("Nine rounds are over: both take all nine cards back.")
     elif own is not None:

@@ -11,9 +11,10 @@ found by the name the table says, never by taking the name apart.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
+from regalia.cli.narrate import regine_suits
+from regalia.cli.narrate.common import action_info, added, cards_in_words, score_changes
 from regalia.cli.narrate.seats import Seats
 from regalia.render.words import count
 
@@ -25,25 +26,16 @@ SECRET = ("exchange", "discard")
 FACE_DOWN = "play a card face down"
 
 
-@cache
-def _infos() -> dict[str, dict[str, Any]]:
-    """Every Regine action's info by its name. Names and infos describe the id alone (the
-    same in every state), so one state of the largest table serves every game."""
-    import regalia
-
-    state = regalia.make("regine", players=4).new_state(0)
-    return {state.action_name(a): state.action_info(a) for a in range(state.num_actions)}
-
-
 def _info(told: str | None) -> dict[str, Any] | None:
     """The info of the move called ``told`` (None: nothing said, or only ``FACE_DOWN``)."""
-    return None if told is None else _infos().get(told)
+    return action_info("regine", told, players=4)
 
 
 def public(name: str) -> str | None:
     """What everybody at the table learns of a move called ``name`` (None: only what the
     board shows). A card played face down is public only as "face down"."""
-    info = _infos()[name]
+    info = _info(name)
+    assert info is not None, name
     if info["kind"] == "play" and not info["face_up"]:
         return FACE_DOWN
     return None if info["kind"] in SECRET else name
@@ -56,17 +48,6 @@ def _title(card: str | None) -> str:
 def _slot(obs: Obs, seat: int, slot: int) -> str | None:
     row = obs["table"][seat]
     return row[slot]["card"] if slot < len(row) else None
-
-
-def _new(before: list[str], after: list[str]) -> list[str]:
-    left = list(before)
-    out = []
-    for card in after:
-        if card in left:
-            left.remove(card)
-        else:
-            out.append(card)
-    return out
 
 
 def _table_changes(before: Obs, after: Obs, seats: Seats) -> list[str]:
@@ -83,24 +64,25 @@ def _table_changes(before: Obs, after: Obs, seats: Seats) -> list[str]:
         elif len(a) == len(b):
             for bs, s in zip(b, a):
                 if s["face_up"] and not bs["face_up"]:
-                    lines.append(f"{seats.their(k).capitalize()} face-down card is turned face up: {_title(s['card'])}")
+                    lines.append(f"{seats.whose(k).capitalize()} face-down card is turned face up: {_title(s['card'])}")
     return lines
 
 
 def _effect(before: Obs, after: Obs, mover: int, info: dict[str, Any], seats: Seats) -> list[str]:
     """The line for an effect's decision, from its info."""
-    who = seats.Name(mover)
-    whose = seats.their(mover).capitalize()
+    whose = seats.whose(mover).capitalize()
     effect = info["effect"]
     if info["kind"] == "name_seat" and effect == "knight":
         k = info["seat"]
         line = (
-            f"{whose} Knight names {seats.name(k)}: a card of {seats.their(k)} hand is discarded at random and replaced"
+            f"{whose} Knight names {seats.name(k)}: a card of {seats.whose(k)} hand is discarded at random and replaced"
         )
         if k == seats.viewer:
-            lost, got = _new(after["hand"], before["hand"]), _new(before["hand"], after["hand"])
+            lost, got = added(after["hand"], before["hand"]), added(before["hand"], after["hand"])
             if lost:
                 line += f" (you lose {lost[0]}, you draw {got[0] if got else 'nothing'})"
+            else:
+                line += " (you draw the same card you lose)"
         return [line + "."]
     if info["kind"] == "name_seat":
         k = info["seat"]
@@ -108,29 +90,73 @@ def _effect(before: Obs, after: Obs, mover: int, info: dict[str, Any], seats: Se
     if info["kind"] == "target_card" and effect == "assassin":
         k, slot = info["seat"], info["slot"]
         card = _slot(before, k, slot)
+        drawn = added(before["hand"], after["hand"]) if k == seats.viewer else []
         return [
-            f"{whose} Assassin eliminates {seats.their(k)} {'face-down card' if card is None else card.capitalize()};"
-            f" {seats.verb(k, 'draw', 'draws')} a card."
+            f"{whose} Assassin eliminates {seats.whose(k)} {'face-down card' if card is None else card.capitalize()};"
+            f" {seats.verb(k, 'draw', 'draws')} {drawn[0] if drawn else 'a card'}."
         ]
     if info["kind"] == "target_card":
         k, slot = info["seat"], info["slot"]
         card = _slot(after, k, slot)
-        return [f"{whose} Courtesan turns {seats.their(k)} face-down card face up: {_title(card)}."]
+        return [f"{whose} Courtesan turns {seats.whose(k)} face-down card face up: {_title(card)}."]
+    seen = before["herald_card"]  # shown to the Herald's player alone
     if info["kind"] == "herald" and info["take"]:
+        card = seen or next(
+            (a["card"] for b, a in zip(before["table"][mover], after["table"][mover]) if b["card"] != a["card"]),
+            "herald",
+        )
         return [
-            f"{who} {'take' if mover == seats.viewer else 'takes'} the Herald's card: it replaces the Herald face up."
+            f"{seats.Verb(mover, 'take', 'takes')} the Herald's card, {_title(card)}: it replaces the Herald face up."
         ]
     if info["kind"] == "herald":
-        return [f"{who} {'put' if mover == seats.viewer else 'puts'} the Herald's card at the bottom of the deck."]
+        card = f" ({_title(seen)})" if seen else ""
+        return [f"{seats.Verb(mover, 'put', 'puts')} the Herald's card{card} at the bottom of the deck."]
     return []
 
 
-def _suits(before: Obs, after: Obs, seats: Seats) -> list[str]:
+def _at_once(suit: int, won: int, gain: int, seats: Seats) -> list[str]:
+    """A Suit won with the only chip left on it."""
+    return [
+        f"{SUITS[suit]}: {seats.verb(won, 'win', 'wins')} at once, with the only chip left on it"
+        f" (+{gain}: the chip and {regine_suits.SUIT_MOST[suit]} for the Suit; the cards stay unseen)."
+    ]
+
+
+def _won_at_once(before: Obs, after: Obs, seats: Seats) -> list[str]:
+    """A Suit won during the wagers: a single chip left on it."""
     lines = []
+    for i in range(len(SUITS)):
+        won = after["suit_winners"][i]
+        if after["phase"] == "wager" and won is not None and before["suit_winners"][i] is None:
+            lines += _at_once(i, won, after["suit_points"][i], seats)
+    return lines
+
+
+def _resolved(before: Obs, after: Obs, mover: int, told: str | None, seats: Seats) -> list[str]:
+    """The round's end: every combination shown, each Suit not yet won with why it went
+    where it did and what it paid."""
+    combos = after["last_combinations"] or []
+    lines = ["The round is scored; the combinations:"]
+    lines += [f"  {seats.name(k)}: {' '.join(combo)}" for k, combo in enumerate(combos)]
     for i, suit in enumerate(SUITS):
-        won, points = after["suit_winners"][i], after["suit_points"][i]
-        if won is not None and (before["suit_winners"][i] != won or before["suit_points"][i] != points):
-            lines.append(f"{suit}: {seats.verb(won, 'win', 'wins')} the Suit (+{points}).")
+        won = after["suit_winners"][i]
+        if before["suit_winners"][i] is not None:
+            lines.append(f"{suit}: won at once by {seats.name(won)} (+{before['suit_points'][i]}).")
+            continue
+        bets = set(before["bets"][i])
+        if before["suit"] == suit.lower() and told == "all yours":
+            bets.discard(mover)  # the last reply took its chip back
+        if won is not None and len(bets) == 1:
+            lines += _at_once(i, won, after["suit_points"][i], seats)
+            continue
+        why = regine_suits.reason(i, sorted(bets) or list(range(seats.count)), combos, before["dealer"], seats)
+        among = "" if bets else "; nobody bet, so everybody was compared"
+        if won is None:
+            lines.append(f"{suit}: nobody wins: {why}{among}.")
+            continue
+        chips, doubled = len(bets), before["double_down"][i] is not None
+        gain = regine_suits.points(i, after["suit_points"][i], chips, doubled)
+        lines.append(f"{suit}: {seats.verb(won, 'win', 'wins')} ({gain}) {why}{among}.")
     return lines
 
 
@@ -144,8 +170,13 @@ def news(before: Obs, after: Obs, mover: int, told: str | None, seats: Seats) ->
     kind = None if info is None else info["kind"]
     if info is not None and "effect" in info:
         lines += _effect(before, after, mover, info, seats)
-        if kind in ("discard", "show_card") and mover == seats.viewer:
-            lines.append(f"You {'discard' if kind == 'discard' else 'show'} {info['card']}.")
+        if kind == "show_card" and mover == seats.viewer:
+            lines.append(f"You show {info['card']}.")
+        elif kind == "discard" and mover == seats.viewer:
+            kept = list(before["hand"])
+            kept.remove(info["card"])
+            drawn = added(kept, after["hand"])
+            lines.append(f"You discard {info['card']} for the Princess and draw {drawn[0] if drawn else 'nothing'}.")
     elif decision.startswith("princess"):
         lines.append(f"{who} discards a card for the Princess and draws one.")
     elif decision in ("bet", "reply to the double down") and told is not None:
@@ -160,11 +191,13 @@ def news(before: Obs, after: Obs, mover: int, told: str | None, seats: Seats) ->
         n = before["marked_count"]
         line = f"{seats.Verb(mover, 'exchange', 'exchanges')} {count(n, 'card')} with the deck"
         if mover == seats.viewer:
-            line += (
-                f" ({', '.join(before['marked'])} for {', '.join(_new(before['hand'], after['hand'])) or 'the same'})"
-            )
+            kept = list(before["hand"])
+            for card in before["marked"]:
+                kept.remove(card)
+            drawn = added(kept, after["hand"])
+            line += f": {cards_in_words(before['marked'], True)} out, {cards_in_words(drawn, True)} in"
         lines.append(line + ".")
-    elif kind == "end_turn" and after["passes"] > before["passes"]:
+    elif kind == "end_turn" and (after["passes"] > before["passes"] or after["phase"] != before["phase"]):
         lines.append(f"{seats.Verb(mover, 'pass', 'passes')} (nothing exchanged or played this turn).")
     if info is None or info.get("effect") != "courtesan":
         lines += [line + "." for line in _table_changes(before, after, seats)]
@@ -172,24 +205,11 @@ def news(before: Obs, after: Obs, mover: int, told: str | None, seats: Seats) ->
         lines.append("A Jester face up: exchanges are allowed again.")
     if before["phase"] == "build" and after["phase"] != "build" and not after["terminal"]:
         lines.append("Everyone passed: the hands go face down on the table; the wagers begin (Queens first).")
-    lines += _suits(before, after, seats)
-    if after["round"] != before["round"] or (after["terminal"] and not before["terminal"]):
-        lines += _round_scores(after, seats)
-    return lines
-
-
-def _round_scores(obs: Obs, seats: Seats) -> list[str]:
-    combos = obs["last_combinations"] or []
-    lines = ["The round is scored:"]
-    for k, combo in enumerate(combos):
-        lines.append(f"  {seats.name(k)}: {' '.join(combo)}")
-    won = [
-        f"{suit} {seats.name(w)} +{p}"
-        for suit, w, p in zip(SUITS, obs["suit_winners"], obs["suit_points"])
-        if w is not None
-    ]
-    lines.append("  " + ("; ".join(won) if won else "no Suit won"))
-    lines.append("  scores: " + ", ".join(f"{seats.name(k)} {x}" for k, x in enumerate(obs["scores"])))
+    round_over = after["round"] != before["round"] or (after["terminal"] and not before["terminal"])
+    lines += _resolved(before, after, mover, told, seats) if round_over else _won_at_once(before, after, seats)
+    lines += score_changes("Scores", before["scores"], after["scores"], seats)
+    if round_over and not after["terminal"]:
+        lines.append(f"Round {after['round'] + 1} begins; {seats.name(after['dealer'])} deals.")
     return lines
 
 

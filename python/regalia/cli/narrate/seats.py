@@ -60,6 +60,10 @@ class Seats:
             return "your"
         return "their" if self.count == 2 else f"seat {seat}'s"
 
+    def whose(self, seat: int) -> str:
+        """``your`` / ``the opponent's`` / ``seat 2's``: a possessive that names the seat."""
+        return "your" if seat == self.viewer and not self.neutral else f"{self.name(seat)}'s"
+
     def agent_title(self, seat: int) -> str:
         """The agent at ``seat`` in a few words (its options after the colon kept)."""
         spec = self.agents[seat]

@@ -18,8 +18,14 @@
 //! term of an action counts the visits in which it was legal. Each iteration adds at most one
 //! node; at a node every legal action is tried once before any is tried twice.
 //!
+//! With several threads ([`IsmctsConfig::threads`]) the search is root-parallel: each thread
+//! grows a tree of its own from its own seed for its share of the iterations, and the root
+//! statistics of the trees are summed (Chaslot, Winands and van den Herik, 2008). The threads
+//! share nothing while they search, so two threads run close to twice the iterations of one
+//! in the same time.
+//!
 //! Without a time limit the search is a pure function of the root, the searching seat's
-//! information and the seed.
+//! information, the seed and the number of threads.
 
 use crate::actions::{Action, ActionSet};
 use crate::game::{uniform_action, Game, Seat};
@@ -32,7 +38,8 @@ use std::time::{Duration, Instant};
 /// How to search.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct IsmctsConfig {
-    /// Iterations (sampled worlds) to run at most; at least one always runs.
+    /// Iterations (sampled worlds) to run at most, shared among the threads; at least one
+    /// always runs in each thread.
     pub iterations: u64,
     /// The exploration constant `c` of UCT: `mean + c * sqrt(ln(available) / visits)`.
     pub exploration: f64,
@@ -42,7 +49,13 @@ pub struct IsmctsConfig {
     pub time_limit: Option<Duration>,
     /// How rollouts finish a game.
     pub rollout: Rollout,
+    /// Threads searching at once (root parallelism), from 1 to [`MAX_THREADS`]; 1 is the
+    /// plain search on the calling thread.
+    pub threads: usize,
 }
+
+/// The most threads one search may use.
+pub const MAX_THREADS: usize = 256;
 
 /// How a rollout chooses its moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -81,6 +94,7 @@ impl Default for IsmctsConfig {
             seed: 0,
             time_limit: None,
             rollout: Rollout::default(),
+            threads: 1,
         }
     }
 }
@@ -116,7 +130,8 @@ pub fn ismcts<G: Game>(game: &G, root: &G::State, config: &IsmctsConfig) -> Opti
 const STOP_CHECK: u64 = 128;
 
 /// [`ismcts`] that also ends early once `stop` is set (by another thread: Ctrl-C at the
-/// terminal), looking at it every [`STOP_CHECK`] iterations; one iteration always runs.
+/// terminal), looking at it every [`STOP_CHECK`] iterations; one iteration always runs (in
+/// each thread).
 pub fn ismcts_until<G: Game>(
     game: &G,
     root: &G::State,
@@ -124,37 +139,54 @@ pub fn ismcts_until<G: Game>(
     stop: &AtomicBool,
 ) -> Option<IsmctsResult> {
     let seat = game.current_player(root)?;
-    let root_legal = game.legal_actions(root);
-    let mut search = Search {
-        game,
-        rng: Rng::new(config.seed),
-        tree: Tree::new(),
-        tensor: vec![0.0; game.observation_shape().iter().product()],
-        path: Vec::new(),
-        exploration: config.exploration,
-        rollout: config.rollout,
+    let threads = config.threads.clamp(1, MAX_THREADS);
+    let iterations = config.iterations.max(1);
+    let tallies: Vec<Tally> = if threads == 1 {
+        vec![search_tree(
+            game,
+            root,
+            seat,
+            config,
+            config.seed,
+            iterations,
+            stop,
+        )]
+    } else {
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|k| {
+                    let share = iterations / threads as u64
+                        + u64::from((k as u64) < iterations % threads as u64);
+                    let seed = thread_seed(config.seed, k);
+                    scope.spawn(move || search_tree(game, root, seat, config, seed, share, stop))
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| {
+                    w.join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
+                .collect()
+        })
     };
-    let start = Instant::now();
-    let mut iterations = 0;
-    while iterations < config.iterations.max(1) {
-        if iterations > 0 && config.time_limit.is_some_and(|t| start.elapsed() >= t) {
-            break;
-        }
-        if iterations > 0 && iterations % STOP_CHECK == 0 && stop.load(Ordering::Relaxed) {
-            break;
-        }
-        let world = game.determinize(root, seat, &mut search.rng);
-        search.iterate(world);
-        iterations += 1;
+    let mut sum = Tally::default();
+    for t in tallies {
+        sum.add(&t);
     }
-    let root_stats: Vec<ActionStats> = root_legal
+    let root_stats: Vec<ActionStats> = game
+        .legal_actions(root)
         .iter()
         .map(|a| {
-            let e = search.tree.nodes[ROOT].edge(a);
+            let (visits, total) = sum.root.get(&a).copied().unwrap_or((0, 0.0));
             ActionStats {
                 action: a,
-                visits: e.map_or(0, |e| e.visits),
-                mean: e.map_or(0.0, Edge::mean),
+                visits: u32::try_from(visits).unwrap_or(u32::MAX),
+                mean: if visits == 0 {
+                    0.0
+                } else {
+                    total / visits as f64
+                },
             }
         })
         .collect();
@@ -168,9 +200,77 @@ pub fn ismcts_until<G: Game>(
     })?;
     Some(IsmctsResult {
         action: best.action,
-        iterations,
+        iterations: sum.iterations,
         root: root_stats,
     })
+}
+
+/// The seed of thread `k` of a search seeded `seed` with several threads.
+fn thread_seed(seed: u64, k: usize) -> u64 {
+    let mut h = seed ^ (k as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    splitmix64(&mut h)
+}
+
+/// What one tree found at the root: iterations run, and per root action its visits and
+/// total return (summed over the trees of a parallel search).
+#[derive(Default)]
+struct Tally {
+    iterations: u64,
+    root: std::collections::BTreeMap<Action, (u64, f64)>,
+}
+
+impl Tally {
+    fn add(&mut self, other: &Tally) {
+        self.iterations += other.iterations;
+        for (&a, &(visits, total)) in &other.root {
+            let e = self.root.entry(a).or_insert((0, 0.0));
+            e.0 += visits;
+            e.1 += total;
+        }
+    }
+}
+
+/// One tree searched from `seed` for `iterations` iterations (or until the time limit or
+/// `stop`); its root statistics.
+fn search_tree<G: Game>(
+    game: &G,
+    root: &G::State,
+    seat: Seat,
+    config: &IsmctsConfig,
+    seed: u64,
+    iterations: u64,
+    stop: &AtomicBool,
+) -> Tally {
+    let mut search = Search {
+        game,
+        rng: Rng::new(seed),
+        tree: Tree::new(),
+        tensor: vec![0.0; game.observation_shape().iter().product()],
+        path: Vec::new(),
+        exploration: config.exploration,
+        rollout: config.rollout,
+    };
+    let start = Instant::now();
+    let mut done = 0;
+    while done < iterations.max(1) {
+        if done > 0 && config.time_limit.is_some_and(|t| start.elapsed() >= t) {
+            break;
+        }
+        if done > 0 && done % STOP_CHECK == 0 && stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let world = game.determinize(root, seat, &mut search.rng);
+        search.iterate(world);
+        done += 1;
+    }
+    Tally {
+        iterations: done,
+        root: search.tree.nodes[ROOT]
+            .edges
+            .iter()
+            .map(|e| (e.action, (u64::from(e.visits), e.total)))
+            .collect(),
+    }
 }
 
 /// Index of the root node.
@@ -202,13 +302,6 @@ struct Node {
 }
 
 impl Node {
-    fn edge(&self, a: Action) -> Option<&Edge> {
-        self.edges
-            .binary_search_by_key(&a, |e| e.action)
-            .ok()
-            .map(|i| &self.edges[i])
-    }
-
     /// Counts every legal action as available once, then picks one: a random untried action
     /// if there is one, else the best by UCT (the lowest id among equals).
     fn select(&mut self, legal: &ActionSet, exploration: f64, rng: &mut Rng) -> Action {
@@ -458,6 +551,48 @@ mod tests {
     }
 
     #[test]
+    fn threads_share_the_iterations_and_repeat_for_a_seed() {
+        let g = duo_regna();
+        let s = g.new_state(Rng::new(3));
+        let mut c = config(301, 9);
+        c.threads = 2;
+        let r = ismcts(&g, &s, &c).expect("not over");
+        assert_eq!(Some(r.clone()), ismcts(&g, &s, &c));
+        assert_eq!(r.iterations, 301);
+        assert_eq!(r.root.iter().map(|x| x.visits as u64).sum::<u64>(), 301);
+        assert_ne!(
+            Some(r),
+            ismcts(&g, &s, &config(301, 9)),
+            "two trees are not the one tree"
+        );
+        c.iterations = 2;
+        c.threads = 3;
+        assert_eq!(
+            ismcts(&g, &s, &c).map(|r| r.iterations),
+            Some(3),
+            "one iteration a thread at least"
+        );
+    }
+
+    #[test]
+    fn the_threads_sum_what_their_trees_found() {
+        let g = duo_regna();
+        let s = g.new_state(Rng::new(4));
+        let mut c = config(400, 5);
+        c.threads = 2;
+        let both = ismcts(&g, &s, &c).expect("not over");
+        let alone: Vec<_> = (0..2)
+            .map(|k| ismcts(&g, &s, &config(200, thread_seed(5, k))).expect("not over"))
+            .collect();
+        for (i, x) in both.root.iter().enumerate() {
+            let (a, b) = (alone[0].root[i], alone[1].root[i]);
+            assert_eq!(x.visits, a.visits + b.visits);
+            let total = a.mean * a.visits as f64 + b.mean * b.visits as f64;
+            assert!((x.mean * x.visits as f64 - total).abs() < 1e-9);
+        }
+    }
+
+    #[test]
     fn it_takes_the_winning_card() {
         // Seat 1 to choose; seat 0 has committed one of its last cards 1, 2, 3. The dragon lies
         // on seat 1's side and capturing it wins: the 5 beats all three; the Jester (0) loses
@@ -472,12 +607,16 @@ mod tests {
         s.last_reveal = Some([1, 1]);
         assert_eq!(g.check_state(&s), Ok(()));
         assert_eq!(g.current_player(&s), Some(1));
-        let r = ismcts(&g, &s, &config(200, 4)).expect("not over");
-        assert_eq!(r.action, 6, "{r:?}");
-        assert!(r
-            .root
-            .iter()
-            .find(|x| x.action == 6)
-            .is_some_and(|x| x.mean == 1.0));
+        for threads in [1, 2] {
+            let mut c = config(200, 4);
+            c.threads = threads;
+            let r = ismcts(&g, &s, &c).expect("not over");
+            assert_eq!(r.action, 6, "{r:?}");
+            assert!(r
+                .root
+                .iter()
+                .find(|x| x.action == 6)
+                .is_some_and(|x| x.mean == 1.0));
+        }
     }
 }

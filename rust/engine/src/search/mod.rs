@@ -2,4 +2,4 @@
 
 pub mod ismcts;
 
-pub use ismcts::{ismcts, ismcts_until, IsmctsConfig, IsmctsResult, Rollout};
+pub use ismcts::{ismcts, ismcts_until, IsmctsConfig, IsmctsResult, Rollout, MAX_THREADS};

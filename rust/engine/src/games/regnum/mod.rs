@@ -151,40 +151,90 @@ pub struct Regnum {
 }
 
 // ---- Cards and actions ----
-/// Whether cards `cnt` fill `need` (per colour) plus `any` slots; with `wild`, one card may
-/// count as any colour (Hall's condition over the colour subsets). With the wildcard, some
-/// card x must do: it leaves the subsets it could pay for, and pays any colour.
-fn hall(cnt: &[u8; KINDS], need: &[u32; 4], any: u32, wild: bool) -> bool {
+/// For each set of colours (bit c: colour c), the kinds of card that pay for some colour of
+/// it (bit k: kind k).
+const PAYERS: [u16; 16] = {
+    let mut table = [0u16; 16];
+    let mut set = 1;
+    while set < 16 {
+        let mut k = 0;
+        while k < KINDS {
+            if KIND_MASK[k] & set as u8 != 0 {
+                table[set] |= 1 << k;
+            }
+            k += 1;
+        }
+        set += 1;
+    }
+    table
+};
+
+/// A hand seen as payers: how many of its cards can pay for some colour of each set of
+/// colours, its size, and the kinds it holds (bit k: kind k).
+struct Supply {
+    per_set: [u32; 16],
+    total: u32,
+    kinds: u16,
+}
+
+impl Supply {
+    fn of(cnt: &[u8; KINDS]) -> Supply {
+        // within[m]: the cards whose colours all lie in the set m (a sum over subsets).
+        let mut within = [0u32; 16];
+        let (mut total, mut kinds) = (0, 0u16);
+        for (k, &c) in cnt.iter().enumerate() {
+            within[KIND_MASK[k] as usize] += c as u32;
+            total += c as u32;
+            kinds |= u16::from(c > 0) << k;
+        }
+        for bit in 0..4 {
+            for m in 0..16 {
+                if m >> bit & 1 == 1 {
+                    within[m] += within[m ^ 1 << bit];
+                }
+            }
+        }
+        // A card pays for some colour of a set unless all its colours lie outside it.
+        let per_set = std::array::from_fn(|set| total - within[15 ^ set]);
+        Supply {
+            per_set,
+            total,
+            kinds,
+        }
+    }
+}
+
+/// Whether the hand `supply` fills `need` (per colour) plus `any` slots; with `wild`, one
+/// card may count as any colour (Hall's condition over the colour subsets). With the
+/// wildcard, some card x must do: it leaves the subsets it could pay for, and pays any colour.
+fn hall(supply: &Supply, need: &[u32; 4], any: u32, wild: bool) -> bool {
     let total_need: u32 = need.iter().sum::<u32>() + any;
-    let total: u32 = cnt.iter().map(|&c| c as u32).sum();
-    if total < total_need {
+    if supply.total < total_need {
         return false;
     }
     if wild && total_need == 0 {
         return true;
     }
     // Bit k: a card of kind k may still be the wildcard.
-    let mut wildcards: u16 = (0..KINDS)
-        .filter(|&k| cnt[k] > 0)
-        .fold(0, |m, k| m | 1 << k);
-    for set in 1..16u8 {
-        let demand: u32 = (0..4).filter(|c| set >> c & 1 == 1).map(|c| need[c]).sum();
-        if demand == 0 {
+    let mut wildcards = supply.kinds;
+    let mut demand = [0u32; 16];
+    for set in 1..16usize {
+        demand[set] = demand[set & (set - 1)] + need[set.trailing_zeros() as usize];
+        if demand[set] == 0 {
             continue;
         }
-        let payers = (0..KINDS).filter(|&k| KIND_MASK[k] & set != 0);
-        let supply: u32 = payers.clone().map(|k| cnt[k] as u32).sum();
+        let (wanted, had) = (demand[set], supply.per_set[set]);
         if !wild {
-            if demand > supply {
+            if wanted > had {
                 return false;
             }
             continue;
         }
-        if demand > supply + 1 {
+        if wanted > had + 1 {
             return false;
         }
-        if demand == supply + 1 {
-            wildcards &= !payers.fold(0u16, |m, k| m | 1 << k);
+        if wanted == had + 1 {
+            wildcards &= !PAYERS[set];
         }
         if wildcards == 0 {
             return false;
@@ -202,32 +252,43 @@ pub fn feasible(
     pair_colour: Option<u8>,
     wild: bool,
 ) -> bool {
-    let mut need = [0u32; 4];
-    let (mut pairs, mut any) = (0u32, 0u32);
-    let mut i = start;
-    while i < slots.len() {
-        match slots[i] {
-            c @ 0..=3 => need[c as usize] += 1,
-            PAIR_FIRST => {
-                pairs += 1;
-                i += 1;
+    Supply::of(cnt).pays(slots, start, pair_colour, wild)
+}
+
+impl Supply {
+    /// [`feasible`] for the hand this supply counts (a hand weighed against several
+    /// characters is counted once).
+    fn pays(&self, slots: &[u8], start: usize, pair_colour: Option<u8>, wild: bool) -> bool {
+        let mut need = [0u32; 4];
+        let (mut pairs, mut any) = (0u32, 0u32);
+        let mut i = start;
+        while i < slots.len() {
+            match slots[i] {
+                c @ 0..=3 => need[c as usize] += 1,
+                PAIR_FIRST => {
+                    pairs += 1;
+                    i += 1;
+                }
+                PAIR_SECOND => match pair_colour {
+                    Some(c) if c < 4 => need[c as usize] += 1,
+                    _ => return false,
+                },
+                _ => any += 1,
             }
-            PAIR_SECOND => match pair_colour {
-                Some(c) if c < 4 => need[c as usize] += 1,
-                _ => return false,
-            },
-            _ => any += 1,
+            i += 1;
         }
-        i += 1;
+        if self.total < need.iter().sum::<u32>() + any + 2 * pairs {
+            return false;
+        }
+        (0..4u32.pow(pairs)).any(|mut combo| {
+            let mut n = need;
+            for _ in 0..pairs {
+                n[(combo % 4) as usize] += 2;
+                combo /= 4;
+            }
+            hall(self, &n, any, wild)
+        })
     }
-    (0..4u32.pow(pairs)).any(|mut combo| {
-        let mut n = need;
-        for _ in 0..pairs {
-            n[(combo % 4) as usize] += 2;
-            combo /= 4;
-        }
-        hall(cnt, &n, any, wild)
-    })
 }
 
 fn total(cards: &[u8; KINDS]) -> usize {
@@ -504,8 +565,9 @@ impl Game for Regnum {
                 }
             }
             Phase::Main => {
+                let (supply, wild) = (Supply::of(&hand), self.wild(s));
                 for (i, c) in s.lineup.iter().enumerate() {
-                    if c.is_some() && feasible(&hand, self.slots(*c), 0, None, self.wild(s)) {
+                    if c.is_some() && supply.pays(self.slots(*c), 0, None, wild) {
                         out.insert(BUY + i as Action);
                     }
                 }
