@@ -27,16 +27,101 @@ def test_the_core_imports_no_extra() -> None:
 
 
 @CONFIGS
-def test_pettingzoo_api_and_seed_tests_pass(config: tuple[str, int]) -> None:
+def test_pettingzoo_tests_pass_unwrapped(config: tuple[str, int]) -> None:
     pz = pytest.importorskip("regalia.pettingzoo")
+    # (bombardment_test reads observations as arrays: it takes no dict with an action mask.)
     from pettingzoo.test import api_test, seed_test
 
+    state_test = importlib.import_module("pettingzoo.test.state_test")  # (the package hides it)
     name, players = config
     options = {"players": players, **SUITE_OPTIONS.get(name, {})}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # api_test's advice on Dict spaces with action masks
-        api_test(pz.env(name, render_mode="ansi", **options), num_cycles=200)
-        seed_test(lambda: pz.env(name, **options), num_cycles=50)
+        api_test(pz.raw_env(name, render_mode="ansi", **options), num_cycles=200)
+        seed_test(lambda: pz.raw_env(name, **options), num_cycles=50)
+        # test_state plays unmasked random actions: the illegal ones end the game.
+        state_test.test_state(pz.raw_env(name, **options), num_cycles=30)
+        api_test(pz.env(name, **options), num_cycles=50)  # and in the order-enforcing wrapper
+
+
+def _play_legally(env: Any, steps: int) -> None:
+    """``steps`` random legal moves (fewer if the game ends)."""
+    rng = np.random.default_rng(5)
+    for _ in range(steps):
+        if env.game_state.is_terminal:
+            return
+        env.step(int(rng.choice(env.game_state.legal_actions())))
+
+
+@CONFIGS
+def test_pettingzoo_an_illegal_move_ends_the_game_with_the_mover_losing(config: tuple[str, int]) -> None:
+    pz = pytest.importorskip("regalia.pettingzoo")
+    name, players = config
+    env = pz.raw_env(name, players=players)
+    env.reset(seed=2)
+    _play_legally(env, 3)
+    mover = env.agent_selection
+    illegal = int(np.flatnonzero(env.game_state.legal_action_mask() == 0)[0])
+    before = env.game_state.to_json()
+    env.step(illegal)
+    assert env.game_state.to_json() == before
+    assert all(env.terminations.values()) and not any(env.truncations.values())
+    assert env.rewards == {a: -1.0 if a == mover else 0.0 for a in env.possible_agents}
+    for info in env.infos.values():
+        assert info["illegal_action"] is True and info["illegal_agent"] == mover
+        assert f"action {illegal}" in info["illegal_reason"]
+    seen = {}
+    for agent in env.agent_iter():
+        _, reward, terminated, _, _ = env.last()
+        assert terminated
+        seen[agent] = reward
+        env.step(None)
+    assert seen == {a: -1.0 if a == mover else 0.0 for a in env.possible_agents} and env.agents == []
+
+
+def test_pettingzoo_illegal_moves_can_raise_and_other_bad_actions_always_do() -> None:
+    pz = pytest.importorskip("regalia.pettingzoo")
+    strict = pz.raw_env("regnum", illegal="raise")
+    strict.reset(seed=1)
+    illegal = int(np.flatnonzero(strict.game_state.legal_action_mask() == 0)[0])
+    before = strict.game_state.to_json()
+    with pytest.raises(regalia.IllegalActionError):
+        strict.step(illegal)
+    assert strict.game_state.to_json() == before and not any(strict.terminations.values())
+    strict.step(int(strict.game_state.legal_actions()[0]))  # the game goes on
+    lenient = pz.raw_env("regnum", illegal_reward=-5)
+    lenient.reset(seed=1)
+    for bad in (None, "7", 1.0, True):
+        with pytest.raises(regalia.IllegalActionError):
+            lenient.step(bad)
+        assert not any(lenient.terminations.values())
+    lenient.step(illegal)
+    assert lenient.rewards[lenient.possible_agents[0]] == -5.0
+    for options in ({"illegal": "ignore"}, {"illegal_reward": float("nan")}, {"illegal_reward": "-1"}):
+        with pytest.raises(regalia.InvalidOptionError):
+            pz.raw_env("regnum", **options)
+
+
+def test_pettingzoo_parallel_an_illegal_move_ends_the_round_unplayed() -> None:
+    pz = pytest.importorskip("regalia.pettingzoo")
+    env = pz.parallel_env("duo-regna")
+    observations, _ = env.reset(seed=3)
+    first = {a: int(np.flatnonzero(observations[a]["action_mask"])[0]) for a in env.agents}
+    observations, *_ = env.step(first)  # a card played is no longer in the hand
+    legal = {a: int(np.flatnonzero(observations[a]["action_mask"])[0]) for a in env.agents}
+    illegal = int(np.flatnonzero(observations["player_1"]["action_mask"] == 0)[0])
+    before = env.game_state.to_json()
+    _, rewards, terminations, truncations, infos = env.step({**legal, "player_1": illegal})
+    assert env.game_state.to_json() == before and env.agents == []
+    assert rewards == {"player_0": 0.0, "player_1": -1.0}
+    assert all(terminations.values()) and not any(truncations.values())
+    assert all(i["illegal_agent"] == "player_1" and i["illegal_action"] is True for i in infos.values())
+    strict = pz.parallel_env("duo-regna", illegal="raise")
+    strict.reset(seed=3)
+    strict.step(first)
+    with pytest.raises(regalia.IllegalActionError):
+        strict.step({**legal, "player_1": illegal})
+    assert strict.game_state.to_json() == before and strict.agents == ["player_0", "player_1"]
 
 
 def test_pettingzoo_rewards_are_the_returns_and_render_shows_the_board() -> None:

@@ -64,7 +64,7 @@ def check_rows_replay(game: Any, table: Any) -> None:
                 np.array(row["observation"], dtype=np.float32), state.observation_tensor(seat).ravel()
             )
             assert row["action_name"] == state.action_name(row["action"])
-            assert row["options"] == options
+            assert row["options"] == options and row["game"] == game.name
             state.apply(row["action"])
         assert state.is_terminal
         returns = [float(np.float32(r)) for r in state.returns()]
@@ -107,6 +107,27 @@ def test_an_arrow_file_holds_the_same_rows_as_a_parquet_file(tmp_path: Path) -> 
     regalia.simulate("regine", games=3, seed=4, out=arrow)
     assert pa.ipc.open_file(pa.memory_map(str(arrow))).schema.field("observation").type.list_size == 286
     assert read(arrow).equals(read(parquet))
+
+
+def test_two_games_files_read_as_one_table_by_their_game_column(tmp_path: Path) -> None:
+    duo, regine = tmp_path / "duo.parquet", tmp_path / "regine.arrow"
+    regalia.simulate("duo-regna", games=4, seed=1, out=duo)
+    regalia.simulate("regine", games=2, seed=1, out=regine, agents=["rules", "random", "random", "random"])
+    parts = [read(duo), read(regine)]
+    # Each game's tensors have their own width: together they are lists.
+    tensors = {"legal_mask": pa.bool_(), "observation": pa.float32(), "returns": pa.float32()}
+    for i, part in enumerate(parts):
+        for name, kind in tensors.items():
+            part = part.set_column(part.schema.get_field_index(name), name, part.column(name).cast(pa.list_(kind)))
+        parts[i] = part
+    both = pa.concat_tables(parts)
+    assert both.num_rows == parts[0].num_rows + parts[1].num_rows
+    games = both.column("game").to_pylist()
+    assert games == ["duo-regna"] * parts[0].num_rows + ["regine"] * parts[1].num_rows
+    for name, part in zip(["duo-regna", "regine"], parts):
+        rows = both.filter(pa.compute.equal(both.column("game"), name))
+        assert rows.column("options").unique().to_pylist() == [json.dumps(regalia.make(name).options, sort_keys=True)]
+        assert rows.column("observation").to_pylist() == part.column("observation").to_pylist()
 
 
 def test_a_new_file_gets_the_usual_mode_and_a_replaced_one_keeps_its_own(tmp_path: Path) -> None:
@@ -259,7 +280,8 @@ def test_the_core_imports_neither_ray_nor_pyarrow() -> None:
 
 
 def test_the_docs_example_loads_a_dataset_for_training(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The page's ```python blocks run (its ```py blocks need a cluster or hours)."""
+    """The page's ```python blocks run (its ```py blocks need a cluster, hours, polars or
+    DuckDB)."""
     import re
 
     monkeypatch.chdir(tmp_path)

@@ -4,12 +4,13 @@ is named; these run whether or not the extras are installed."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
 import regalia
 from regalia.errors import ExecutorError, InvalidArgumentError
-from regalia.executors import LocalExecutor, RayExecutor, resolve
+from regalia.executors import LocalExecutor, RayExecutor, _token_source, resolve
 
 
 def square_or_fail(x: int) -> int:
@@ -34,6 +35,7 @@ def test_executor_names_resolve() -> None:
     assert isinstance(resolve("local"), LocalExecutor)
     assert isinstance(resolve("ray"), RayExecutor) and resolve("ray").address is None
     assert resolve("127.0.0.1:6379").address == "127.0.0.1:6379"  # type: ignore[attr-defined]
+    assert resolve("auto", 2).address == "auto"  # type: ignore[attr-defined]
     mine = LocalExecutor(2)
     assert resolve(mine) is mine
     with pytest.raises(InvalidArgumentError):
@@ -69,3 +71,17 @@ def test_an_executor_handed_to_several_runs_keeps_its_workers() -> None:
         assert executor._pool is pool is not None
         assert one.records == two.records
     assert executor._pool is None
+
+
+def test_the_ray_token_is_taken_where_ray_takes_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert _token_source() is None
+    (tmp_path / ".ray").mkdir()
+    (tmp_path / ".ray" / "auth_token").write_text("from-the-file")
+    assert _token_source() == str(tmp_path / ".ray" / "auth_token")
+    monkeypatch.setenv("RAY_AUTH_TOKEN_PATH", str(tmp_path / "elsewhere"))
+    assert _token_source() == str(tmp_path / "elsewhere")
+    monkeypatch.setenv("RAY_AUTH_TOKEN", "from-the-environment")
+    assert _token_source() == "RAY_AUTH_TOKEN"

@@ -1,11 +1,20 @@
 """Tournaments and datasets on Ray: the same results as the local run, a dead worker's chunk
 retried (no game lost or counted twice), Ctrl-C cancelling the tasks, and clear errors for
-a Ray that cannot be reached. One local Ray (2 CPUs, on this machine only) serves the module."""
+a Ray that cannot be reached. One local Ray (2 CPUs, on this machine only) serves the module;
+one head started with ``ray start`` and token authentication (reached through 127.0.0.1,
+stopped at the end) serves the tests of clusters that run beside the command."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
+import signal
+import socket
+import subprocess
+import sys
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +25,7 @@ import regalia
 from regalia.agents import View
 from regalia.errors import AgentError
 from regalia.executors import RayExecutor
-from tests.cli_helpers import run, run_script
+from tests.cli_helpers import run, run_script, script
 
 ray = pytest.importorskip("ray", reason='the Ray tests need Ray: pip install "regalia[ray]" (the test extra has it)')
 
@@ -28,7 +37,7 @@ def local_ray() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         # The workers import this module (its agents and chunk functions) by name.
         patch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
     yield
     ray.shutdown()
 
@@ -122,6 +131,18 @@ def test_a_bad_address_fails_before_any_game_and_leaves_no_file(tmp_path: Path, 
     assert os.listdir(tmp_path) == []
 
 
+def test_an_address_where_something_else_listens_fails_within_30_s(tmp_path: Path) -> None:
+    with socket.socket() as listener:  # the kernel accepts connections; nothing answers
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        address = f"127.0.0.1:{listener.getsockname()[1]}"
+        args = ("simulate", "duo-regna", "-n", "10", "--out", str(tmp_path / "g.parquet"), "--ray-address", address)
+        result = run_script(*args, timeout=30)
+    assert result.returncode == 1
+    assert f"no Ray cluster answers at {address} (something listens there, but not a Ray head)" in result.stderr
+    assert os.listdir(tmp_path) == []
+
+
 def test_a_ray_that_cannot_start_fails_clearly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(**options: Any) -> None:
         raise RuntimeError("no room for the object store")
@@ -144,3 +165,137 @@ def test_an_agents_error_on_ray_is_the_same_error(local_ray: None) -> None:
     with pytest.raises(AgentError, match="raised RuntimeError: no idea") as caught:
         regalia.tournament("duo-regna", [broken, "random"], games=4, executor="ray", progress=False)
     assert caught.value.seat == 0 and caught.value.record is not None
+
+
+ROOT = str(Path(__file__).resolve().parent.parent)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def stop_group(process: subprocess.Popen[bytes], grace: float = 10) -> None:
+    """Stops the process group that ``process`` leads: SIGTERM, then, after ``grace`` seconds,
+    SIGKILL to whatever of the group is left (a head's GCS, raylet and workers)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=grace)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=10)
+
+
+class Head:
+    """A Ray head started with ``ray start --head`` (the way a cluster is run beside a command),
+    with token authentication and its own HOME, reached through 127.0.0.1. (Ray binds its
+    ports on every interface and has no loopback-only mode; the token keeps others out.)"""
+
+    def __init__(self, home: Path) -> None:
+        self.port, self.token, self.home = free_port(), uuid.uuid4().hex, home
+        self.address = f"127.0.0.1:{self.port}"
+
+
+@pytest.fixture(scope="module")
+def head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Head]:
+    home = tmp_path_factory.mktemp("head-home")
+    head = Head(home)
+    env = {**os.environ, "HOME": str(home), "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": head.token}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))
+    ray_cli = str(Path(sys.executable).parent / "ray")
+    command = [ray_cli, "start", "--head", "--block", f"--port={head.port}", "--num-cpus=1"]
+    command += ["--include-dashboard=false", "--disable-usage-stats"]
+    process = subprocess.Popen(
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            assert process.poll() is None, "ray start --head exited"
+            assert time.monotonic() < deadline, "the Ray head did not answer in 90 s"
+            try:
+                socket.create_connection(("127.0.0.1", head.port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.5)
+        time.sleep(3)  # the GCS answers before the head's raylet has registered
+        yield head
+    finally:
+        stop_group(process)
+        # `ray start` names its cluster for discovery here; ours is gone.
+        current = Path("/tmp/ray/ray_current_cluster")
+        if current.exists() and current.read_text().strip().endswith(f":{head.port}"):
+            current.unlink()
+
+
+def user_env(home: Path, **env: str) -> dict[str, str]:
+    """The environment of a user of this machine: a HOME of their own (where Ray keeps its
+    token), RAY_AUTH_* and RAY_ADDRESS only as ``env`` gives them."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("RAY_AUTH", "RAY_ADDRESS"))}
+    clean["PYTHONPATH"] = os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))
+    return {**clean, "HOME": str(home), **env}
+
+
+def regalia_as_user(*args: str, home: Path, timeout: float = 120, **env: str) -> Any:
+    """``regalia ARGS`` run as a user of this machine (see ``user_env``)."""
+    command = [*script(), *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=user_env(home, **env))
+
+
+#: Where RayExecutor plays, asked in a fresh process (this one has the module's Ray open).
+WHERE = """
+import json, ray
+from regalia.executors import RayExecutor
+seen = []
+for executor in (RayExecutor(workers=2), RayExecutor()):
+    with executor:
+        seen.append([ray.get_runtime_context().gcs_address, executor.workers, ray.cluster_resources()["CPU"]])
+print(json.dumps(seen))
+"""
+
+
+def test_a_cluster_running_here_does_not_capture_ray(head: Head, tmp_path: Path) -> None:
+    found = subprocess.run(
+        [sys.executable, "-c", WHERE], capture_output=True, text=True, timeout=240, env=user_env(tmp_path)
+    )
+    assert found.returncode == 0, found.stderr
+    two, every = json.loads(found.stdout.strip().splitlines()[-1])
+    assert not two[0].endswith(f":{head.port}") and two[1:] == [2, 2.0]
+    assert not every[0].endswith(f":{head.port}") and every[1] == every[2]
+    args = ("tournament", "duo-regna", "--agents", "rules,random", "-n", "4")
+    result = regalia_as_user(*args, "--ray", "--workers", "2", home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == run(*args).stdout
+
+
+@pytest.mark.parametrize("where", ["environment", "file"])
+def test_ray_address_reaches_a_head_that_asks_for_its_token(head: Head, tmp_path: Path, where: str) -> None:
+    env = {"RAY_AUTH_TOKEN": head.token} if where == "environment" else {}
+    if where == "file":
+        (tmp_path / ".ray").mkdir()
+        (tmp_path / ".ray" / "auth_token").write_text(head.token)
+    out = tmp_path / "g.parquet"
+    args = ("simulate", "duo-regna", "-n", "20", "--seed", "3", "--out", str(out), "--ray-address", head.address)
+    result = regalia_as_user(*args, "--json", home=tmp_path, **env)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["games"] == 20 and out.exists()
+
+
+@pytest.mark.parametrize(
+    ("token", "message"),
+    [("wrong", "refuses the token (from RAY_AUTH_TOKEN)"), (None, "asks for a token, and this machine has none")],
+)
+def test_a_head_that_refuses_the_token_fails_within_30_s_before_any_game(
+    head: Head, tmp_path: Path, token: str | None, message: str
+) -> None:
+    out = tmp_path / "out" / "g.parquet"
+    out.parent.mkdir()
+    env = {"RAY_AUTH_TOKEN": token} if token else {}
+    args = ("simulate", "duo-regna", "-n", "10", "--out", str(out), "--ray-address", head.address)
+    result = regalia_as_user(*args, home=tmp_path, timeout=30, **env)
+    assert result.returncode == 1
+    assert f"the Ray cluster at {head.address} {message}" in result.stderr
+    assert os.listdir(out.parent) == []

@@ -1,8 +1,9 @@
 """Trajectory datasets: every decision of many games as one row of a Parquet file (pyarrow,
 ``pip install "regalia[parquet]"``), for training.
 
-One row per step, the rows of a game consecutive and in order (see ``COLUMNS``; the file's
-metadata key ``regalia`` holds the run's settings and the observation's shape as JSON).
+One row per step, the rows of a game consecutive and in order, each naming its game and
+options (see ``COLUMNS``; the file's metadata key ``regalia`` holds the run's settings and the
+observation's shape as JSON).
 Tensors and masks are fixed-size list columns, so pyarrow, polars, pandas and numpy read
 them as one flat block each, with no Python loop.
 
@@ -36,6 +37,7 @@ BLOCK = 64
 
 #: The columns of a trajectory dataset and what each holds.
 COLUMNS: dict[str, str] = {
+    "game": "string: the game's name (as regalia.make takes it), so that several games' files read as one",
     "game_id": "int64: the game's index in the run, from 0",
     "seed": "uint64: the game's seed; game.new_state(seed) and the game's actions replay it",
     "step": "int32: the decision's index in its game, from 0",
@@ -47,7 +49,7 @@ COLUMNS: dict[str, str] = {
     "observation": "fixed_size_list<float32>[size]: the mover's observation tensor, flattened",
     "returns": "fixed_size_list<float32>[num_players]: every seat's return at the end of the game",
     "player_return": "float32: the mover's return at the end of the game",
-    "options": "string: the game's options as JSON",
+    "options": "string: the game's options as JSON (sorted keys)",
 }
 
 #: Rows gathered before a row group is written (fewer at the end of the file).
@@ -262,6 +264,7 @@ def schema(game: Any, metadata: dict[str, Any], dictionaries: bool = True) -> An
     text = pa.dictionary(pa.int32(), pa.string()) if dictionaries else pa.string()
     return pa.schema(
         [
+            ("game", text),
             ("game_id", pa.int64()),
             ("seed", pa.uint64()),
             ("step", pa.int32()),
@@ -301,6 +304,7 @@ class DatasetWriter:
         self.arrow = path.lower().endswith(ARROW_SUFFIXES)
         # An IPC file cannot change a column's dictionary from one batch to the next.
         self.schema = schema(game, metadata, dictionaries=not self.arrow)
+        self.game = game.name
         self.options = json.dumps(game.options, sort_keys=True)
         self.rows = 0
         self._pending: list[Any] = []
@@ -341,7 +345,9 @@ class DatasetWriter:
         def words(indices: npt.NDArray[np.int32], words: list[str]) -> Any:
             return pa.DictionaryArray.from_arrays(pa.array(indices, type=pa.int32()), pa.array(words, type=pa.string()))
 
+        same = np.zeros(n, dtype=np.int32)  # the index of a value every row shares
         columns = [
+            words(same, [self.game]),
             pa.array(chunk.game_id, type=pa.int64()),
             pa.array(chunk.seed, type=pa.uint64()),
             pa.array(chunk.step, type=pa.int32()),
@@ -353,7 +359,7 @@ class DatasetWriter:
             fixed(chunk.observation, chunk.observation.shape[1], pa.float32()),
             fixed(chunk.returns, chunk.returns.shape[1], pa.float32()),
             pa.array(chunk.returns[np.arange(n), chunk.player], type=pa.float32()),
-            words(np.zeros(n, dtype=np.int32), [self.options]),
+            words(same, [self.options]),
         ]
         if self.arrow:
             columns = [c.cast(pa.string()) if pa.types.is_dictionary(c.type) else c for c in columns]

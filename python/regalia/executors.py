@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import socket
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import ExitStack
 from multiprocessing import get_all_start_methods, get_context
+from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -187,6 +190,8 @@ def _in_order(
 
 #: Seconds to wait for a Ray cluster's address to answer before giving up.
 CONNECT_TIMEOUT = 5.0
+#: Seconds to wait for a Ray head to accept or refuse the token (Ray itself retries for longer).
+HANDSHAKE_TIMEOUT = 15.0
 
 
 def _probe(address: str) -> None:
@@ -204,6 +209,60 @@ def _probe(address: str) -> None:
         raise ExecutorError(f"no Ray cluster answers at {address}: {e.strerror or e}") from None
 
 
+def _token_source() -> str | None:
+    """Where Ray takes its token from, in Ray's own order: the ``RAY_AUTH_TOKEN`` variable,
+    the file named by ``RAY_AUTH_TOKEN_PATH``, or ``~/.ray/auth_token``; None without one."""
+    if os.environ.get("RAY_AUTH_TOKEN"):
+        return "RAY_AUTH_TOKEN"
+    if os.environ.get("RAY_AUTH_TOKEN_PATH"):
+        return os.environ["RAY_AUTH_TOKEN_PATH"]
+    default = Path.home() / ".ray" / "auth_token"
+    return str(default) if default.is_file() else None
+
+
+def _authenticate(ray: Any, address: str) -> None:
+    """Makes Ray send its token to the head at ``address`` (``HOST:PORT``), as it does itself
+    for ``auto``: with a token at hand and ``RAY_AUTH_MODE`` unset, the mode becomes
+    ``token`` for this process. Then asks the head once, so that a refused or missing token
+    fails at once with a message that says which (Ray would retry for some 20 s and then
+    only say that it could not connect)."""
+    source = _token_source()
+    if source and "RAY_AUTH_MODE" not in os.environ:
+        os.environ["RAY_AUTH_MODE"] = "token"
+        ray._raylet.Config.initialize("")  # Ray reads its configuration once; read it again
+    outcome: list[BaseException | None] = []
+
+    def handshake() -> None:
+        try:
+            ray._raylet.GcsClient(address=address)
+            outcome.append(None)
+        except BaseException as e:
+            outcome.append(e)
+
+    # Ray's client blocks for up to 40 s where something that is not a Ray head answers.
+    thread = threading.Thread(target=handshake, name="ray-handshake", daemon=True)
+    thread.start()
+    thread.join(HANDSHAKE_TIMEOUT)
+    if not outcome:
+        raise ExecutorError(f"no Ray cluster answers at {address} (something listens there, but not a Ray head)")
+    error = outcome[0]
+    if error is None:
+        return
+    if isinstance(error, ray.exceptions.AuthenticationError):
+        mode = os.environ.get("RAY_AUTH_MODE", "token")
+        if not source:
+            problem = "asks for a token, and this machine has none"
+        elif mode != "token":
+            problem = f"asks for a token, and RAY_AUTH_MODE is {mode!r} here (unset it or set it to token)"
+        else:
+            problem = f"refuses the token (from {source})"
+        raise ExecutorError(
+            f"the Ray cluster at {address} {problem}: give this machine the head's token "
+            "(`ray get-auth-token` there) as RAY_AUTH_TOKEN or in ~/.ray/auth_token"
+        )
+    raise ExecutorError(f"no Ray cluster answers at {address}: {type(error).__name__}: {error}")
+
+
 def _import_ray() -> Any:
     try:
         import ray
@@ -214,9 +273,12 @@ def _import_ray() -> Any:
 
 class RayExecutor(Executor):
     """Chunks played as Ray tasks: on the cluster at ``address`` (``HOST:PORT`` of its head,
-    ``ray://HOST:PORT`` for Ray Client, or ``"auto"``), or, without one, on a local Ray
-    started for the run with ``workers`` CPUs (default: every core). When Ray is already
-    initialised in this process, that connection is used and left open.
+    ``ray://HOST:PORT`` for Ray Client, or ``"auto"``: the cluster ``ray start`` runs on
+    this machine), or, without one, on a local Ray started for the run with ``workers`` CPUs
+    (default: every core), never on a cluster that happens to run here. A head that asks for
+    Ray's token gets the one Ray finds (``RAY_AUTH_TOKEN``, ``RAY_AUTH_TOKEN_PATH``,
+    ``~/.ray/auth_token``). When Ray is already initialised in this process, that connection
+    is used and left open.
 
     A task whose worker dies is retried by Ray (``max_retries``); a chunk's result is taken
     once, so no game is lost or counted twice. Stopping early cancels the tasks still
@@ -244,17 +306,17 @@ class RayExecutor(Executor):
     def _start(self) -> None:
         ray = _import_ray()
         if not ray.is_initialized():
+            options: dict[str, Any]
             if self.address:
                 _probe(self.address)
-            where = f"at {self.address}" if self.address else "locally"
+                if self.address != "auto" and not self.address.startswith("ray://"):
+                    _authenticate(ray, self.address)
+                where, options = f"at {self.address}", {"address": self.address}
+            else:
+                # "local": a Ray of our own, even where `ray start` runs a cluster on this machine.
+                where, options = "locally", {"address": "local", "num_cpus": self._requested}
             try:
-                ray.init(
-                    address=self.address,
-                    num_cpus=None if self.address else self._requested,
-                    include_dashboard=False,
-                    logging_level=logging.WARNING,
-                    log_to_driver=False,
-                )
+                ray.init(**options, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False)
             except Exception as e:
                 raise ExecutorError(f"Ray could not start {where}: {type(e).__name__}: {e}") from None
             self._started = True
@@ -301,8 +363,8 @@ class RayExecutor(Executor):
 
 
 #: What ``executor=`` accepts: ``None`` or ``"local"`` (processes here, ``workers`` of them),
-#: ``"ray"`` (a local Ray, or the connection already open), ``"ray://..."`` or ``"HOST:PORT"``
-#: (that cluster), or an executor object.
+#: ``"ray"`` (a local Ray of the run's own, or the connection already open), ``"ray://..."``,
+#: ``"HOST:PORT"`` or ``"auto"`` (that cluster), or an executor object.
 ExecutorLike = Executor | str | None
 
 

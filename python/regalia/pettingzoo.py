@@ -15,8 +15,13 @@ seat's ``observation`` tensor and an int8 ``action_mask`` (all zeros but on the 
 turn). Rewards are the game's returns, given at the end; games end by themselves, so there
 are no truncations. ``render()`` shows the board drawn by ``regalia.render``, as the agent to
 act sees it, or with ``render_mode="rgb_array"`` a picture of the whole table, every seat's
-cards open (``regalia.pictures``). An illegal action raises ``IllegalActionError`` (wrap the env in PettingZoo's
-``TerminateIllegalWrapper`` to end the game with a penalty instead). The game position is
+cards open (``regalia.pictures``). An illegal move ends the episode as in PettingZoo's classic
+games (``TerminateIllegalWrapper``): the mover is rewarded ``illegal_reward`` (default -1),
+the others 0, every agent is terminated, and every agent's ``info`` has ``illegal_action:
+True`` (as in ``regalia.gymnasium``), ``illegal_agent`` (the mover) and ``illegal_reason``
+(which action, and why it was refused); the game position stays as it was. With
+``illegal="raise"`` an illegal move raises ``IllegalActionError`` instead, the game
+unchanged. An action that is not an integer raises either way. The game position is
 ``game_state``; ``state()`` is PettingZoo's global state: every seat's observation tensor,
 concatenated (in ``state_space``), e.g. for a centralised critic.
 
@@ -32,6 +37,7 @@ Duo Regna, where both players choose a card at once, is also a parallel environm
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -43,16 +49,43 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 import regalia
 from regalia.errors import InvalidOptionError
-from regalia.gymnasium import RENDER_MODES, TENSOR_BOUND, action_mask, check_render_mode, observation_box
+from regalia.gymnasium import (
+    ILLEGAL_ACTION_REWARD,
+    RENDER_MODES,
+    TENSOR_BOUND,
+    action_mask,
+    check_render_mode,
+    observation_box,
+)
 from regalia.render import render as render_board
 
-__all__ = ["SIMULTANEOUS_GAMES", "RegaliaAECEnv", "RegaliaParallelEnv", "env", "parallel_env", "raw_env"]
+__all__ = [
+    "ILLEGAL_MODES",
+    "SIMULTANEOUS_GAMES",
+    "RegaliaAECEnv",
+    "RegaliaParallelEnv",
+    "env",
+    "parallel_env",
+    "raw_env",
+]
 
 #: Per agent, a flag (terminations, truncations).
 Flags = dict[str, bool]
 
 #: Games whose seats choose at once (a round is one step of the parallel environment).
 SIMULTANEOUS_GAMES = ("duo-regna",)
+
+#: What an illegal move does: end the episode with the mover losing (PettingZoo's classic
+#: games), or raise ``IllegalActionError``.
+ILLEGAL_MODES = ("terminate", "raise")
+
+
+def _illegal_reason(action: Any, error: regalia.IllegalActionError) -> str | None:
+    """Why ``action`` was refused, for the infos; None when it is not a move at all (not an
+    integer), which raises whatever the mode."""
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        return None
+    return str(error)
 
 
 def _spaces(game: Any) -> tuple[list[str], spaces.Space[Any], spaces.Space[Any], spaces.Box]:
@@ -71,9 +104,29 @@ class _RegaliaEnv:
 
     metadata: dict[str, Any]
 
-    def _setup(self, game: str, render_mode: str | None, backend: str, options: dict[str, Any]) -> None:
+    def _setup(
+        self,
+        game: str,
+        render_mode: str | None,
+        backend: str,
+        illegal: str,
+        illegal_reward: float,
+        options: dict[str, Any],
+    ) -> None:
         self.game = regalia.make(game, backend=backend, **options)  # type: ignore[arg-type]
         check_render_mode(render_mode)
+        if illegal not in ILLEGAL_MODES:
+            raise InvalidOptionError(f"illegal must be one of {', '.join(ILLEGAL_MODES)}, got {illegal!r}")
+        if (
+            isinstance(illegal_reward, bool)
+            or not isinstance(illegal_reward, (int, float, np.number))
+            or not math.isfinite(illegal_reward)
+        ):
+            raise InvalidOptionError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
+        #: What an illegal move does (``ILLEGAL_MODES``).
+        self.illegal: str = illegal
+        #: The mover's reward when its illegal move ends the game.
+        self.illegal_reward: float = float(illegal_reward)
         self.metadata = {**self.metadata, "name": f"regalia_{self.game.name.replace('-', '_')}_v0"}
         self.render_mode = render_mode
         self.possible_agents, action, observation, self.state_space = _spaces(self.game)
@@ -95,6 +148,12 @@ class _RegaliaEnv:
     def state(self) -> npt.NDArray[np.float32]:
         """The global state: every seat's observation tensor, concatenated in seat order."""
         return np.concatenate([self.game_state.observation_tensor(s).ravel() for s in range(self.game.num_players)])
+
+    def _illegal_outcome(self, mover: str, reason: str) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+        """The rewards and infos of the live agents when ``mover``'s illegal move ends the game."""
+        rewards = {a: self.illegal_reward if a == mover else 0.0 for a in self.agents}
+        why = {"illegal_action": True, "illegal_agent": mover, "illegal_reason": reason}
+        return rewards, {a: dict(why) for a in self.agents}
 
     def _new_game(self, seed: int | None) -> None:
         """A new game, every agent in it; with ``seed`` this and the following games repeat."""
@@ -127,9 +186,17 @@ class RegaliaAECEnv(_RegaliaEnv, AECEnv):  # type: ignore[misc]
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "regalia_v0", "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, game: str, render_mode: str | None = None, backend: str = "rust", **options: Any) -> None:
+    def __init__(
+        self,
+        game: str,
+        render_mode: str | None = None,
+        backend: str = "rust",
+        illegal: str = "terminate",
+        illegal_reward: float = ILLEGAL_ACTION_REWARD,
+        **options: Any,
+    ) -> None:
         AECEnv.__init__(self)
-        self._setup(game, render_mode, backend, options)
+        self._setup(game, render_mode, backend, illegal, illegal_reward, options)
 
     def _seat(self, agent: str) -> int:
         return self.possible_agents.index(agent)
@@ -152,12 +219,25 @@ class RegaliaAECEnv(_RegaliaEnv, AECEnv):  # type: ignore[misc]
         return {"observation": self.game_state.observation_tensor(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
-        """Plays the selected agent's ``action`` (``None`` for an agent whose game is over)."""
+        """Plays the selected agent's ``action`` (``None`` for an agent whose game is over); an
+        illegal one ends the game or raises, as ``illegal`` says."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.game_state.apply(action)
+        try:
+            self.game_state.apply(action)
+        except regalia.IllegalActionError as error:
+            reason = _illegal_reason(action, error)
+            if reason is None or self.illegal == "raise":
+                raise
+            self._cumulative_rewards[agent] = 0.0
+            self.rewards, infos = self._illegal_outcome(agent, reason)
+            self.infos = {a: {**self.infos[a], **infos[a]} for a in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
+            self._deads_step_first()
+            return
         self._cumulative_rewards[agent] = 0.0
         if self.game_state.is_terminal:
             returns = self.game_state.returns()
@@ -179,12 +259,14 @@ class RegaliaAECEnv(_RegaliaEnv, AECEnv):  # type: ignore[misc]
 
 
 def raw_env(game: str, render_mode: str | None = None, **options: Any) -> RegaliaAECEnv:
-    """The unwrapped environment of ``game`` (``options`` as for ``regalia.make``)."""
+    """The unwrapped environment of ``game`` (``illegal``, ``illegal_reward`` and ``backend`` as
+    for ``RegaliaAECEnv``, the other ``options`` as for ``regalia.make``)."""
     return RegaliaAECEnv(game, render_mode=render_mode, **options)
 
 
 def env(game: str, render_mode: str | None = None, **options: Any) -> Any:
-    """The environment of ``game`` in PettingZoo's order-enforcing wrapper."""
+    """The environment of ``game`` (options as for ``raw_env``) in PettingZoo's
+    order-enforcing wrapper."""
     return OrderEnforcingWrapper(raw_env(game, render_mode=render_mode, **options))
 
 
@@ -199,8 +281,16 @@ class RegaliaParallelEnv(_RegaliaEnv, ParallelEnv):  # type: ignore[misc]
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "regalia_v0", "render_fps": 1}
 
-    def __init__(self, game: str, render_mode: str | None = None, backend: str = "rust", **options: Any) -> None:
-        self._setup(game, render_mode, backend, options)
+    def __init__(
+        self,
+        game: str,
+        render_mode: str | None = None,
+        backend: str = "rust",
+        illegal: str = "terminate",
+        illegal_reward: float = ILLEGAL_ACTION_REWARD,
+        **options: Any,
+    ) -> None:
+        self._setup(game, render_mode, backend, illegal, illegal_reward, options)
         if self.game.name not in SIMULTANEOUS_GAMES:
             raise InvalidOptionError(
                 f"{self.game.name} is played in turns: use env() (parallel games: {', '.join(SIMULTANEOUS_GAMES)})"
@@ -231,23 +321,34 @@ class RegaliaParallelEnv(_RegaliaEnv, ParallelEnv):  # type: ignore[misc]
     def step(
         self, actions: dict[str, int]
     ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
-        """Plays one round: every live agent's action, in seat order. A missing or illegal
-        action raises ``IllegalActionError`` and leaves the game as it was."""
+        """Plays one round: every live agent's action, in seat order. A missing action raises
+        ``IllegalActionError``; the first illegal one (in seat order) ends the game with that
+        agent losing, or raises, as ``illegal`` says. The game is left as it was unless the
+        whole round is played."""
         missing = [a for a in self.agents if a not in actions]
         if missing:
             raise regalia.IllegalActionError(f"every agent chooses each round; no action for {', '.join(missing)}")
         after = self.game_state.clone()
+        infos: dict[str, Any] = {a: {} for a in self.agents}
+        refused: dict[str, float] | None = None
         for agent in self.agents:
-            after.apply(actions[agent])
+            try:
+                after.apply(actions[agent])
+            except regalia.IllegalActionError as error:
+                reason = _illegal_reason(actions[agent], error)
+                if reason is None or self.illegal == "raise":
+                    raise
+                refused, infos = self._illegal_outcome(agent, reason)
+                after = self.game_state
+                break
         self.game_state = after
-        over = bool(after.is_terminal)
+        over = refused is not None or bool(after.is_terminal)
         returns = after.returns()
-        rewards = {
+        rewards = refused or {
             a: float(returns[i]) if over else 0.0 for i, a in enumerate(self.possible_agents) if a in self.agents
         }
         terminations = dict.fromkeys(self.agents, over)
         truncations = dict.fromkeys(self.agents, False)
-        infos: dict[str, Any] = {a: {} for a in self.agents}
         live = self.agents
         self.agents = [] if over else live
         observations = (
@@ -270,5 +371,6 @@ class RegaliaParallelEnv(_RegaliaEnv, ParallelEnv):  # type: ignore[misc]
 
 
 def parallel_env(game: str = "duo-regna", render_mode: str | None = None, **options: Any) -> RegaliaParallelEnv:
-    """The parallel environment of a game whose seats choose at once (``SIMULTANEOUS_GAMES``)."""
+    """The parallel environment of a game whose seats choose at once (``SIMULTANEOUS_GAMES``;
+    options as for ``raw_env``)."""
     return RegaliaParallelEnv(game, render_mode=render_mode, **options)

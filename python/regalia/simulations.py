@@ -190,7 +190,7 @@ def simulate(
         if target is not None:
             metadata = {
                 "format": "regalia-trajectories",
-                "version": 1,
+                "version": 2,  # 2: the game column
                 "regalia": regalia.__version__,
                 "game": game.name,
                 "options": game.options,

@@ -13,7 +13,8 @@ RayOpt = Annotated[
     bool,
     typer.Option(
         "--ray",
-        help='play on a local Ray started for the run (needs pip install "regalia\\[ray]")',
+        help="play on a local Ray started for the run, never on a cluster already running here "
+        '(needs pip install "regalia\\[ray]")',
     ),
 ]
 RayAddressOpt = Annotated[
@@ -21,7 +22,9 @@ RayAddressOpt = Annotated[
     typer.Option(
         "--ray-address",
         metavar="ADDRESS",
-        help="play on the Ray cluster at ADDRESS: HOST:PORT of its head, ray://HOST:PORT, or auto (implies --ray)",
+        help="play on the Ray cluster at ADDRESS: HOST:PORT of its head, ray://HOST:PORT, or auto (the one "
+        "`ray start` runs here); implies --ray; a head that asks for Ray's token gets RAY_AUTH_TOKEN "
+        "or ~/.ray/auth_token",
         show_default=False,
     ),
 ]
