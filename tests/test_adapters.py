@@ -284,7 +284,8 @@ def test_openspiel_random_simulations_pass(config: tuple[str, int]) -> None:
     import pyspiel
 
     name, players = config
-    game = pyspiel.load_game(os_adapter.game_name(name), {"players": players, "seed": 5, **SUITE_OPTIONS.get(name, {})})
+    params = {"players": players, "rng_seed": 5, **SUITE_OPTIONS.get(name, {})}
+    game = pyspiel.load_game(os_adapter.game_name(name), params)
     assert game.num_players() == players and game.num_distinct_actions() == regalia.make(name).num_actions
     pyspiel.random_sim_test(game, num_sims=10, serialize=False, verbose=False)
     state = game.new_initial_state()
@@ -305,7 +306,7 @@ def test_openspiel_resampling_follows_the_sampler_it_is_given() -> None:
     os_adapter = pytest.importorskip("regalia.openspiel")
     import pyspiel
 
-    game = pyspiel.load_game(os_adapter.game_name("duo-regna"), {"seed": 3})
+    game = pyspiel.load_game(os_adapter.game_name("duo-regna"), {"rng_seed": 3})
     state = game.new_initial_state()
     state.apply_action(4)  # seat 1 cannot see this card, so resampling redraws it
 
@@ -323,7 +324,7 @@ def test_openspiel_games_and_states_pickle_and_serialize() -> None:
     os_adapter = pytest.importorskip("regalia.openspiel")
     import pyspiel
 
-    game = pyspiel.load_game(os_adapter.game_name("duo-regna"), {"seed": 3, "dragon_deck": "[2; 1]"})
+    game = pyspiel.load_game(os_adapter.game_name("duo-regna"), {"rng_seed": 3, "dragon_deck": "[2; 1]"})
     assert game.regalia.options["dragon_deck"] == [2, 1]
     state = game.new_initial_state()
     for action in (4, 2, 0):
@@ -342,6 +343,42 @@ def test_openspiel_games_and_states_pickle_and_serialize() -> None:
         pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
     with pytest.raises(regalia.InvalidOptionError):
         pyspiel.load_game(os_adapter.game_name("duo-regna"), {"dragon_deck": "[2,"})
+
+
+def test_openspiel_sampled_stochastic_games_test_passes() -> None:
+    """OpenSpiel's own test of sampled-stochastic games, run on ours: the seed parameter is
+    ``rng_seed`` and an unpickled game goes on with the seeds where the game was."""
+    import unittest
+
+    os_adapter = pytest.importorskip("regalia.openspiel")
+    # Imported after the games are registered: it lists the registered games when imported.
+    from open_spiel.python.tests import sampled_stochastic_games_test as spiel_test
+
+    suite = unittest.defaultTestLoader.loadTestsFromTestCase(spiel_test.SampledStochasticGamesTest)
+    ours = unittest.TestSuite(t for t in suite if "'regalia_" in str(t))
+    names = " ".join(str(t) for t in ours)
+    result = unittest.TestResult()
+    ours.run(result)
+    assert result.testsRun == len(regalia.games()) and result.wasSuccessful(), result.failures + result.errors
+    assert os_adapter.game_name("duo") in names
+
+
+def test_openspiel_games_pickle_with_their_seed_sequence_where_it_was() -> None:
+    import pickle
+
+    os_adapter = pytest.importorskip("regalia.openspiel")
+    import pyspiel
+
+    game = pyspiel.load_game(os_adapter.game_name("duo"), {"rng_seed": 9})
+    first = str(game.new_initial_state())
+    copy = pickle.loads(pickle.dumps(game))
+    state = game.new_initial_state()
+    assert str(copy.new_initial_state()) == str(state) != first
+    # A pickled state carries its game, whose sequence goes on from there too.
+    again = pickle.loads(pickle.dumps(state)).get_game()
+    assert str(again.new_initial_state()) == str(game.new_initial_state())
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'seed'"):
+        pyspiel.load_game(os_adapter.game_name("duo"), {"seed": 9})
 
 
 #: Per game, options short enough for external sampling, which walks every action of the
@@ -366,14 +403,14 @@ def test_openspiel_monte_carlo_cfr_runs_on_the_information_states(name: str) -> 
     import pyspiel
     from open_spiel.python.algorithms import external_sampling_mccfr, outcome_sampling_mccfr
 
-    game = pyspiel.load_game(os_adapter.game_name(name), {"seed": 1, **OUTCOME_OPTIONS.get(name, {})})
+    game = pyspiel.load_game(os_adapter.game_name(name), {"rng_seed": 1, **OUTCOME_OPTIONS.get(name, {})})
     solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
     for _ in range(3):
         solver.iteration()
     check_average_policy(game, solver.average_policy())
     options = SHORT_OPTIONS[name]
     if options is not None:
-        game = pyspiel.load_game(os_adapter.game_name(name), {"seed": 1, **options})
+        game = pyspiel.load_game(os_adapter.game_name(name), {"rng_seed": 1, **options})
         solver = external_sampling_mccfr.ExternalSamplingSolver(game)
         solver.iteration()
         check_average_policy(game, solver.average_policy())
@@ -430,7 +467,7 @@ def test_openspiel_information_set_search_plays_on_the_observations() -> None:
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
-    game = pyspiel.load_game(os_adapter.game_name("duo-regna"), {"seed": 2})
+    game = pyspiel.load_game(os_adapter.game_name("duo-regna"), {"rng_seed": 2})
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
     for use_observation_string in (True, False):  # its default keys nodes by information states
         bot = ismcts.ISMCTSBot(

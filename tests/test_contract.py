@@ -292,6 +292,20 @@ def test_unknown_and_missing_fields_are_refused(config: tuple[str, int], backend
             regalia.load_state(json.dumps(bad), backend=backend)  # type: ignore[arg-type]
 
 
+def test_a_history_without_its_seed_is_refused(config: tuple[str, int], backend: str) -> None:
+    """A save whose history cannot be replayed (no seed) cannot be checked, and the seats'
+    information states are built from it: refused, while the same save without its history
+    (a position set up by hand) loads."""
+    game = make(config, backend)
+    state = game.new_state(4)
+    for _ in range(3):
+        state.apply(state.legal_actions()[0])
+    env = {**json.loads(state.to_json()), "seed": None}
+    with pytest.raises(InvalidStateError, match="without its seed must have an empty 'history'"):
+        game.state_from_json(json.dumps(env))
+    assert game.state_from_json(json.dumps({**env, "history": []})).history() == []
+
+
 def test_deep_nesting_is_invalid_json_never_a_recursion_error(backend: str) -> None:
     game = regalia.make("regnum", backend=backend)  # type: ignore[arg-type]
     env = json.loads(game.new_state(1).to_json())

@@ -2,7 +2,7 @@
 
 >>> import pyspiel
 >>> import regalia.openspiel  # registers regalia_duo_regna, regalia_duell_der_drachen, ...
->>> game = pyspiel.load_game("regalia_duo_regna", {"seed": 7})
+>>> game = pyspiel.load_game("regalia_duo_regna", {"rng_seed": 7})
 >>> state = game.new_initial_state()
 >>> while not state.is_terminal():
 ...     state.apply_action(state.legal_actions()[0])
@@ -10,8 +10,10 @@
 
 Each game is sequential, imperfect-information and *sampled-stochastic*: the shuffles happen
 inside the state, from a seed drawn for each ``new_initial_state()`` from the game's
-parameter ``seed``, so there are no chance nodes. Utilities are zero-sum, in [-1, 1], at the
-end. The parameters are ``players``, ``seed``, ``info_state_slots`` and every option of the
+parameter ``rng_seed`` (OpenSpiel's name for a sampled-stochastic game's seed; ``seed`` is not
+a parameter), so there are no chance nodes. A pickled game goes on with the seeds where it
+was. Utilities are zero-sum, in [-1, 1], at the
+end. The parameters are ``players``, ``rng_seed``, ``info_state_slots`` and every option of the
 game (a list or ``None`` option is given as JSON text, where ``;`` may stand for ``,``, e.g.
 ``{"dragon_deck": "[1; 0]"}``: then ``pyspiel.load_game(str(game))`` loads the same game).
 
@@ -130,6 +132,13 @@ class RegaliaState(pyspiel.State):  # type: ignore[misc]
         return str(self.inner.to_json())
 
 
+def _restore_game(name: str, params: dict[str, Any], seeds: Any) -> Any:
+    """A pickled game: loaded from its parameters, its sequence of seeds where it was."""
+    game = load(name, params)
+    game._seeds.setstate(seeds)
+    return game
+
+
 def _restore_state(game: Any, text: str) -> RegaliaState:
     return game.deserialize_state(text)  # type: ignore[no-any-return]
 
@@ -176,7 +185,7 @@ def register(info: dict[str, Any]) -> None:
     """Registers one game (an entry of ``regalia.games()``) with pyspiel."""
     params: dict[str, Any] = {
         "players": info["min_players"],
-        "seed": 0,
+        "rng_seed": 0,
         "info_state_slots": DEFAULT_INFO_STATE_SLOTS,
         **_parameters(info),
     }
@@ -201,7 +210,7 @@ def register(info: dict[str, Any]) -> None:
         """A Regalia game as a pyspiel game."""
 
         def __init__(self, params: dict[str, Any] | None = None) -> None:
-            given = {**{"players": info["min_players"], "seed": 0}, **(params or {})}
+            given = {**{"players": info["min_players"], "rng_seed": 0}, **(params or {})}
             self.regalia = regalia.make(info["name"], **_options(info, given))
             self.slots = int(given.get("info_state_slots", DEFAULT_INFO_STATE_SLOTS))
             game_info = pyspiel.GameInfo(
@@ -215,7 +224,7 @@ def register(info: dict[str, Any]) -> None:
             )
             super().__init__(game_type, game_info, params or {})
             self._params = dict(params or {})
-            self._seeds = random.Random(int(given["seed"]))
+            self._seeds = random.Random(int(given["rng_seed"]))
 
         def new_initial_state(self) -> RegaliaState:
             """A new game, from the next seed of the game's generator."""
@@ -236,8 +245,8 @@ def register(info: dict[str, Any]) -> None:
                 state.apply_action(action)
             return state
 
-        def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
-            return load, (game_type.short_name, self._params)
+        def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any], Any]]:
+            return _restore_game, (game_type.short_name, self._params, self._seeds.getstate())
 
     RegaliaGame.__name__ = RegaliaGame.__qualname__ = "Regalia" + info["title"].replace(" ", "") + "Game"
     pyspiel.register_game(game_type, RegaliaGame)

@@ -288,6 +288,11 @@ class Game:
         history = v["history"]
         if not isinstance(history, list) or not all(type(a) is int and 0 <= a < self.num_actions for a in history):
             raise InvalidStateError(f"'history' must hold action ids from 0 to {self.num_actions - 1}")
+        if seed is None and history:
+            raise InvalidStateError(
+                "a state saved without its seed must have an empty 'history': "
+                "a history that cannot be replayed cannot be checked"
+            )
         try:
             state = self.rules.state_from_json(v["state"])
             mismatch = field_mismatch(v["state"], self.rules.state_to_json(state), "state")

@@ -267,6 +267,11 @@ impl<G: Game> Session<G> {
                     n - 1
                 ))
             })?;
+        if seed.is_none() && !history.is_empty() {
+            return Err(bad_state(
+                "a state saved without its seed must have an empty 'history': a history that cannot be replayed cannot be checked",
+            ));
+        }
         let given = field("state")?;
         let state: G::State = serde_json::from_value(given.clone())
             .map_err(|e| bad_state(format!("bad 'state': {e}")))?;
