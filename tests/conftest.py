@@ -28,6 +28,25 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
 SUITE_OPTIONS: dict[str, dict[str, Any]] = {"duo": {"rounds": 1}}
 
 
+#: Every game that supports explicit chance, with the options the generic suites play it with
+#: in that mode (they walk its chance nodes too).
+EXPLICIT_CHANCE_OPTIONS: dict[str, dict[str, Any]] = {"duo-regna": {"chance": "explicit"}}
+
+
+def make_explicit(name: str, backend: str = "rust") -> Any:
+    """Game ``name`` with explicit chance, as the generic suites play it."""
+    return regalia.make(name, backend=backend, **EXPLICIT_CHANCE_OPTIONS[name])  # type: ignore[arg-type]
+
+
+def pick_step(state: Any, rnd: Any) -> int:
+    """A random next step: at a chance node an outcome drawn with its probability, else a
+    uniformly random legal action."""
+    if state.is_chance_node:
+        outcomes, weights = zip(*state.chance_outcomes())
+        return int(rnd.choices(outcomes, weights)[0])
+    return int(rnd.choice(state.legal_actions()))
+
+
 def make_game(name: str, players: int | None = None, backend: str = "rust") -> Any:
     """Game ``name`` as the generic suites play it (with :data:`SUITE_OPTIONS`)."""
     options = dict(SUITE_OPTIONS.get(name, {}))
@@ -55,6 +74,12 @@ def config_ids() -> list[str]:
 
 @pytest.fixture(params=configs(), ids=config_ids())
 def config(request: Any) -> tuple[str, int]:
+    return request.param  # type: ignore[no-any-return]
+
+
+@pytest.fixture(params=sorted(EXPLICIT_CHANCE_OPTIONS))
+def explicit_name(request: Any) -> str:
+    """Each game that supports explicit chance."""
     return request.param  # type: ignore[no-any-return]
 
 

@@ -381,6 +381,39 @@ def test_openspiel_games_pickle_with_their_seed_sequence_where_it_was() -> None:
         pyspiel.load_game(os_adapter.game_name("duo"), {"seed": 9})
 
 
+def test_openspiel_explicit_chance_is_explicit_stochastic() -> None:
+    """``chance="explicit"`` maps to OpenSpiel's explicit chance nodes: its game checks pass
+    (serialization included, which needs no generator then), and CFR+ and exploitability walk
+    the dragon cards."""
+    import pickle
+
+    os_adapter = pytest.importorskip("regalia.openspiel")
+    import pyspiel
+    from open_spiel.python.algorithms import cfr, exploitability, get_all_states
+
+    small = {"dragon_deck": "[1; 1]", "dragons_to_win": 2, "max_rounds": 2}
+    name = os_adapter.game_name("duo-regna")
+    game = pyspiel.load_game(name, {"chance": "explicit", **small})
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert pyspiel.load_game(name).get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    assert game.max_chance_outcomes() == game.num_distinct_actions()
+    pyspiel.random_sim_test(game, num_sims=10, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    assert state.is_chance_node() and state.current_player() == pyspiel.PlayerId.CHANCE
+    assert state.chance_outcomes() == [(0, 0.5), (1, 0.5)]
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)
+    solver = cfr.CFRPlusSolver(game)
+    values = []
+    for _ in range(8):
+        solver.evaluate_and_update_policy()
+        values.append(exploitability.exploitability(game, solver.average_policy()))
+    assert values[-1] < values[0]
+    states = get_all_states.get_all_states(game, include_terminals=False, include_chance_states=True)
+    drawn = [s for s in states.values() if s.is_chance_node()]
+    # Two rounds capture at most one dragon, which ends the game: one chance node, the first.
+    assert [s.chance_outcomes() for s in drawn] == [[(0, 0.5), (1, 0.5)]]
+
+
 #: Per game, options short enough for external sampling, which walks every action of the
 #: updating seat (None: no option makes a hand short enough; see docs/adapters.md).
 SHORT_OPTIONS: dict[str, dict[str, Any] | None] = {

@@ -20,7 +20,8 @@ from regalia.errors import (
     InvalidStateError,
     RegaliaError,
 )
-from tests.conftest import assert_consistent, make_game
+from regalia.reference.base import CHANCE_PLAYER
+from tests.conftest import assert_consistent, make_explicit, make_game, pick_step
 
 GAMES_PER_CONFIG = 12
 #: Games of hundreds of steps (each checked step replays the history from the seed) run fewer.
@@ -39,7 +40,9 @@ def check_step(game: Any, state: Any, rnd: random.Random) -> None:
     assert legal == sorted(set(legal))
     assert all(0 <= a < game.num_actions for a in legal)
     assert (not legal) == state.is_terminal == (state.current_player is None)
-    assert state.current_player in (None, *range(game.num_players))
+    assert state.current_player in (None, *range(game.num_players)) or (
+        state.is_chance_node and state.current_player == CHANCE_PLAYER
+    )
     mask = state.legal_action_mask()
     assert mask.dtype == np.bool_ and mask.shape == (game.num_actions,)
     assert list(np.flatnonzero(mask)) == legal
@@ -102,6 +105,35 @@ def test_random_games_keep_the_contract(config: tuple[str, int], backend: str) -
         r = state.returns()
         assert len(r) == game.num_players and abs(sum(r)) < 1e-9
         assert len(state.scores()) == game.num_players
+
+
+def test_random_games_keep_the_contract_with_explicit_chance(explicit_name: str, backend: str) -> None:
+    """The same harness through the chance nodes of explicit chance: there the current player
+    is ``CHANCE_PLAYER``, the legal actions are the outcomes, their probabilities sum to 1,
+    and observations, information states, determinization and saves work."""
+    game = make_explicit(explicit_name, backend)
+    rnd = random.Random(f"chance{explicit_name}{backend}")
+    chance_nodes = 0
+    for i in range(GAMES_PER_CONFIG):
+        state = game.new_state(i)
+        while not state.is_terminal:
+            if state.is_chance_node:
+                chance_nodes += 1
+                outcomes = state.chance_outcomes()
+                assert state.current_player == CHANCE_PLAYER
+                assert [o for o, _ in outcomes] == state.legal_actions()
+                assert all(p > 0 for _, p in outcomes) and abs(sum(p for _, p in outcomes) - 1) < 1e-12
+                for seat in range(game.num_players):
+                    state.information_state_string(seat)
+                    world = state.determinize(seat, rnd.getrandbits(64))
+                    assert world.is_chance_node and world.observation(seat) == state.observation(seat)
+                check_step(game, state, rnd)
+            else:
+                with pytest.raises(InvalidArgumentError, match="not a chance node"):
+                    state.chance_outcomes()
+            state.apply(pick_step(state, rnd))
+        check_step(game, state, rnd)
+    assert chance_nodes > GAMES_PER_CONFIG
 
 
 def test_bad_arguments_are_clear_value_errors(config: tuple[str, int], backend: str) -> None:

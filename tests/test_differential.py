@@ -6,10 +6,11 @@ configuration (the default is a quick amount per game)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 
-from tests.conftest import DIFF_GAMES, make_game
+from tests.conftest import DIFF_GAMES, make_explicit, make_game, pick_step
 
 #: Default games per configuration; Duo Regna's 2,000 is the foundation's bar. Duo plays one
 #: round a game here (``SUITE_OPTIONS``; tests/test_duo.py adds whole multi-round games).
@@ -22,8 +23,19 @@ def test_backends_agree_step_by_step(config: tuple[str, int]) -> None:
     name, players = config
     rust = make_game(name, players)
     ref = make_game(name, players, "reference")
-    games = DIFF_GAMES or DEFAULT_GAMES.get(name, 200)
-    rnd = random.Random(name)
+    play_both(rust, ref, DIFF_GAMES or DEFAULT_GAMES.get(name, 200), random.Random(name))
+
+
+def test_backends_agree_at_chance_nodes(explicit_name: str) -> None:
+    """Explicit chance: the same chance nodes, outcomes and probabilities, outcomes drawn
+    with their probabilities."""
+    rust, ref = make_explicit(explicit_name), make_explicit(explicit_name, "reference")
+    play_both(rust, ref, DIFF_GAMES or DEFAULT_GAMES.get(explicit_name, 200) // 4, random.Random(explicit_name))
+
+
+def play_both(rust: Any, ref: Any, games: int, rnd: random.Random) -> None:
+    """Plays ``games`` random games on both backends, comparing them at every step."""
+    name, players = rust.name, rust.num_players
     for i in range(games):
         seed = rnd.getrandbits(64)
         r, p = rust.new_state(seed), ref.new_state(seed)
@@ -31,6 +43,9 @@ def test_backends_agree_step_by_step(config: tuple[str, int]) -> None:
         while True:
             assert r.to_json() == p.to_json(), f"{name} seed {seed} step {step}"
             assert r.current_player == p.current_player
+            assert r.is_chance_node == p.is_chance_node
+            if r.is_chance_node:
+                assert r.chance_outcomes() == p.chance_outcomes()
             legal = r.legal_actions()
             assert legal == p.legal_actions()
             if i < 20 or step % OBS_EVERY == 0 or not legal:
@@ -41,12 +56,13 @@ def test_backends_agree_step_by_step(config: tuple[str, int]) -> None:
                 if legal:
                     a = legal[0]
                     assert r.action_name(a) == p.action_name(a)
+                    assert r.action_info(a) == p.action_info(a)
                     d_seed = rnd.getrandbits(64)
                     seat = rnd.randrange(players)
                     assert r.determinize(seat, d_seed).to_json() == p.determinize(seat, d_seed).to_json()
             if not legal:
                 break
-            a = rnd.choice(legal)
+            a = pick_step(r, rnd)
             r.apply(a)
             p.apply(a)
             step += 1

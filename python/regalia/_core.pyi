@@ -20,6 +20,7 @@ __all__ = [
     "rules_page",
     "regine_bet_strength",
     "ROLLOUTS",
+    "CHANCE_PLAYER",
     "__version__",
 ]
 
@@ -27,6 +28,8 @@ __version__: str
 
 #: Every rollout kind the engine knows, by name.
 ROLLOUTS: tuple[Rollout, ...]
+#: ``State.current_player`` at a chance node (OpenSpiel's ``PlayerId.CHANCE``).
+CHANCE_PLAYER: int
 
 @final
 class Game:
@@ -58,6 +61,9 @@ class State:
 
     @property
     def current_player(self) -> int | None: ...
+    @property
+    def is_chance_node(self) -> bool: ...
+    def chance_outcomes(self) -> list[tuple[int, float]]: ...
     @property
     def is_terminal(self) -> bool: ...
     @property

@@ -33,6 +33,7 @@ __all__ = [
     "DuoEndTurn",
     "DuoPlay",
     "DuoRegnaActionInfo",
+    "DuoRegnaDragon",
     "DuoRegnaPlay",
     "RegineActionInfo",
     "RegineCardChoice",
@@ -60,7 +61,16 @@ class DuoRegnaPlay(TypedDict):
     card: str
 
 
-DuoRegnaActionInfo = DuoRegnaPlay
+class DuoRegnaDragon(TypedDict):
+    """Duo Regna with explicit chance: at a chance node, outcome ``d`` reveals a dragon card
+    showing ``d + 1`` dragons."""
+
+    kind: Literal["dragon"]
+    #: Dragons the card shows (1 or 2).
+    dragons: int
+
+
+DuoRegnaActionInfo = DuoRegnaPlay | DuoRegnaDragon
 
 
 class DuoPlay(TypedDict):

@@ -100,6 +100,10 @@ class RegaliaState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         return list(self.inner.legal_actions()) if player == self.inner.current_player else []
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node (explicit chance), each outcome with its probability."""
+        return [(int(o), float(p)) for o, p in self.inner.chance_outcomes()]
+
     def _apply_action(self, action: int) -> None:
         self.inner.apply(int(action))
 
@@ -130,6 +134,27 @@ class RegaliaState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return str(self.inner.to_json())
+
+
+def _explicit_type(sampled: Any) -> Any:
+    """The game type of a game made with ``chance="explicit"``: registered games are
+    sampled-stochastic, this one's chance nodes are explicit (``EXPLICIT_STOCHASTIC``)."""
+    return pyspiel.GameType(
+        short_name=sampled.short_name,
+        long_name=sampled.long_name,
+        dynamics=sampled.dynamics,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=sampled.information,
+        utility=sampled.utility,
+        reward_model=sampled.reward_model,
+        max_num_players=sampled.max_num_players,
+        min_num_players=sampled.min_num_players,
+        provides_information_state_string=sampled.provides_information_state_string,
+        provides_information_state_tensor=sampled.provides_information_state_tensor,
+        provides_observation_string=sampled.provides_observation_string,
+        provides_observation_tensor=sampled.provides_observation_tensor,
+        parameter_specification=sampled.parameter_specification,
+    )
 
 
 def _restore_game(name: str, params: dict[str, Any], seeds: Any) -> Any:
@@ -213,16 +238,18 @@ def register(info: dict[str, Any]) -> None:
             given = {**{"players": info["min_players"], "rng_seed": 0}, **(params or {})}
             self.regalia = regalia.make(info["name"], **_options(info, given))
             self.slots = int(given.get("info_state_slots", DEFAULT_INFO_STATE_SLOTS))
+            explicit = self.regalia.options.get("chance") == "explicit"
             game_info = pyspiel.GameInfo(
                 num_distinct_actions=self.regalia.num_actions,
-                max_chance_outcomes=0,
+                # Chance outcomes are ids below num_actions (regalia's explicit chance).
+                max_chance_outcomes=self.regalia.num_actions if explicit else 0,
                 num_players=self.regalia.num_players,
                 min_utility=-1.0,
                 max_utility=1.0,
                 utility_sum=0.0,
                 max_game_length=MAX_GAME_LENGTH,
             )
-            super().__init__(game_type, game_info, params or {})
+            super().__init__(_explicit_type(game_type) if explicit else game_type, game_info, params or {})
             self._params = dict(params or {})
             self._seeds = random.Random(int(given["rng_seed"]))
 

@@ -30,6 +30,8 @@ STATE_FORMAT = "regalia-state"
 #: The most record entries an information-state tensor may keep.
 MAX_SLOTS = 1 << 16
 STATE_VERSION = 1
+#: ``State.current_player`` at a chance node (OpenSpiel's ``PlayerId.CHANCE``).
+CHANCE_PLAYER = -1
 
 S = TypeVar("S")
 C = TypeVar("C", bound=GameOptions)
@@ -122,7 +124,20 @@ class Rules(ABC, Generic[S, C]):
 
     @abstractmethod
     def apply(self, s: S, action: int) -> None:
-        """Plays a legal action (in place)."""
+        """Plays a legal action (in place; at a chance node, a possible outcome)."""
+
+    def is_chance_node(self, s: S) -> bool:
+        """Whether ``s`` is a chance node (explicit chance): never, by default."""
+        return False
+
+    def chance_outcomes(self, s: S) -> list[tuple[int, float]]:
+        """At a chance node, every possible outcome with its probability, sorted; else empty."""
+        return []
+
+    @property
+    def explicit_chance(self) -> bool:
+        """Whether the game was made with ``chance="explicit"``."""
+        return False
 
     @abstractmethod
     def returns(self, s: S) -> list[float]:
@@ -361,13 +376,35 @@ class State:
 
     @property
     def current_player(self) -> int | None:
-        """The seat to decide, or ``None`` once over."""
+        """The seat to decide, ``CHANCE_PLAYER`` (-1) at a chance node, ``None`` once over."""
+        if self._rules.is_chance_node(self.data):
+            return CHANCE_PLAYER
         return self._rules.current_player(self.data)
 
     @property
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return self._rules.current_player(self.data) is None
+        return not self._rules.legal_actions(self.data)
+
+    @property
+    def is_chance_node(self) -> bool:
+        """Whether the next step is a chance outcome to apply (explicit chance)."""
+        return self._rules.is_chance_node(self.data)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node, each possible outcome with its probability (sorted by outcome);
+        refused elsewhere, saying why (a seeded game has no chance nodes)."""
+        if self._rules.is_chance_node(self.data):
+            return self._rules.chance_outcomes(self.data)
+        if not self._rules.explicit_chance:
+            raise InvalidArgumentError(
+                f"{self._game.name} draws its random events from its seed (chance='seeded'): it has no chance "
+                "nodes; make it with chance='explicit' to draw them yourself"
+            )
+        seat = self._rules.current_player(self.data)
+        if seat is None:
+            raise InvalidArgumentError("not a chance node: the game is over")
+        raise InvalidArgumentError(f"not a chance node: seat {seat} is to act")
 
     @property
     def game_name(self) -> str:
@@ -431,6 +468,11 @@ class State:
             if not legal:
                 raise IllegalActionError(f"action {a}: the game is over")
             name = self._rules.action_name(self.data, a)
+            if self._rules.is_chance_node(self.data):
+                outcomes = ", ".join(f"{o} ({self._rules.action_name(self.data, o)})" for o in legal)
+                raise IllegalActionError(
+                    f"{a} ({name}) is not a possible outcome of this chance node; outcomes: {outcomes}"
+                )
             raise IllegalActionError(f"action {a} ({name}) is not legal now")
         self._rules.apply(self.data, a)
         self._history.append(a)
@@ -546,14 +588,15 @@ class State:
         return recall.tensor(self._rules, s, self._record(s).record, n)
 
     def to_json(self) -> str:
-        """The saved form: the same text the extension writes."""
+        """The saved form: the same text the extension writes. A state without its seed saves
+        as a position: its history, which nothing could replay or check, is not written."""
         envelope = {
             "format": STATE_FORMAT,
             "version": STATE_VERSION,
             "game": self._game.name,
             "options": self._game.options,
             "seed": self._seed,
-            "history": self._history,
+            "history": self._history if self._seed is not None else [],
             "state": self._rules.state_to_json(self.data),
         }
         return json.dumps(envelope, sort_keys=True, separators=(",", ":"))

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regalia.reference.base import GameInfo, Rules
+from regalia.reference.chance import CHANCE_ALLOWED, ChanceMode, draw_from_counts
 from regalia.reference.codec import U8, U16, U32, Items, Maybe
 from regalia.reference.options import Integer, IntegerList, invalid, option, read
 from regalia.reference.rng import Rng
@@ -51,6 +52,13 @@ class DuoRegnaOptions:
         180,
         Integer(1, 100_000),
         "stalemate guard: rounds before the game is decided on dragons, then the dragon's side",
+    )
+    chance: ChanceMode = option(
+        "seeded",
+        CHANCE_ALLOWED,
+        "'seeded' (the dragon pile is shuffled from the seed) "
+        "or 'explicit' (each dragon card revealed is a chance node)",
+        saved_default="seeded",
     )
 
 
@@ -117,6 +125,11 @@ class DuoRegna(Rules[State, DuoRegnaOptions]):
         """Cards showing two dragons."""
         return self.config.dragon_deck[1]
 
+    @property
+    def _explicit(self) -> bool:
+        """Whether dragon cards are chance outcomes (``chance="explicit"``)."""
+        return self.config.chance == "explicit"
+
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> DuoRegna:
         config = read(cls.INFO.name, DuoRegnaOptions, options)
@@ -130,38 +143,77 @@ class DuoRegna(Rules[State, DuoRegnaOptions]):
         return CARDS
 
     def action_info(self, s: State, action: int) -> dict[str, Any]:
+        if self.is_chance_node(s) and action < 2:
+            return {"kind": "dragon", "dragons": action + 1}
         return {"kind": "play", "card": CARD_NAMES[action]}
 
     def info_name(self, info: dict[str, Any]) -> str:
+        if info["kind"] == "dragon":
+            return "reveal 1 dragon" if info["dragons"] == 1 else f"reveal {info['dragons']} dragons"
         return str(info["card"])
 
     # ---- Setup ----
     def new_state(self, rng: Rng) -> State:
         n: int = self.single_dragons + self.double_dragons
         pile = [1 if i < self.single_dragons else 2 for i in range(n)] + [0] * (MAX_PILE - n)
-        rng.shuffle(pile, 0, n)
+        if not self._explicit:
+            rng.shuffle(pile, 0, n)
         s = State(rng, [FULL_HAND, FULL_HAND], None, pile, n, 0, 0, CENTRE, [0, 0], 0, None)
-        self._reveal_next_dragon(s)
+        self._next_dragon_card(s)
         return s
 
     # ---- Legal moves ----
     def current_player(self, s: State) -> int | None:
-        if s.over:
+        if s.over or s.dragon == 0:
             return None
         return 0 if s.pending is None else 1
 
+    def is_chance_node(self, s: State) -> bool:
+        return not s.over and s.dragon == 0
+
+    def chance_outcomes(self, s: State) -> list[tuple[int, float]]:
+        if not self.is_chance_node(s):
+            return []
+        unrevealed = s.pile[s.next_dragon : s.pile_len]
+        return draw_from_counts((d, unrevealed.count(d + 1)) for d in range(2))
+
+    @property
+    def explicit_chance(self) -> bool:
+        return self._explicit
+
     def legal_actions(self, s: State) -> list[int]:
+        if self.is_chance_node(s):
+            return [d for d, _ in self.chance_outcomes(s)]
         seat = self.current_player(s)
         return [] if seat is None else _bits(s.hands[seat])
 
     # ---- Apply ----
     def apply(self, s: State, action: int) -> None:
-        if s.pending is None:
+        if self.is_chance_node(s):
+            self._reveal_drawn_dragon(s, action + 1)
+        elif s.pending is None:
             s.hands[0] &= ~(1 << action)
             s.pending = action
         else:
             s.hands[1] &= ~(1 << action)
             self._reveal(s, s.pending, action)
+
+    def _next_dragon_card(self, s: State) -> None:
+        """A dragon card is needed: the pile's next one (seeded), or a chance node
+        (explicit); an empty pile ends the game."""
+        if self._explicit and s.next_dragon < s.pile_len:
+            s.dragon = 0
+            s.dragon_side = CENTRE
+        else:
+            self._reveal_next_dragon(s)
+
+    def _reveal_drawn_dragon(self, s: State, dragons: int) -> None:
+        """Explicit chance: reveals a card showing ``dragons``, moved to the top of the
+        unrevealed pile (the rest of it keeps no order that matters)."""
+        nxt = s.next_dragon
+        i = s.pile.index(dragons, nxt, s.pile_len)
+        s.pile[nxt], s.pile[i] = s.pile[i], s.pile[nxt]
+        self._reveal_next_dragon(s)
 
     def _reveal_next_dragon(self, s: State) -> None:
         if s.next_dragon < s.pile_len:
@@ -180,7 +232,7 @@ class DuoRegna(Rules[State, DuoRegnaOptions]):
                 s.dragon = 0  # captured: no dragon is left on the track
                 s.over = True
             else:
-                self._reveal_next_dragon(s)
+                self._next_dragon_card(s)
         elif winner == 0:
             s.dragon_side -= 1
         else:
@@ -299,10 +351,16 @@ class DuoRegna(Rules[State, DuoRegnaOptions]):
             or any(d != 0 for d in s.pile[n:])
         ):
             return "the dragon pile does not match the 'dragon_deck' option"
-        if s.next_dragon == 0 or s.next_dragon > s.pile_len or s.dragon_side > 2 or s.dragon > 2:
+        drawing = self.is_chance_node(s)
+        if (s.next_dragon == 0 and not drawing) or s.next_dragon > s.pile_len or s.dragon_side > 2 or s.dragon > 2:
             return "the dragon track is out of range"
-        if s.dragon == 0 and not s.over:
-            return "a running game must have a dragon"
+        if drawing and (
+            not self._explicit or s.pending is not None or s.next_dragon == s.pile_len or s.dragon_side != CENTRE
+        ):
+            return (
+                "a running game must have a dragon, but for a dragon card to draw "
+                "(explicit chance, nobody to play, cards left)"
+            )
         if s.dragon > 0 and s.dragon != s.pile[s.next_dragon - 1]:
             return "the current dragon is not the last card revealed"
         if (
@@ -315,7 +373,7 @@ class DuoRegna(Rules[State, DuoRegnaOptions]):
         decided = (
             any(c >= self.config.dragons_to_win for c in s.captured)
             or s.round >= self.config.max_rounds
-            or s.dragon == 0
+            or (s.dragon == 0 and not drawing)
         )
         if s.over != decided:
             return "'over' does not agree with the captures, the rounds and the pile"

@@ -62,6 +62,10 @@ pub trait DynState: Send + Sync {
     fn num_actions(&self) -> usize;
     /// The seat to decide, `None` once over.
     fn current_player(&self) -> Option<Seat>;
+    /// Whether the next step is a chance outcome to apply (explicit chance).
+    fn is_chance_node(&self) -> bool;
+    /// At a chance node, each possible outcome with its probability; refused elsewhere.
+    fn chance_outcomes(&self) -> Result<Vec<(Action, f64)>>;
     /// Whether the game is over.
     fn is_terminal(&self) -> bool;
     /// The legal actions.
@@ -197,6 +201,12 @@ impl<G: Game> DynState for Session<G> {
     }
     fn current_player(&self) -> Option<Seat> {
         Session::current_player(self)
+    }
+    fn is_chance_node(&self) -> bool {
+        Session::is_chance_node(self)
+    }
+    fn chance_outcomes(&self) -> Result<Vec<(Action, f64)>> {
+        Session::chance_outcomes(self)
     }
     fn is_terminal(&self) -> bool {
         Session::is_terminal(self)

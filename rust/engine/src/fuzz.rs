@@ -105,7 +105,19 @@ pub fn check_contract(game: &dyn DynGame, s: &dyn DynState, probe: u64) {
         s.is_terminal(),
         "legal actions vs terminal"
     );
-    assert_eq!(s.current_player().is_none(), s.is_terminal());
+    assert_eq!(
+        s.current_player().is_none(),
+        s.is_terminal() || s.is_chance_node()
+    );
+    assert!(!(s.is_terminal() && s.is_chance_node()));
+    if s.is_chance_node() {
+        let outcomes = ok(s.chance_outcomes(), "chance outcomes at a chance node");
+        assert!(outcomes.iter().map(|&(o, _)| o).eq(legal.iter()));
+        let total: f64 = outcomes.iter().map(|&(_, p)| p).sum();
+        assert!(outcomes.iter().all(|&(_, p)| p > 0.0) && (total - 1.0).abs() < 1e-12);
+    } else {
+        assert!(s.chance_outcomes().is_err());
+    }
     assert!(
         s.current_player().is_none_or(|p| p < n),
         "current player out of range"

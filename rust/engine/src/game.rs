@@ -99,12 +99,28 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// A fresh game whose randomness all comes from `rng`.
     fn new_state(&self, rng: Rng) -> Self::State;
-    /// The seat to decide, or `None` once the game is over.
+    /// The seat to decide, or `None` once the game is over or at a chance node.
     fn current_player(&self, s: &Self::State) -> Option<Seat>;
     /// The legal actions (empty exactly when the game is over).
     fn legal_actions(&self, s: &Self::State) -> ActionSet;
-    /// Plays a legal action.
+    /// Plays a legal action (at a chance node: a possible outcome).
     fn apply(&self, s: &mut Self::State, action: Action);
+
+    /// Whether `s` is a chance node (explicit chance, see [`crate::chance`]): then
+    /// [`Game::current_player`] is `None`, [`Game::legal_actions`] lists the possible
+    /// outcomes and [`Game::apply`] plays the one drawn. Never, by default.
+    fn is_chance_node(&self, _s: &Self::State) -> bool {
+        false
+    }
+    /// At a chance node, every possible outcome with its probability, sorted by outcome
+    /// (the same outcomes as [`Game::legal_actions`]); empty elsewhere.
+    fn chance_outcomes(&self, _s: &Self::State) -> Vec<(Action, f64)> {
+        Vec::new()
+    }
+    /// Whether the game was made with explicit chance (`chance = "explicit"`).
+    fn explicit_chance(&self) -> bool {
+        false
+    }
     /// Per-seat outcome: zero until the end; then +1/-1/0 for two seats, zero-sum for more.
     fn returns(&self, s: &Self::State) -> Vec<f64>;
     /// Per-seat game points as the rulebook counts them.

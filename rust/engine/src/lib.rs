@@ -9,6 +9,7 @@
 pub mod actions;
 pub mod batch;
 pub mod bits;
+pub mod chance;
 pub mod dynamic;
 pub mod error;
 #[cfg(feature = "fuzzing")]
@@ -28,6 +29,7 @@ pub mod workers;
 
 pub use actions::{Action, ActionSet, MAX_ACTIONS};
 pub use batch::BatchOut;
+pub use chance::ChanceMode;
 pub use dynamic::{DynBatch, DynGame, DynState};
 pub use error::{Error, Result};
 pub use game::{winner_returns, Game, GameInfo, Seat};

@@ -299,9 +299,30 @@ impl<G: Game> Session<G> {
 }
 
 impl<G: Game> Session<G> {
-    /// The seat to decide, `None` once over.
+    /// The seat to decide, `None` once over or at a chance node.
     pub fn current_player(&self) -> Option<Seat> {
         self.game.current_player(&self.state)
+    }
+    /// Whether the next step is a random event the caller draws (explicit chance).
+    pub fn is_chance_node(&self) -> bool {
+        self.game.is_chance_node(&self.state)
+    }
+    /// At a chance node, each possible outcome with its probability (sorted by outcome);
+    /// refused elsewhere, saying why (a seeded game has no chance nodes).
+    pub fn chance_outcomes(&self) -> Result<Vec<(Action, f64)>> {
+        if self.is_chance_node() {
+            return Ok(self.game.chance_outcomes(&self.state));
+        }
+        Err(Error::InvalidArgument(if !self.game.explicit_chance() {
+            format!(
+                "{} draws its random events from its seed (chance='seeded'): it has no chance nodes; make it with chance='explicit' to draw them yourself",
+                G::NAMES.name
+            )
+        } else if let Some(seat) = self.current_player() {
+            format!("not a chance node: seat {seat} is to act")
+        } else {
+            "not a chance node: the game is over".into()
+        }))
     }
     /// Whether the game is over.
     pub fn is_terminal(&self) -> bool {
@@ -321,6 +342,17 @@ impl<G: Game> Session<G> {
                 )));
             }
             let name = self.game.action_name(&self.state, a);
+            if self.is_chance_node() {
+                let outcomes: Vec<String> = self
+                    .legal
+                    .iter()
+                    .map(|o| format!("{o} ({})", self.game.action_name(&self.state, o)))
+                    .collect();
+                return Err(Error::IllegalAction(format!(
+                    "{a} ({name}) is not a possible outcome of this chance node; outcomes: {}",
+                    outcomes.join(", ")
+                )));
+            }
             return Err(Error::IllegalAction(format!(
                 "action {a} ({name}) is not legal now"
             )));
@@ -443,15 +475,22 @@ impl<G: Game> Session<G> {
         };
         Ok(world)
     }
-    /// The saved form, generator included.
+    /// The saved form, generator included. A state without its seed (a determinized world,
+    /// a position loaded without one) saves as a position: its history, which nothing could
+    /// replay or check, is not written.
     pub fn to_json(&self) -> String {
+        let history: &[Action] = if self.seed.is_some() {
+            &self.history
+        } else {
+            &[]
+        };
         json!({
             "format": STATE_FORMAT,
             "version": STATE_VERSION,
             "game": G::NAMES.name,
             "options": Value::Object(self.game.options()),
             "seed": self.seed,
-            "history": self.history,
+            "history": history,
             "state": serde_json::to_value(&self.state).unwrap_or(Value::Null),
         })
         .to_string()

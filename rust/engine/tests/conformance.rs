@@ -23,11 +23,18 @@ fn games_per_config(name: &str) -> u64 {
     }
 }
 
+/// Every game and seat count, and every game that supports explicit chance in that mode too
+/// (so that the harness walks its chance nodes).
 fn configs() -> Vec<(&'static str, Options)> {
     let mut out = Vec::new();
     for info in all_games() {
         for players in info.min_players..=info.max_players {
             out.push((info.name, fuzz::harness_options(info.name, players, 1)));
+        }
+        if info.options.iter().any(|o| o.name == "chance") {
+            let mut explicit = fuzz::harness_options(info.name, info.min_players, 1);
+            explicit.insert("chance".into(), Value::from("explicit"));
+            out.push((info.name, explicit));
         }
     }
     out

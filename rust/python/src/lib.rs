@@ -103,6 +103,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rules_page, m)?)?;
     m.add_function(wrap_pyfunction!(regine_bet_strength, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("CHANCE_PLAYER", state::CHANCE_PLAYER)?;
     let rollouts = regalia_engine::Rollout::ALL.map(regalia_engine::Rollout::name);
     m.add("ROLLOUTS", pyo3::types::PyTuple::new(m.py(), rollouts)?)?;
     Ok(())

@@ -13,6 +13,9 @@ use regalia_engine::{
 use std::sync::Arc;
 use std::time::Duration;
 
+/// ``State.current_player`` at a chance node (OpenSpiel's ``PlayerId.CHANCE``).
+pub const CHANCE_PLAYER: i64 = -1;
+
 /// A game position. Mutated only by ``apply``; everything else reads.
 #[pyclass(name = "State", module = "regalia._core")]
 pub struct PyState {
@@ -109,10 +112,24 @@ impl PyState {
 
 #[pymethods]
 impl PyState {
-    /// The seat to decide, or ``None`` once the game is over.
+    /// The seat to decide, ``-1`` at a chance node (OpenSpiel's ``PlayerId.CHANCE``), or
+    /// ``None`` once the game is over.
     #[getter]
-    fn current_player(&self) -> Option<usize> {
-        self.inner.current_player()
+    fn current_player(&self) -> Option<i64> {
+        if self.inner.is_chance_node() {
+            return Some(CHANCE_PLAYER);
+        }
+        self.inner.current_player().map(|p| p as i64)
+    }
+    /// Whether the next step is a chance outcome to apply (``chance="explicit"``).
+    #[getter]
+    fn is_chance_node(&self) -> bool {
+        self.inner.is_chance_node()
+    }
+    /// At a chance node, each possible outcome with its probability, sorted by outcome;
+    /// elsewhere an ``InvalidArgumentError`` saying why.
+    fn chance_outcomes(&self) -> PyResult<Vec<(Action, f64)>> {
+        guard(|| self.inner.chance_outcomes())
     }
     /// Whether the game is over.
     #[getter]
@@ -383,6 +400,7 @@ impl PyState {
     fn __repr__(&self) -> String {
         let who = match self.inner.current_player() {
             Some(p) => format!("seat {p} to act"),
+            None if self.inner.is_chance_node() => "a chance node".into(),
             None => "over".into(),
         };
         format!(

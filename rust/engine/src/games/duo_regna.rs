@@ -16,9 +16,14 @@
 //! Randomness: `new_state` shuffles the dragon pile once (Fisher–Yates) and reveals its top.
 //! `determinize` reshuffles the unrevealed pile, then (for seat 1) redraws seat 0's pending
 //! card from seat 0's unplayed cards, then forks the state's generator.
+//! With `chance = "explicit"` the pile is not shuffled: each dragon card to reveal (the first
+//! one, and each that replaces a captured dragon) is a chance node whose outcomes are
+//! 0 (a card of one dragon) and 1 (of two), weighted by how many of each are unrevealed;
+//! the state is then one with no dragon on the track (`dragon == 0`) in a running game.
 
 use crate::actions::{Action, ActionSet};
 use crate::bits::{count, iter_bits, nth_bit};
+use crate::chance::{draw_from_counts, ChanceMode, CHANCE_CHOICES};
 use crate::error::Result;
 use crate::game::{Game, GameNames, Seat};
 use crate::options::{declare_options, invalid, read, Allowed, Options};
@@ -57,6 +62,9 @@ declare_options! {
         dragons_to_win: u8 = 4, Allowed::Integer { min: 1, max: 64 }, "dragons that win the duel";
         max_rounds: u32 = 180, Allowed::Integer { min: 1, max: 100_000 },
             "stalemate guard: rounds before the game is decided on dragons, then the dragon's side";
+        chance: ChanceMode = ChanceMode::Seeded, Allowed::Choice(CHANCE_CHOICES),
+            "'seeded' (the dragon pile is shuffled from the seed) or 'explicit' (each dragon card revealed is a chance node)",
+            saved_default = ChanceMode::Seeded;
     }
 }
 
@@ -77,10 +85,16 @@ impl DuoRegna {
     pub fn double_dragons(&self) -> u8 {
         self.config.dragon_deck[1]
     }
+
+    /// Whether dragon cards are chance outcomes (`chance = "explicit"`).
+    fn explicit(&self) -> bool {
+        self.config.chance == ChanceMode::Explicit
+    }
 }
 
 // ---- Cards and actions ----
-/// What an action means: action `c` plays card `c` (named as in [`CARD_NAMES`]).
+/// What an action means: action `c` plays card `c` (named as in [`CARD_NAMES`]); at a chance
+/// node, outcome `d` reveals a dragon card showing `d + 1` dragons.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DuoRegnaAction {
@@ -89,12 +103,19 @@ pub enum DuoRegnaAction {
         /// The card's name.
         card: &'static str,
     },
+    /// A chance outcome: the dragon card revealed.
+    Dragon {
+        /// Dragons it shows (1 or 2).
+        dragons: u8,
+    },
 }
 
 impl std::fmt::Display for DuoRegnaAction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             DuoRegnaAction::Play { card } => f.write_str(card),
+            DuoRegnaAction::Dragon { dragons: 1 } => f.write_str("reveal 1 dragon"),
+            DuoRegnaAction::Dragon { dragons } => write!(f, "reveal {dragons} dragons"),
         }
     }
 }
@@ -188,7 +209,12 @@ impl Game for DuoRegna {
         CARDS
     }
 
-    fn action_info(&self, _s: &State, action: Action) -> DuoRegnaAction {
+    fn action_info(&self, s: &State, action: Action) -> DuoRegnaAction {
+        if self.is_chance_node(s) && action < 2 {
+            return DuoRegnaAction::Dragon {
+                dragons: action as u8 + 1,
+            };
+        }
         DuoRegnaAction::Play {
             card: CARD_NAMES[action as usize],
         }
@@ -205,7 +231,9 @@ impl Game for DuoRegna {
                 2
             };
         }
-        rng.shuffle(&mut pile[..len]);
+        if !self.explicit() {
+            rng.shuffle(&mut pile[..len]);
+        }
         let mut s = State {
             rng,
             hands: [FULL_HAND; 2],
@@ -220,20 +248,44 @@ impl Game for DuoRegna {
             last_reveal: None,
             over: false,
         };
-        self.reveal_next_dragon(&mut s);
+        self.next_dragon_card(&mut s);
         s
     }
 
     // ---- Legal moves ----
     fn current_player(&self, s: &State) -> Option<Seat> {
-        match (s.over, s.pending) {
+        match (s.over || s.dragon == 0, s.pending) {
             (true, _) => None,
             (false, None) => Some(0),
             (false, Some(_)) => Some(1),
         }
     }
 
+    fn is_chance_node(&self, s: &State) -> bool {
+        !s.over && s.dragon == 0
+    }
+
+    fn chance_outcomes(&self, s: &State) -> Vec<(Action, f64)> {
+        if !self.is_chance_node(s) {
+            return Vec::new();
+        }
+        let unrevealed = &s.pile[s.next_dragon as usize..s.pile_len as usize];
+        draw_from_counts((0..2u8).map(|d| {
+            (
+                d as Action,
+                unrevealed.iter().filter(|&&c| c == d + 1).count() as u32,
+            )
+        }))
+    }
+
+    fn explicit_chance(&self) -> bool {
+        self.explicit()
+    }
+
     fn legal_actions(&self, s: &State) -> ActionSet {
+        if self.is_chance_node(s) {
+            return self.chance_outcomes(s).iter().map(|&(d, _)| d).collect();
+        }
         match self.current_player(s) {
             None => ActionSet::new(),
             Some(seat) => iter_bits(s.hands[seat] as u64)
@@ -244,6 +296,9 @@ impl Game for DuoRegna {
 
     // ---- Apply ----
     fn apply(&self, s: &mut State, action: Action) {
+        if self.is_chance_node(s) {
+            return self.reveal_drawn_dragon(s, action as u8 + 1);
+        }
         let card = action as u8;
         match s.pending {
             None => {
@@ -405,11 +460,24 @@ impl Game for DuoRegna {
         {
             return Err("the dragon pile does not match the 'dragon_deck' option".into());
         }
-        if s.next_dragon == 0 || s.next_dragon > s.pile_len || s.dragon_side > 2 || s.dragon > 2 {
+        let drawing = self.is_chance_node(s);
+        if (s.next_dragon == 0 && !drawing)
+            || s.next_dragon > s.pile_len
+            || s.dragon_side > 2
+            || s.dragon > 2
+        {
             return Err("the dragon track is out of range".into());
         }
-        if s.dragon == 0 && !s.over {
-            return Err("a running game must have a dragon".into());
+        if drawing
+            && (!self.explicit()
+                || s.pending.is_some()
+                || s.next_dragon == s.pile_len
+                || s.dragon_side != CENTRE)
+        {
+            return Err(
+                "a running game must have a dragon, but for a dragon card to draw (explicit chance, nobody to play, cards left)"
+                    .into(),
+            );
         }
         if s.dragon > 0 && s.dragon != s.pile[s.next_dragon as usize - 1] {
             return Err("the current dragon is not the last card revealed".into());
@@ -424,7 +492,7 @@ impl Game for DuoRegna {
         }
         let decided = s.captured.iter().any(|&c| c >= self.config.dragons_to_win)
             || s.round >= self.config.max_rounds
-            || s.dragon == 0;
+            || (s.dragon == 0 && !drawing);
         if s.over != decided {
             return Err("'over' does not agree with the captures, the rounds and the pile".into());
         }
@@ -449,6 +517,27 @@ impl Game for DuoRegna {
 
 // ---- Apply ----
 impl DuoRegna {
+    /// A dragon card is needed: the pile's next one (seeded), or a chance node (explicit);
+    /// an empty pile ends the game.
+    fn next_dragon_card(&self, s: &mut State) {
+        if self.explicit() && s.next_dragon < s.pile_len {
+            s.dragon = 0;
+            s.dragon_side = CENTRE;
+        } else {
+            self.reveal_next_dragon(s);
+        }
+    }
+
+    /// Explicit chance: reveals a card showing `dragons`, moved to the top of the
+    /// unrevealed pile (the rest of it keeps no order that matters).
+    fn reveal_drawn_dragon(&self, s: &mut State, dragons: u8) {
+        let (next, len) = (s.next_dragon as usize, s.pile_len as usize);
+        if let Some(i) = (next..len).find(|&i| s.pile[i] == dragons) {
+            s.pile.swap(next, i);
+        }
+        self.reveal_next_dragon(s);
+    }
+
     fn reveal_next_dragon(&self, s: &mut State) {
         if s.next_dragon < s.pile_len {
             s.dragon = s.pile[s.next_dragon as usize];
@@ -468,7 +557,7 @@ impl DuoRegna {
                 s.dragon = 0; // captured: no dragon is left on the track
                 s.over = true;
             } else {
-                self.reveal_next_dragon(s);
+                self.next_dragon_card(s);
             }
         } else if winner == 0 {
             s.dragon_side -= 1;
@@ -611,6 +700,63 @@ mod tests {
         }
         assert_eq!(s.round, 9);
         assert_eq!(s.hands, [FULL_HAND; 2], "hands recovered after nine rounds");
+    }
+
+    fn explicit(deck: [u8; 2]) -> DuoRegna {
+        let mut g = game();
+        g.config.dragon_deck = deck;
+        g.config.chance = ChanceMode::Explicit;
+        g
+    }
+
+    #[test]
+    fn explicit_chance_draws_each_dragon_card_from_those_unrevealed() {
+        let g = explicit([2, 1]);
+        let mut s = g.new_state(Rng::new(1));
+        assert!(g.is_chance_node(&s) && g.current_player(&s).is_none());
+        assert_eq!(g.chance_outcomes(&s), vec![(0, 2.0 / 3.0), (1, 1.0 / 3.0)]);
+        assert_eq!(g.legal_actions(&s).iter().collect::<Vec<_>>(), vec![0, 1]);
+        assert_eq!(g.action_name(&s, 1), "reveal 2 dragons");
+        g.check_state(&s).unwrap();
+        g.apply(&mut s, 1);
+        assert_eq!((s.dragon, s.dragon_side, s.next_dragon), (2, CENTRE, 1));
+        assert_eq!(g.current_player(&s), Some(0));
+        assert_eq!(
+            g.action_name(&s, 1),
+            "0",
+            "a player's action ids are cards again"
+        );
+        // Seat 0 pulls the dragon to her side, then captures it: the next card is drawn.
+        play(&g, &mut s, "6 king", "1");
+        play(&g, &mut s, "6 queen", "2");
+        assert_eq!(s.captured, [2, 0]);
+        assert!(g.is_chance_node(&s) && !s.over);
+        assert_eq!(
+            g.chance_outcomes(&s),
+            vec![(0, 1.0)],
+            "only single dragons are left"
+        );
+        g.check_state(&s).unwrap();
+        g.apply(&mut s, 0);
+        assert_eq!((s.dragon, s.next_dragon), (1, 2));
+    }
+
+    #[test]
+    fn explicit_chance_ends_on_an_empty_pile_without_a_chance_node() {
+        let g = explicit([1, 0]);
+        let mut s = g.new_state(Rng::new(1));
+        assert_eq!(g.chance_outcomes(&s), vec![(0, 1.0)]);
+        g.apply(&mut s, 0);
+        play(&g, &mut s, "5", "3");
+        play(&g, &mut s, "6 king", "1");
+        assert!(s.over && !g.is_chance_node(&s));
+        assert_eq!(g.returns(&s), vec![1.0, -1.0]);
+        // A seeded game never stops at a chance node, and a chance node is no seeded state.
+        let seeded = game();
+        let mut t = seeded.new_state(Rng::new(1));
+        assert!(!seeded.is_chance_node(&t) && seeded.chance_outcomes(&t).is_empty());
+        t.dragon = 0;
+        assert!(seeded.check_state(&t).is_err());
     }
 
     #[test]

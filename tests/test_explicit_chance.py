@@ -1,0 +1,131 @@
+"""Explicit chance (``chance="explicit"``): random events as chance nodes the caller draws,
+with the seeded mode's distribution, on both backends. The generic harnesses walk the chance
+nodes too (tests/test_contract.py, tests/test_differential.py)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+import pytest
+
+import regalia
+from regalia.errors import IllegalActionError, InvalidArgumentError, InvalidOptionError, InvalidStateError
+
+#: Duo Regna's card ids (actions) by name.
+CARD = {name: i for i, name in enumerate(("X", "0", "1", "2", "3", "4", "5", "6 king", "6 queen"))}
+#: Four rounds in which seat 0 captures two dragons, one every two rounds (no hand runs out).
+TWO_CAPTURES = [("6 king", "1"), ("6 queen", "2"), ("5", "0"), ("3", "4")]
+
+
+def duo_regna(backend: str, **options: Any) -> Any:
+    return regalia.make("duo-regna", backend=backend, dragons_to_win=64, **options)  # type: ignore[arg-type]
+
+
+def play_rounds(state: Any, rounds: list[tuple[str, str]]) -> None:
+    for c0, c1 in rounds:
+        state.apply(CARD[c0])
+        state.apply(CARD[c1])
+
+
+def test_duo_regna_draws_a_dragon_card_at_each_chance_node(backend: str) -> None:
+    game = duo_regna(backend, chance="explicit", dragon_deck=[2, 1])
+    state = game.new_state(5)
+    assert state.is_chance_node and state.current_player == -1 and not state.is_terminal
+    assert state.chance_outcomes() == [(0, 2 / 3), (1, 1 / 3)]
+    assert [state.action_name(o) for o in state.legal_actions()] == ["reveal 1 dragon", "reveal 2 dragons"]
+    assert state.action_info(1) == {"kind": "dragon", "dragons": 2}
+    assert state.parse_action("reveal 2") == 1
+    state.apply(1)
+    assert state.observation(0)["dragon"] == 2 and state.current_player == 0
+    play_rounds(state, TWO_CAPTURES[:2])
+    assert state.scores() == [2, 0] and state.is_chance_node
+    assert state.chance_outcomes() == [(0, 1.0)]
+    assert state.history() == [1, 7, 2, 8, 3]
+
+
+def test_bad_chance_input_is_refused_and_changes_nothing(backend: str) -> None:
+    game = duo_regna(backend, chance="explicit", dragon_deck=[2, 0])
+    state = game.new_state(1)
+    before = state.to_json()
+    # Only single dragons are left: a double is no possible outcome; nor is a player's card.
+    for bad in (1, CARD["5"]):
+        with pytest.raises(IllegalActionError, match="not a possible outcome of this chance node"):
+            state.apply(bad)
+    assert state.to_json() == before
+    state.apply(0)
+    with pytest.raises(InvalidArgumentError, match="not a chance node: seat 0 is to act"):
+        state.chance_outcomes()
+    seeded = duo_regna(backend).new_state(1)
+    assert not seeded.is_chance_node
+    with pytest.raises(InvalidArgumentError, match="chance='seeded'"):
+        seeded.chance_outcomes()
+    with pytest.raises(InvalidOptionError, match="chance"):
+        duo_regna(backend, chance="sampled")
+
+
+@pytest.mark.parametrize("name", [g["name"] for g in regalia.games() if g["name"] != "duo-regna"])
+def test_games_without_explicit_chance_refuse_the_option(name: str, backend: str) -> None:
+    for mode in ("explicit", "seeded"):
+        with pytest.raises(InvalidOptionError, match="'chance' is not supported yet.*explicit chance: duo-regna"):
+            regalia.make(name, backend=backend, chance=mode)  # type: ignore[arg-type]
+
+
+def test_chance_nodes_save_load_and_have_information_states(backend: str) -> None:
+    game = duo_regna(backend, chance="explicit")
+    state = game.new_state(8)
+    state.apply(1)
+    play_rounds(state, TWO_CAPTURES[:2])
+    assert state.is_chance_node
+    back = game.state_from_json(state.to_json())
+    assert back == state and back.is_chance_node and back.chance_outcomes() == state.chance_outcomes()
+    assert back.information_state_string(1) == state.information_state_string(1)
+    assert "dragon" in state.information_state_string(1)
+    # A seeded save is not an explicit one: the options differ.
+    with pytest.raises(InvalidStateError, match="options"):
+        duo_regna(backend).state_from_json(state.to_json())
+    # Saves written before the option existed were seeded games.
+    env = json.loads(duo_regna(backend).new_state(3).to_json())
+    del env["options"]["chance"]
+    assert regalia.load_state(json.dumps(env), backend=backend).to_json() == duo_regna(backend).new_state(3).to_json()  # type: ignore[arg-type]
+
+
+def first_dragons(state: Any, k: int) -> tuple[int, ...]:
+    """The first ``k`` dragon cards a seeded Duo Regna game reveals: its pile's order."""
+    return tuple(json.loads(state.to_json())["state"]["pile"][:k])
+
+
+def explicit_probabilities(backend: str, deck: list[int], k: int) -> dict[tuple[int, ...], float]:
+    """The probability of each sequence of the first ``k`` dragon cards, multiplied along the
+    explicit game's chance nodes (two captures between draws)."""
+    game = duo_regna(backend, chance="explicit", dragon_deck=deck)
+    probabilities: dict[tuple[int, ...], float] = {}
+    for seq in itertools.product((1, 2), repeat=k):
+        state, p = game.new_state(0), 1.0
+        for i, dragons in enumerate(seq):
+            p *= dict(state.chance_outcomes()).get(dragons - 1, 0.0)
+            if p == 0:
+                break
+            state.apply(dragons - 1)
+            if i + 1 < k:
+                play_rounds(state, TWO_CAPTURES[:2] if i % 2 == 0 else TWO_CAPTURES[2:])
+        probabilities[seq] = p
+    return probabilities
+
+
+def test_explicit_chance_has_the_seeded_distribution(backend: str) -> None:
+    """Chi-square of the first three dragon cards of 3,000 seeded games (seeds 0..2999)
+    against the probabilities along the explicit game's chance nodes: 7 degrees of freedom,
+    refused above 30 (p < 1e-4), so only a real difference fails."""
+    deck, k, games = [3, 2], 3, 3000
+    expected = explicit_probabilities(backend, deck, k)
+    assert abs(sum(expected.values()) - 1) < 1e-12
+    assert expected[(2, 2, 2)] == 0 and expected[(1, 1, 1)] == pytest.approx(3 / 5 * 2 / 4 * 1 / 3)
+    seeded = duo_regna(backend, dragon_deck=deck)
+    counts = {seq: 0 for seq in expected}
+    for seed in range(games):
+        counts[first_dragons(seeded.new_state(seed), k)] += 1
+    chi2 = sum((counts[s] - games * p) ** 2 / (games * p) for s, p in expected.items() if p > 0)
+    assert all(counts[s] == 0 for s, p in expected.items() if p == 0)
+    assert chi2 < 30, (chi2, counts)
