@@ -12,7 +12,9 @@ Each game is sequential, imperfect-information and *sampled-stochastic*: the shu
 inside the state, from a seed drawn for each ``new_initial_state()`` from the game's
 parameter ``rng_seed`` (OpenSpiel's name for a sampled-stochastic game's seed; ``seed`` is not
 a parameter), so there are no chance nodes. A pickled game goes on with the seeds where it
-was. Utilities are zero-sum, in [-1, 1], at the
+was. A game made with the option ``chance="explicit"`` (where the game has it) is
+*explicit-stochastic* instead: each random event is an OpenSpiel chance node, its outcomes
+from the state's ``chance_outcomes()``. Utilities are zero-sum, in [-1, 1], at the
 end. The parameters are ``players``, ``rng_seed``, ``info_state_slots`` and every option of the
 game (a list or ``None`` option is given as JSON text, where ``;`` may stand for ``,``, e.g.
 ``{"dragon_deck": "[1; 0]"}``: then ``pyspiel.load_game(str(game))`` loads the same game).
