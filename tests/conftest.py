@@ -30,7 +30,10 @@ SUITE_OPTIONS: dict[str, dict[str, Any]] = {"duo": {"rounds": 1}}
 
 #: Every game that supports explicit chance, with the options the generic suites play it with
 #: in that mode (they walk its chance nodes too).
-EXPLICIT_CHANCE_OPTIONS: dict[str, dict[str, Any]] = {"duo-regna": {"chance": "explicit"}}
+EXPLICIT_CHANCE_OPTIONS: dict[str, dict[str, Any]] = {
+    "duo-regna": {"chance": "explicit"},
+    "duell-der-drachen": {"chance": "explicit"},
+}
 
 
 def make_explicit(name: str, backend: str = "rust") -> Any:

@@ -398,6 +398,9 @@ def test_openspiel_explicit_chance_is_explicit_stochastic() -> None:
     assert pyspiel.load_game(name).get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
     assert game.max_chance_outcomes() == game.num_distinct_actions()
     pyspiel.random_sim_test(game, num_sims=10, serialize=True, verbose=False)
+    duell = pyspiel.load_game(os_adapter.game_name("duell-der-drachen"), {"chance": "explicit", "values": 3})
+    assert duell.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    pyspiel.random_sim_test(duell, num_sims=5, serialize=True, verbose=False)
     state = game.new_initial_state()
     assert state.is_chance_node() and state.current_player() == pyspiel.PlayerId.CHANCE
     assert state.chance_outcomes() == [(0, 0.5), (1, 0.5)]

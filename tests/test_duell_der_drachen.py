@@ -380,7 +380,7 @@ def test_saved_states_round_trip_and_bad_ones_are_refused(backend: str) -> None:
 
 def test_options_change_the_card_set(backend: str) -> None:
     g = regalia.make(GAME, backend=backend, values=4, hand_size=2)  # type: ignore[arg-type]
-    assert g.num_actions == 20 * 6 and g.options == {"players": 2, "values": 4, "hand_size": 2}
+    assert g.num_actions == 20 * 6 and g.options == {"players": 2, "values": 4, "hand_size": 2, "chance": "seeded"}
     s = g.new_state(1)
     obs = s.observation(0)
     assert len(obs["hand"]) == 2 and obs["deck"] == 20 - 4 - 5

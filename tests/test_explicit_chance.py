@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 from typing import Any
 
 import pytest
 
 import regalia
 from regalia.errors import IllegalActionError, InvalidArgumentError, InvalidOptionError, InvalidStateError
+from tests.conftest import EXPLICIT_CHANCE_OPTIONS
 
 #: Duo Regna's card ids (actions) by name.
 CARD = {name: i for i, name in enumerate(("X", "0", "1", "2", "3", "4", "5", "6 king", "6 queen"))}
@@ -65,10 +67,11 @@ def test_bad_chance_input_is_refused_and_changes_nothing(backend: str) -> None:
         duo_regna(backend, chance="sampled")
 
 
-@pytest.mark.parametrize("name", [g["name"] for g in regalia.games() if g["name"] != "duo-regna"])
+@pytest.mark.parametrize("name", [g["name"] for g in regalia.games() if g["name"] not in EXPLICIT_CHANCE_OPTIONS])
 def test_games_without_explicit_chance_refuse_the_option(name: str, backend: str) -> None:
+    supported = ", ".join(g["name"] for g in regalia.games() if g["name"] in EXPLICIT_CHANCE_OPTIONS)
     for mode in ("explicit", "seeded"):
-        with pytest.raises(InvalidOptionError, match="'chance' is not supported yet.*explicit chance: duo-regna"):
+        with pytest.raises(InvalidOptionError, match=f"'chance' is not supported yet.*explicit chance: {supported}$"):
             regalia.make(name, backend=backend, chance=mode)  # type: ignore[arg-type]
 
 
@@ -129,3 +132,42 @@ def test_explicit_chance_has_the_seeded_distribution(backend: str) -> None:
     chi2 = sum((counts[s] - games * p) ** 2 / (games * p) for s, p in expected.items() if p > 0)
     assert all(counts[s] == 0 for s, p in expected.items() if p == 0)
     assert chi2 < 30, (chi2, counts)
+
+
+def chi_square(counts: list[int], probabilities: list[float]) -> float:
+    """Pearson's statistic of ``counts`` against ``probabilities`` (all positive)."""
+    n = sum(counts)
+    return sum((c - n * p) ** 2 / (n * p) for c, p in zip(counts, probabilities, strict=True))
+
+
+def test_duell_der_drachen_deals_as_the_seeded_shuffle_does(backend: str) -> None:
+    """The red cards in seat 0's first hand (of 5, from 9 red cards among 45) follow the
+    hypergeometric law in both modes: 2,000 seeded deals (seeds 0..1999) and 2,000 explicit
+    deals drawn card by card with their probabilities (``random.Random(7)``); chi-square with
+    3 degrees of freedom refused above 25 (p < 1e-4)."""
+    from math import comb
+
+    games = 2000
+    law = [comb(9, k) * comb(36, 5 - k) / comb(45, 5) for k in range(5)]
+    expected = [*law[:3], sum(law[3:])]  # 0, 1, 2, 3 or more red cards
+
+    def category(state: Any) -> int:
+        reds = sum(card.startswith("red") for card in state.observation(0)["hand"])
+        return min(reds, 3)
+
+    seeded = regalia.make("duell-der-drachen", backend=backend)  # type: ignore[arg-type]
+    counts = [0] * 4
+    for seed in range(games):
+        counts[category(seeded.new_state(seed))] += 1
+    assert chi_square(counts, expected) < 25, counts
+
+    rnd = random.Random(7)
+    explicit = regalia.make("duell-der-drachen", backend=backend, chance="explicit")  # type: ignore[arg-type]
+    counts = [0] * 4
+    for _ in range(games):
+        state = explicit.new_state(0)
+        for _ in range(5):  # seat 0's hand, card by card
+            outcomes, weights = zip(*state.chance_outcomes())
+            state.apply(rnd.choices(outcomes, weights)[0])
+        counts[category(state)] += 1
+    assert chi_square(counts, expected) < 25, counts

@@ -27,6 +27,7 @@ from typing import Literal, TypedDict
 __all__ = [
     "ACTION_INFOS",
     "DuellDerDrachenActionInfo",
+    "DuellDraw",
     "DuellPlay",
     "DuoActionInfo",
     "DuoDraw",
@@ -108,7 +109,20 @@ class DuellPlay(TypedDict):
     face_up: bool
 
 
-DuellDerDrachenActionInfo = DuellPlay
+class DuellDraw(TypedDict):
+    """Duell der Drachen with explicit chance: at a chance node, outcome ``c`` deals card ``c``
+    to a seat's hand or draws it for a display place."""
+
+    kind: Literal["draw"]
+    #: "<colour> <value>".
+    card: str
+    #: The seat it is dealt to (None: the display).
+    seat: int | None
+    #: The colour of the territory whose display place it fills (None: a hand).
+    display: str | None
+
+
+DuellDerDrachenActionInfo = DuellPlay | DuellDraw
 
 
 class RegineOnly(TypedDict):

@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from regalia.reference.base import GameInfo, Rules
 from regalia.reference.bits import count, iter_bits
+from regalia.reference.chance import CHANCE_ALLOWED, ChanceMode, draw_from_counts
 from regalia.reference.codec import U8, U64, Items, Maybe
 from regalia.reference.options import Integer, invalid, option, read
 from regalia.reference.rng import Rng
@@ -53,6 +54,13 @@ class DuellDerDrachenOptions:
         9, Integer(2, MAX_VALUES), "cards per colour, valued 1 to this (5 x values must be at least 2 x hand_size + 5)"
     )
     hand_size: int = option(5, Integer(1, 27), "cards dealt to each player (as far as the card set allows)")
+    chance: ChanceMode = option(
+        "seeded",
+        CHANCE_ALLOWED,
+        "'seeded' (cards are shuffled and drawn from the seed) "
+        "or 'explicit' (each card dealt or drawn is a chance node)",
+        saved_default="seeded",
+    )
 
 
 # ---- Cards and actions ----
@@ -148,16 +156,37 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
         return i // TERRITORIES, i % TERRITORIES, True
 
     def action_info(self, s: State, action: int) -> dict[str, Any]:
+        to = self.drawing_to(s)
+        if to is not None and action < self.num_cards:
+            kind, where = to
+            seat, display = (where, None) if kind == "hand" else (None, COLOURS[where])
+            return {"kind": "draw", "card": self.card_name(action), "seat": seat, "display": display}
         card, t, down = self.decode(action)
         return {"kind": "play", "card": self.card_name(card), "territory": COLOURS[t], "face_up": not down}
 
     def info_name(self, info: dict[str, Any]) -> str:
+        if info["kind"] == "draw":
+            if info["seat"] is not None:
+                return f"deal {info['card']} to seat {info['seat']}"
+            return f"draw {info['card']} for {info['display']}"
         if info["face_up"]:
             return f"{info['card']} face up"
         return f"{info['card']} face down on {info['territory']}"
 
     # ---- Setup ----
     def new_state(self, rng: Rng) -> State:
+        if self._explicit:
+            return State(
+                rng,
+                0,
+                [0, 0],
+                [[0] * TERRITORIES, [0] * TERRITORIES],
+                [0, 0],
+                [None] * TERRITORIES,
+                self.all_cards,
+                [0, 0],
+                [None] * TERRITORIES,
+            )
         cards = list(range(self.num_cards))
         rng.shuffle(cards)
         h = self.config.hand_size
@@ -176,9 +205,23 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
 
     # ---- Legal moves ----
     def current_player(self, s: State) -> int | None:
-        return None if s.over else s.player
+        return None if s.over or self.is_chance_node(s) else s.player
+
+    def is_chance_node(self, s: State) -> bool:
+        return self.drawing_to(s) is not None
+
+    def chance_outcomes(self, s: State) -> list[tuple[int, float]]:
+        if not self.is_chance_node(s):
+            return []
+        return draw_from_counts((c, 1) for c in iter_bits(s.deck))
+
+    @property
+    def explicit_chance(self) -> bool:
+        return self._explicit
 
     def legal_actions(self, s: State) -> list[int]:
+        if self.is_chance_node(s):
+            return iter_bits(s.deck)
         seat = self.current_player(s)
         if seat is None:
             return []
@@ -215,6 +258,10 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
 
     # ---- Apply ----
     def apply(self, s: State, action: int) -> None:
+        to = self.drawing_to(s)
+        if to is not None:
+            self._place_drawn(s, to, action)
+            return
         card, t, down = self.decode(action)
         mover = s.player
         bit = 1 << card
@@ -228,6 +275,39 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
         self._compare(s, t, mover)
         s.player = 1 - s.player
         self._end_of_move(s, mover)
+
+    @property
+    def _explicit(self) -> bool:
+        """Whether cards are dealt and drawn at chance nodes (``chance="explicit"``)."""
+        return self.config.chance == "explicit"
+
+    def _dealing(self, s: State) -> bool:
+        """Explicit chance, before the first move: the hands are still being dealt."""
+        h = self.config.hand_size
+        return self._explicit and all(c == 0 for side in s.board for c in side) and any(count(m) < h for m in s.hands)
+
+    def drawing_to(self, s: State) -> tuple[str, int] | None:
+        """Where the card of the chance node ``s`` goes, ``("hand", seat)`` or
+        ``("display", territory)``, or ``None`` if ``s`` is no chance node: seat 0's hand, seat
+        1's, then each empty display place while the deck has cards."""
+        if not self._explicit or s.over or s.deck == 0:
+            return None
+        if self._dealing(s):
+            return ("hand", int(count(s.hands[0]) >= self.config.hand_size))
+        for t, card in enumerate(s.display):
+            if card is None:
+                return ("display", t)
+        return None
+
+    @staticmethod
+    def _place_drawn(s: State, to: tuple[str, int], card: int) -> None:
+        """A chance node's card, out of the deck and into its place."""
+        s.deck &= ~(1 << card)
+        kind, where = to
+        if kind == "hand":
+            s.hands[where] |= 1 << card
+        else:
+            s.display[where] = card
 
     @staticmethod
     def _draw(s: State) -> int | None:
@@ -243,7 +323,7 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
         if card is not None:
             s.hands[taker] |= 1 << card
             s.known[taker] |= 1 << card
-            s.display[t] = self._draw(s)
+            s.display[t] = None if self._explicit else self._draw(s)
 
     def _compare(self, s: State, t: int, mover: int) -> None:
         if self.territory_strength(s, mover, t) > self.territory_strength(s, 1 - mover, t):
@@ -408,7 +488,7 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
             concealed = s.hands[opp] | s.face_down[opp]
             free = (concealed | s.deck) & ~s.known[opp]
             n_unknown = count(concealed & ~s.known[opp])
-            must_move = s.player == opp
+            must_move = s.player == opp and not self._dealing(s)
             for _ in range(MAX_TRIES):
                 trial = self.copy_state(s)
                 self._resample(trial, opp, free, n_unknown, rng)
@@ -449,8 +529,24 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
                     return "a territory side holds more than 3 cards or a face-up card of another colour"
             if s.known[seat] & ~(s.hands[seat] | s.face_down[seat]):
                 return "known cards must be in their holder's hand or face down"
-        if any(c is None for c in s.display) and s.deck != 0:
+        if any(c is None for c in s.display) and s.deck != 0 and not self._explicit:
             return "a display place is empty while the deck is not"
+        if self._dealing(s):
+            h = self.config.hand_size
+            if (
+                any(c is not None for c in s.display)
+                or s.known != [0, 0]
+                or (s.hands[1] != 0 and count(s.hands[0]) != h)
+                or any(count(m) > h for m in s.hands)
+            ):
+                return "while the hands are dealt, seat 0's comes first and the display waits"
+        elif (
+            self._explicit
+            and any(c != 0 for side in s.board for c in side)
+            and sum(c is None for c in s.display) > 1
+            and s.deck != 0
+        ):
+            return "one display place at a time is refilled after the deal"
         return None
 
     def _check_progress(self, s: State) -> str | None:
@@ -462,7 +558,7 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
         if not s.over:
             if s.winner is not None or s.final_count or five is not None or self._board_full(s):
                 return "a running game has no winner, five markers on one side or a full board"
-            if not self.has_legal_move(s, s.player):
+            if not self._dealing(s) and not self.has_legal_move(s, s.player):
                 return "the seat to move must have a legal move"
         elif s.final_count:
             m0, m1 = self._markers_of(s, 0), self._markers_of(s, 1)

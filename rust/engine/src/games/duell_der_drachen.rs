@@ -28,9 +28,16 @@
 //! to the deck, shuffles the pool (ascending ids) and deals it to her face-down slots (red to
 //! white), then her hand; repeated while the opponent, due to move, would have no legal move;
 //! then forks the state's generator.
+//! With `chance = "explicit"` nothing is shuffled: every card dealt and every refill is a chance
+//! node whose outcomes are the deck's cards (a card's id, each equally likely): first seat 0's
+//! hand card by card, then seat 1's, then the display from red to white; a display card taken
+//! is replaced at a chance node after the move (none once the game is over). The refill is the
+//! same draw as the seeded mode's (a uniform card of the deck), asked of the chance node instead
+//! of the generator.
 
 use crate::actions::{Action, ActionSet};
 use crate::bits::{count, iter_bits, nth_bit};
+use crate::chance::{draw_from_counts, ChanceMode, CHANCE_CHOICES};
 use crate::error::Result;
 use crate::game::{uniform_action, Game, GameNames, Seat};
 use crate::options::{declare_options, invalid, read, Allowed, Options};
@@ -64,6 +71,9 @@ declare_options! {
             "cards per colour, valued 1 to this (5 x values must be at least 2 x hand_size + 5)";
         hand_size: u8 = 5, Allowed::Integer { min: 1, max: 27 },
             "cards dealt to each player (as far as the card set allows)";
+        chance: ChanceMode = ChanceMode::Seeded, Allowed::Choice(CHANCE_CHOICES),
+            "'seeded' (cards are shuffled and drawn from the seed) or 'explicit' (each card dealt or drawn is a chance node)",
+            saved_default = ChanceMode::Seeded;
     }
 }
 
@@ -86,10 +96,29 @@ pub struct Move {
     pub face_down: bool,
 }
 
-/// What an action means, as `State.action_info` shows it: a [`Move`] with names.
+/// Where the card of a chance node goes (explicit chance).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawTo {
+    /// Dealt to a seat's hand.
+    Hand(usize),
+    /// The display card beside a territory.
+    Display(usize),
+}
+
+/// What an action means, as `State.action_info` shows it: a [`Move`] with names; at a chance
+/// node, outcome `c` is card `c` dealt or drawn.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DuellAction {
+    /// A chance outcome: a card dealt to a seat's hand or drawn for a display place.
+    Draw {
+        /// The card's name, `"<colour> <value>"`.
+        card: String,
+        /// The seat it is dealt to (`None`: the display).
+        seat: Option<usize>,
+        /// The territory whose display place it fills (`None`: a hand).
+        display: Option<&'static str>,
+    },
     /// A card from hand to a territory.
     Play {
         /// The card's name, `"<colour> <value>"`.
@@ -104,6 +133,14 @@ pub enum DuellAction {
 impl std::fmt::Display for DuellAction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            DuellAction::Draw {
+                card,
+                seat: Some(seat),
+                ..
+            } => write!(f, "deal {card} to seat {seat}"),
+            DuellAction::Draw { card, display, .. } => {
+                write!(f, "draw {card} for {}", display.unwrap_or_default())
+            }
             DuellAction::Play {
                 card,
                 face_up: true,
@@ -263,7 +300,21 @@ impl Game for DuellDerDrachen {
         self.num_cards() * (1 + TERRITORIES)
     }
 
-    fn action_info(&self, _s: &State, action: Action) -> DuellAction {
+    fn action_info(&self, s: &State, action: Action) -> DuellAction {
+        if let Some(to) = self
+            .drawing_to(s)
+            .filter(|_| (action as usize) < self.num_cards())
+        {
+            let (seat, display) = match to {
+                DrawTo::Hand(seat) => (Some(seat), None),
+                DrawTo::Display(t) => (None, Some(COLOURS[t])),
+            };
+            return DuellAction::Draw {
+                card: self.card_name(action as usize),
+                seat,
+                display,
+            };
+        }
         let m = self.decode(action);
         DuellAction::Play {
             card: self.card_name(m.card),
@@ -274,6 +325,22 @@ impl Game for DuellDerDrachen {
 
     // ---- Setup ----
     fn new_state(&self, mut rng: Rng) -> State {
+        if self.explicit() {
+            return State {
+                rng,
+                player: 0,
+                hands: [0; 2],
+                board: [[0; TERRITORIES]; 2],
+                face_down: [0; 2],
+                display: [None; TERRITORIES],
+                deck: self.all_cards(),
+                known: [0; 2],
+                markers: [None; TERRITORIES],
+                final_count: false,
+                over: false,
+                winner: None,
+            };
+        }
         let mut cards = [0u8; MAX_CARDS];
         let n = fill(&mut cards, self.all_cards());
         rng.shuffle(&mut cards[..n]);
@@ -301,11 +368,30 @@ impl Game for DuellDerDrachen {
 
     // ---- Legal moves ----
     fn current_player(&self, s: &State) -> Option<Seat> {
-        (!s.over).then_some(s.player as usize)
+        (!s.over && !self.is_chance_node(s)).then_some(s.player as usize)
+    }
+
+    fn is_chance_node(&self, s: &State) -> bool {
+        self.drawing_to(s).is_some()
+    }
+
+    fn chance_outcomes(&self, s: &State) -> Vec<(Action, f64)> {
+        if !self.is_chance_node(s) {
+            return Vec::new();
+        }
+        draw_from_counts(iter_bits(s.deck).map(|c| (c as Action, 1)))
+    }
+
+    fn explicit_chance(&self) -> bool {
+        self.explicit()
     }
 
     fn legal_actions(&self, s: &State) -> ActionSet {
         let mut set = ActionSet::new();
+        if self.is_chance_node(s) {
+            set.insert_bits(0, s.deck);
+            return set;
+        }
         let Some(seat) = self.current_player(s) else {
             return set;
         };
@@ -324,6 +410,9 @@ impl Game for DuellDerDrachen {
 
     // ---- Apply ----
     fn apply(&self, s: &mut State, action: Action) {
+        if let Some(to) = self.drawing_to(s) {
+            return Self::place_drawn(s, to, action as u8);
+        }
         let m = self.decode(action);
         let mover = s.player as usize;
         let bit = 1u64 << m.card;
@@ -334,7 +423,7 @@ impl Game for DuellDerDrachen {
         } else {
             s.known[mover] &= !bit;
         }
-        Self::hand_over(s, m.territory, 1 - mover);
+        self.hand_over(s, m.territory, 1 - mover);
         self.compare(s, m.territory, mover);
         s.player = 1 - s.player;
         self.end_of_move(s, mover);
@@ -449,7 +538,7 @@ impl Game for DuellDerDrachen {
             let concealed = s.hands[opp] | s.face_down[opp];
             let free = (concealed | s.deck) & !s.known[opp];
             let n_unknown = count(concealed & !s.known[opp]);
-            let must_move = s.player as usize == opp;
+            let must_move = s.player as usize == opp && !self.dealing(s);
             for _ in 0..MAX_TRIES {
                 let mut trial = *s;
                 self.resample(&mut trial, opp, free, n_unknown, rng);
@@ -547,6 +636,44 @@ impl DuellDerDrachen {
 
 // ---- Apply ----
 impl DuellDerDrachen {
+    /// Whether cards are dealt and drawn at chance nodes (`chance = "explicit"`).
+    fn explicit(&self) -> bool {
+        self.config.chance == ChanceMode::Explicit
+    }
+
+    /// Explicit chance, before the first move: the hands are still being dealt.
+    fn dealing(&self, s: &State) -> bool {
+        let h = self.config.hand_size as usize;
+        self.explicit()
+            && s.board.iter().flatten().all(|&c| c == 0)
+            && s.hands.iter().any(|&m| count(m) < h)
+    }
+
+    /// Where the card of the chance node `s` is goes, or `None` if `s` is no chance node:
+    /// seat 0's hand, seat 1's, then each empty display place while the deck has cards.
+    pub fn drawing_to(&self, s: &State) -> Option<DrawTo> {
+        if !self.explicit() || s.over || s.deck == 0 {
+            return None;
+        }
+        let h = self.config.hand_size as usize;
+        if self.dealing(s) {
+            return Some(DrawTo::Hand(usize::from(count(s.hands[0]) >= h)));
+        }
+        s.display
+            .iter()
+            .position(Option::is_none)
+            .map(DrawTo::Display)
+    }
+
+    /// A chance node's card, out of the deck and into its place.
+    fn place_drawn(s: &mut State, to: DrawTo, card: u8) {
+        s.deck &= !(1 << card);
+        match to {
+            DrawTo::Hand(seat) => s.hands[seat] |= 1 << card,
+            DrawTo::Display(t) => s.display[t] = Some(card),
+        }
+    }
+
     /// A random card of the deck, taken out of it (`None` if the deck is empty).
     fn draw(s: &mut State) -> Option<u8> {
         let n = count(s.deck);
@@ -558,12 +685,13 @@ impl DuellDerDrachen {
         Some(card as u8)
     }
 
-    /// The mover's opponent takes the display card of `t` (if any); the deck replaces it.
-    fn hand_over(s: &mut State, t: usize, taker: usize) {
+    /// The mover's opponent takes the display card of `t` (if any); the deck replaces it
+    /// (explicit chance: at the chance node after the move).
+    fn hand_over(&self, s: &mut State, t: usize, taker: usize) {
         if let Some(card) = s.display[t] {
             s.hands[taker] |= 1 << card;
             s.known[taker] |= 1 << card;
-            s.display[t] = Self::draw(s);
+            s.display[t] = if self.explicit() { None } else { Self::draw(s) };
         }
     }
 
@@ -714,8 +842,26 @@ impl DuellDerDrachen {
                 return Err("known cards must be in their holder's hand or face down".into());
             }
         }
-        if s.display.iter().any(Option::is_none) && s.deck != 0 {
+        if s.display.iter().any(Option::is_none) && s.deck != 0 && !self.explicit() {
             return Err("a display place is empty while the deck is not".into());
+        }
+        if self.dealing(s) {
+            let h = self.config.hand_size as usize;
+            if s.display.iter().any(Option::is_some)
+                || s.known != [0, 0]
+                || (s.hands[1] != 0 && count(s.hands[0]) != h)
+                || s.hands.iter().any(|&m| count(m) > h)
+            {
+                return Err(
+                    "while the hands are dealt, seat 0's comes first and the display waits".into(),
+                );
+            }
+        } else if self.explicit()
+            && s.board.iter().flatten().any(|&c| c != 0)
+            && s.display.iter().filter(|d| d.is_none()).count() > 1
+            && s.deck != 0
+        {
+            return Err("one display place at a time is refilled after the deal".into());
         }
         Ok(())
     }
@@ -733,7 +879,7 @@ impl DuellDerDrachen {
                     "a running game has no winner, five markers on one side or a full board".into(),
                 );
             }
-            if !self.has_legal_move(s, s.player as usize) {
+            if !self.dealing(s) && !self.has_legal_move(s, s.player as usize) {
                 return Err("the seat to move must have a legal move".into());
             }
         } else if s.final_count {
@@ -862,6 +1008,64 @@ mod tests {
         assert!(deck & (1 << new) != 0 && s.deck == deck & !(1 << new));
         assert_eq!(s.markers[0], Some(0));
         assert_eq!(s.player, 1);
+    }
+
+    #[test]
+    fn explicit_chance_deals_hands_then_display_then_refills_after_each_move() {
+        let mut g = game();
+        g.config.chance = ChanceMode::Explicit;
+        g.config.hand_size = 2;
+        let mut s = g.new_state(Rng::new(4));
+        let n = g.num_cards();
+        let mut dealt = Vec::new();
+        for want in [
+            DrawTo::Hand(0),
+            DrawTo::Hand(0),
+            DrawTo::Hand(1),
+            DrawTo::Hand(1),
+        ]
+        .into_iter()
+        .chain((0..TERRITORIES).map(DrawTo::Display))
+        {
+            assert_eq!(g.drawing_to(&s), Some(want));
+            assert!(g.current_player(&s).is_none());
+            let outcomes = g.chance_outcomes(&s);
+            assert_eq!(outcomes.len(), n - dealt.len());
+            assert!(outcomes
+                .iter()
+                .all(|&(_, p)| p == 1.0 / (n - dealt.len()) as f64));
+            g.check_state(&s).unwrap();
+            let card = outcomes[outcomes.len() / 2].0;
+            g.apply(&mut s, card);
+            dealt.push(card as u64);
+        }
+        assert_eq!(s.hands[0], 1 << dealt[0] | 1 << dealt[1]);
+        assert_eq!(s.hands[1], 1 << dealt[2] | 1 << dealt[3]);
+        assert_eq!(s.display[4], Some(dealt[8] as u8));
+        assert_eq!(g.current_player(&s), Some(0));
+        // A move hands the display card over; its place is refilled at the next chance node.
+        let a = g.legal_actions(&s).nth(0).unwrap();
+        let t = g.decode(a).territory;
+        g.apply(&mut s, a);
+        assert_eq!(g.drawing_to(&s), Some(DrawTo::Display(t)));
+        assert!(s.display[t].is_none() && s.hands[1] & (1 << dealt[4 + t]) != 0);
+        g.check_state(&s).unwrap();
+        let card = g.legal_actions(&s).nth(0).unwrap();
+        assert_eq!(
+            g.action_name(&s, card),
+            format!("draw {} for {}", g.card_name(card as usize), COLOURS[t])
+        );
+        g.apply(&mut s, card);
+        assert_eq!(
+            (s.display[t], g.current_player(&s)),
+            (Some(card as u8), Some(1))
+        );
+        // In the seeded mode the same empty place is no chance node but a broken state.
+        let seeded = game();
+        let mut t0 = seeded.new_state(Rng::new(4));
+        t0.deck |= 1 << t0.display[0].unwrap();
+        t0.display[0] = None;
+        assert!(!seeded.is_chance_node(&t0) && seeded.check_state(&t0).is_err());
     }
 
     #[test]
