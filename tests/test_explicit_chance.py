@@ -13,7 +13,7 @@ import pytest
 
 import regalia
 from regalia.errors import IllegalActionError, InvalidArgumentError, InvalidOptionError, InvalidStateError
-from tests.conftest import EXPLICIT_CHANCE_OPTIONS
+from tests.conftest import EXPLICIT_CHANCE_OPTIONS, make_explicit
 
 #: Duo Regna's card ids (actions) by name.
 CARD = {name: i for i, name in enumerate(("X", "0", "1", "2", "3", "4", "5", "6 king", "6 queen"))}
@@ -171,3 +171,19 @@ def test_duell_der_drachen_deals_as_the_seeded_shuffle_does(backend: str) -> Non
             state.apply(rnd.choices(outcomes, weights)[0])
         counts[category(state)] += 1
     assert chi_square(counts, expected) < 25, counts
+
+
+def test_native_paths_refuse_explicit_games_with_a_reason(explicit_name: str, backend: str) -> None:
+    """Native playouts, vector envs and ISMCTS draw every random event from a generator: they
+    refuse a game made with explicit chance instead of drawing its chance nodes wrongly."""
+    game = make_explicit(explicit_name, backend)
+    with pytest.raises(InvalidArgumentError, match="play seeded games.*chance='explicit'"):
+        game.random_playouts(3, seed=1)
+    if backend == "rust":
+        with pytest.raises(InvalidArgumentError, match="play seeded games"):
+            regalia.VectorEnv(game, 2)
+        state = game.new_state(1)
+        while state.is_chance_node:
+            state.apply(state.legal_actions()[0])
+        with pytest.raises(InvalidArgumentError, match="play seeded games"):
+            state.ismcts(iterations=5)

@@ -332,6 +332,11 @@ class Game:
     def random_playouts(self, games: Any, seed: Any = None, threads: Any = None) -> dict[str, Any]:
         """Plays random games exactly as the engine's native playouts do (one thread)."""
         games = _count_arg(games, "games", 0)
+        if self.rules.explicit_chance:
+            raise InvalidArgumentError(
+                f"native random playouts play seeded games: {self.name} was made with chance='explicit' "
+                "(drive its chance nodes yourself, or make it with chance='seeded')"
+            )
         _count_arg(1 if threads is None else threads, "threads", 1)
         s = 0 if seed is None else _seed_arg(seed)
         n = self.num_players

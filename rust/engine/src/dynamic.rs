@@ -48,6 +48,19 @@ pub trait DynGame: Send + Sync {
     fn new_batch(&self, n: usize, seed: u64, threads: usize) -> Box<dyn DynBatch>;
     /// Length of the information-state tensor keeping `slots` record entries (see [`recall`]).
     fn information_state_size(&self, slots: usize) -> usize;
+    /// Whether the game was made with explicit chance (`chance = "explicit"`).
+    fn explicit_chance(&self) -> bool;
+    /// Refuses `what` (the native playouts, batch or search, which draw every random event
+    /// from a generator) for a game made with explicit chance.
+    fn require_seeded(&self, what: &str) -> Result<()> {
+        if !self.explicit_chance() {
+            return Ok(());
+        }
+        Err(crate::Error::InvalidArgument(format!(
+            "{what} play seeded games: {} was made with chance='explicit' (drive its chance nodes yourself, or make it with chance='seeded')",
+            self.info().name
+        )))
+    }
 }
 
 /// A state of some game, with its history.
@@ -144,6 +157,9 @@ impl<G: Game> DynGame for G {
     }
     fn new_batch(&self, n: usize, seed: u64, threads: usize) -> Box<dyn DynBatch> {
         Box::new(Batch::new(Arc::new(self.clone()), n, seed, threads))
+    }
+    fn explicit_chance(&self) -> bool {
+        Game::explicit_chance(self)
     }
     fn information_state_size(&self, slots: usize) -> usize {
         recall::tensor_size(self, slots)

@@ -100,6 +100,7 @@ impl PyGame {
         threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let games = count_arg(games, "games", 0)?;
+        guard(|| self.inner.require_seeded("native random playouts"))?;
         let threads = match threads {
             Some(t) => count_arg(t, "threads", 1)? as usize,
             None => 1,

@@ -50,6 +50,7 @@ impl PyState {
         rollout: Option<&Bound<'_, PyAny>>,
         threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<IsmctsResult> {
+        guard(|| self.game.require_seeded("ISMCTS searches"))?;
         let bad = |m: &str| InvalidArgumentError::new_err(m.to_string());
         let threads = match threads {
             Some(n) => int_arg(n, "threads", InvalidArgumentError::new_err, None)?,

@@ -169,6 +169,7 @@ impl PyVectorEnv {
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let game = game_arg(game, options)?;
+        guard(|| game.require_seeded("vector envs"))?;
         let n = int_arg(num_envs, "num_envs", InvalidArgumentError::new_err, None)?;
         if !(1..=1 << 24).contains(&n) {
             return Err(InvalidArgumentError::new_err(format!(
