@@ -72,16 +72,26 @@ pub fn harness_options(name: &str, players: usize, rounds: u32) -> Options {
 }
 
 /// A game and player count chosen by the next byte (default options, but Duo's games of
-/// one round or of three, see [`harness_options`]).
+/// one round or of three, see [`harness_options`]); a game that supports explicit chance is
+/// also chosen in that mode.
 pub fn pick_game(r: &mut ByteReader) -> Arc<dyn DynGame> {
-    let configs: Vec<(&str, usize)> = all_games()
+    let configs: Vec<(&str, usize, bool)> = all_games()
         .iter()
-        .flat_map(|g| (g.min_players..=g.max_players).map(move |n| (g.name, n)))
+        .flat_map(|g| {
+            let explicit = g.options.iter().any(|o| o.name == "chance");
+            (g.min_players..=g.max_players)
+                .map(move |n| (g.name, n, false))
+                .chain(explicit.then_some((g.name, g.min_players, true)))
+        })
         .collect();
     let b = r.u8() as usize;
-    let (name, players) = configs[b % configs.len()];
+    let (name, players, explicit) = configs[b % configs.len()];
     let rounds = if (b / configs.len()) % 2 == 0 { 1 } else { 3 };
-    match make(name, &harness_options(name, players, rounds)) {
+    let mut options = harness_options(name, players, rounds);
+    if explicit {
+        options.insert("chance".into(), Value::from("explicit"));
+    }
+    match make(name, &options) {
         Ok(g) => g,
         Err(e) => panic!("{name} with {players} players is listed but cannot be made: {e}"),
     }
