@@ -33,6 +33,7 @@ SUITE_OPTIONS: dict[str, dict[str, Any]] = {"duo": {"rounds": 1}}
 EXPLICIT_CHANCE_OPTIONS: dict[str, dict[str, Any]] = {
     "duo-regna": {"chance": "explicit"},
     "duell-der-drachen": {"chance": "explicit"},
+    "duo": {"chance": "explicit", "rounds": 1},
 }
 
 

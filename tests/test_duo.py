@@ -280,9 +280,23 @@ def test_options_out_of_range_are_refused(backend: str) -> None:
         with pytest.raises(InvalidOptionError):
             regalia.make("duo", backend=backend, **options)  # type: ignore[arg-type]
     game = regalia.make("duo", backend=backend, players=6, target=3, rounds=2, turbo=True)  # type: ignore[arg-type]
-    assert game.options == {"players": 6, "target": 3, "rounds": 2, "turbo": True, "switch_piles": False}
+    assert game.options == {
+        "players": 6,
+        "target": 3,
+        "rounds": 2,
+        "turbo": True,
+        "switch_piles": False,
+        "chance": "seeded",
+    }
     default = regalia.make("duo", backend=backend)  # type: ignore[arg-type]
-    assert default.options == {"players": 2, "target": 10, "rounds": 0, "turbo": False, "switch_piles": False}
+    assert default.options == {
+        "players": 2,
+        "target": 10,
+        "rounds": 0,
+        "turbo": False,
+        "switch_piles": False,
+        "chance": "seeded",
+    }
     assert game.new_state(0).observation(0)["draw_pile"] == 80 - 42 - 2
 
 

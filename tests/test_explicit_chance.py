@@ -187,3 +187,38 @@ def test_native_paths_refuse_explicit_games_with_a_reason(explicit_name: str, ba
             state.apply(state.legal_actions()[0])
         with pytest.raises(InvalidArgumentError, match="play seeded games"):
             state.ismcts(iterations=5)
+
+
+def rules_state(state: Any) -> dict[str, Any]:
+    """The rules state without its generator."""
+    data: dict[str, Any] = json.loads(state.to_json())["state"]
+    data.pop("rng")
+    return data
+
+
+@pytest.mark.parametrize("seed", [0, 5, 2**63 + 11])
+def test_duo_fed_the_seeded_draws_plays_the_seeded_game(seed: int, backend: str) -> None:
+    """Duo asks one chance interface for every card in both modes: answering its chance nodes
+    with the generator's draws (the ``below(size)``-th card of the draw pile in id order)
+    gives the seeded game, deal and draws alike."""
+    from regalia.reference.rng import Rng
+
+    seeded = regalia.make("duo", backend=backend, rounds=1).new_state(seed)  # type: ignore[arg-type]
+    game = regalia.make("duo", backend=backend, rounds=1, chance="explicit")  # type: ignore[arg-type]
+    explicit, rng = game.new_state(seed), Rng.new(seed)
+
+    def answer_chance() -> None:
+        while explicit.is_chance_node:
+            draw = [card for card, _ in explicit.chance_outcomes()]
+            explicit.apply(draw[rng.index(len(draw))])
+
+    answer_chance()
+    for _ in range(12):  # the deal, then turns of drawing or playing the first legal card
+        assert rules_state(explicit) == rules_state(seeded)
+        assert explicit.observation(1) == seeded.observation(1)
+        if seeded.is_terminal:
+            break
+        action = seeded.legal_actions()[0]
+        seeded.apply(action)
+        explicit.apply(action)
+        answer_chance()

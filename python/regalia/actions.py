@@ -33,6 +33,7 @@ __all__ = [
     "DuoDraw",
     "DuoEndTurn",
     "DuoPlay",
+    "DuoTake",
     "DuoRegnaActionInfo",
     "DuoRegnaDragon",
     "DuoRegnaPlay",
@@ -95,7 +96,20 @@ class DuoEndTurn(TypedDict):
     kind: Literal["end_turn"]
 
 
-DuoActionInfo = DuoPlay | DuoDraw | DuoEndTurn
+class DuoTake(TypedDict):
+    """Duo with explicit chance: at a chance node, outcome ``c`` takes card ``c`` from the draw
+    pile for a seat's hand or turns it onto a pile at the deal."""
+
+    kind: Literal["take"]
+    #: The card's name (Turbo-Jokers numbered: "turbo-joker 1" to "turbo-joker 4").
+    card: str
+    #: The seat whose hand it goes to (None: a pile).
+    seat: int | None
+    #: "left" or "right" at the deal (None: a hand).
+    pile: str | None
+
+
+DuoActionInfo = DuoPlay | DuoDraw | DuoEndTurn | DuoTake
 
 
 class DuellPlay(TypedDict):

@@ -74,7 +74,8 @@ class DuoObservation(TypedDict):
     hand: list[str]
     hand_sizes: list[int]
     draw_pile: int
-    pile_tops: list[str]
+    #: Each pile's top card (None only while the deal of explicit chance has not turned it).
+    pile_tops: list[str | None]
     pile_cards: list[list[str]]
     #: The pile chosen this turn (None before a pile is chosen).
     turn_pile: str | None

@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from regalia.reference.base import GameInfo, Rules, winner_returns
 from regalia.reference.bits import count, iter_bits, nth_bit
+from regalia.reference.chance import CHANCE_ALLOWED, ChanceMode, draw_from_counts
 from regalia.reference.codec import U8, U32, Int32, Items, Maybe, Set128
 from regalia.reference.options import Boolean, Integer, option, read
 from regalia.reference.rng import Rng
@@ -72,6 +73,12 @@ class DuoOptions:
     )
     turbo: bool = option(False, Boolean(), "add the 4 Turbo-Jokers (Turbo-Duo)")
     switch_piles: bool = option(False, Boolean(), "variant: each card of a turn may go onto either pile")
+    chance: ChanceMode = option(
+        "seeded",
+        CHANCE_ALLOWED,
+        "'seeded' (cards are drawn from the seed) or 'explicit' (each card dealt, turned or drawn is a chance node)",
+        saved_default="seeded",
+    )
 
 
 def default_target(players: int) -> int:
@@ -116,6 +123,15 @@ def card_name(card: int) -> str:
         j = card - FIRST_JOKER
         return f"{(COLOURS, NUMBERS, SHAPES)[j // 4][j % 4]} joker"
     return "turbo-joker"
+
+
+def outcome_name(card: int) -> str:
+    """The name of ``card`` as a chance outcome: its name, a Turbo-Joker numbered."""
+    return f"turbo-joker {card - FIRST_TURBO + 1}" if card >= FIRST_TURBO else card_name(card)
+
+
+#: ``turn_pile`` while the seat to move waits for the card she draws (explicit chance).
+DRAWING = PILES
 
 
 def kind_of(card: int) -> int:
@@ -178,6 +194,12 @@ class Duo(Rules[State, DuoOptions]):
         return NUM_ACTIONS
 
     def action_info(self, s: State, action: int) -> dict[str, Any]:
+        to = self.taking_to(s)
+        if to is not None and action < self.deck_size:
+            kind, where = to
+            seat = where if kind == "deal" else (s.current if kind == "draw" else None)
+            pile = PILE_NAMES[where] if kind == "pile" else None
+            return {"kind": "take", "card": outcome_name(action), "seat": seat, "pile": pile}
         if action == DRAW:
             return {"kind": "draw"}
         if action == END_TURN:
@@ -185,6 +207,10 @@ class Duo(Rules[State, DuoOptions]):
         return {"kind": "play", "card": card_name(action % KINDS), "pile": PILE_NAMES[action // KINDS]}
 
     def info_name(self, info: dict[str, Any]) -> str:
+        if info["kind"] == "take":
+            if info["seat"] is not None:
+                return f"take {info['card']} for seat {info['seat']}"
+            return f"turn {info['card']} onto {info['pile']}"
         if info["kind"] == "play":
             return f"play {info['card']} on {info['pile']}"
         return "draw" if info["kind"] == "draw" else "end turn"
@@ -199,35 +225,93 @@ class Duo(Rules[State, DuoOptions]):
         """The seat that started the current round: seat 0, then one seat to the left a round."""
         return (s.round - 1) % self.config.players
 
-    def _take(self, s: State) -> int:
-        """Takes a uniformly random card out of the draw pile (one draw from the generator)."""
-        card = nth_bit(s.draw, s.rng.index(count(s.draw)))
-        assert card is not None
+    @property
+    def _explicit(self) -> bool:
+        """Whether cards are taken at chance nodes (``chance="explicit"``)."""
+        return self.config.chance == "explicit"
+
+    def _in_hands(self, s: State) -> int:
+        """Cards in the hands (all of a round's deal so far while the deal is on)."""
+        return sum(count(h) for h in s.hands[: self.config.players])
+
+    @staticmethod
+    def _dealing(s: State) -> bool:
+        """Whether a round's deal is on: the right pile has no card yet (it never is empty later)."""
+        return not s.over and s.piles[PILES - 1] == 0
+
+    def taking_to(self, s: State) -> tuple[str, int] | None:
+        """The chance interface: where the next card taken from the draw pile goes,
+        ``("deal", seat)``, ``("pile", pile)`` or ``("draw", seat to move)``, or ``None`` when
+        nothing is to be taken."""
+        n = self.config.players
+        dealt = self._in_hands(s)
+        if s.over or s.draw == 0:
+            return None
+        if not self._dealing(s):
+            return ("draw", s.current) if s.turn_pile == DRAWING else None
+        if s.piles[0] != 0:
+            return ("pile", 1)
+        if dealt < HAND_SIZE * n:
+            return ("deal", (self.first_player(s) + dealt) % n)
+        return ("pile", 0)
+
+    def _settle(self, s: State) -> None:
+        """Seeded: the generator answers every card the chance interface asks for, a
+        uniformly random card of the draw pile (explicit: the game waits at the chance node)."""
+        if self._explicit:
+            return
+        while (to := self.taking_to(s)) is not None:
+            card = nth_bit(s.draw, s.rng.index(count(s.draw)))
+            assert card is not None
+            self._take_card(s, to, card)
+
+    def _take_card(self, s: State, to: tuple[str, int], card: int) -> None:
+        """Card ``card`` out of the draw pile and to where the chance interface said it goes."""
         s.draw &= ~(1 << card)
-        return card
+        kind, where = to
+        if kind == "deal":
+            s.hands[where] |= 1 << card
+        elif kind == "pile":
+            s.tops[where] = card
+            s.piles[where] = 1 << card
+        else:
+            s.hands[s.current] |= 1 << card
+            s.turn_pile = None
+            if s.draw == 0:
+                self._end_round(s, None)
+            else:
+                self._next_seat(s)
 
     def _deal(self, s: State) -> None:
         s.draw = (1 << self.deck_size) - 1
         s.hands = [0] * MAX_PLAYERS
-        first = self.first_player(s)
-        for _ in range(HAND_SIZE):
-            for i in range(self.config.players):
-                seat = (first + i) % self.config.players
-                s.hands[seat] |= 1 << self._take(s)
-        for p in range(PILES):
-            s.tops[p] = self._take(s)
-            s.piles[p] = 1 << s.tops[p]
-        s.current = first
+        s.piles = [0] * PILES
+        s.current = self.first_player(s)
         s.turn_pile = None
         s.turn_cards = 0
+        self._settle(s)
 
     # ---- Legal moves ----
     def current_player(self, s: State) -> int | None:
-        return None if s.over else s.current
+        return None if s.over or self.taking_to(s) is not None else s.current
+
+    def is_chance_node(self, s: State) -> bool:
+        return self.taking_to(s) is not None
+
+    def chance_outcomes(self, s: State) -> list[tuple[int, float]]:
+        if not self.is_chance_node(s):
+            return []
+        return draw_from_counts((c, 1) for c in iter_bits(s.draw))
+
+    @property
+    def explicit_chance(self) -> bool:
+        return self._explicit
 
     def legal_actions(self, s: State) -> list[int]:
         if s.over:
             return []
+        if self.is_chance_node(s):
+            return iter_bits(s.draw)
         hand = s.hands[s.current]
         out = []
         for p in self._open_piles(s):
@@ -245,7 +329,10 @@ class Duo(Rules[State, DuoOptions]):
 
     # ---- Apply ----
     def apply(self, s: State, action: int) -> None:
-        if action == DRAW:
+        to = self.taking_to(s)
+        if to is not None:
+            self._take_card(s, to, action)
+        elif action == DRAW:
             self._draw(s)
         elif action == END_TURN:
             self._end_turn(s)
@@ -272,11 +359,8 @@ class Duo(Rules[State, DuoOptions]):
         self._next_seat(s)
 
     def _draw(self, s: State) -> None:
-        s.hands[s.current] |= 1 << self._take(s)
-        if s.draw == 0:
-            self._end_round(s, None)
-        else:
-            self._next_seat(s)
+        s.turn_pile = DRAWING
+        self._settle(s)
 
     # ---- Scoring ----
     def returns(self, s: State) -> list[float]:
@@ -323,9 +407,9 @@ class Duo(Rules[State, DuoOptions]):
             "hand": _names(s.hands[seat]),
             "hand_sizes": [count(h) for h in s.hands[:n]],
             "draw_pile": count(s.draw),
-            "pile_tops": [card_name(t) for t in s.tops],
+            "pile_tops": [card_name(t) if s.piles[p] else None for p, t in enumerate(s.tops)],
             "pile_cards": [_names(p) for p in s.piles],
-            "turn_pile": None if s.turn_pile is None else PILE_NAMES[s.turn_pile],
+            "turn_pile": None if s.turn_pile in (None, DRAWING) else PILE_NAMES[s.turn_pile],
             "turn_cards": _names(s.turn_cards),
             "last_round": None
             if s.last_points is None
@@ -343,16 +427,17 @@ class Duo(Rules[State, DuoOptions]):
         w = TensorWriter(out)
         self._write_cards(w, s.hands[seat])
         for p in range(PILES):
-            w.one_hot(KINDS, kind_of(s.tops[p]))
+            w.one_hot(KINDS, kind_of(s.tops[p]) if s.piles[p] else None)
         for p in range(PILES):
             self._write_cards(w, s.piles[p])
-        w.one_hot(PILES, s.turn_pile)
+        w.one_hot(PILES, None if s.turn_pile == DRAWING else s.turn_pile)
         for k in range(MAX_PLAYERS):
             w.scalar(ratio(count(s.hands[(seat + k) % n]), HAND_SIZE) if k < n else 0.0)
         for k in range(MAX_PLAYERS):
             w.scalar(ratio(s.scores[(seat + k) % n], self.target) if k < n else 0.0)
         w.scalar(ratio(count(s.draw), self.deck_size))
-        w.one_hot(MAX_PLAYERS, None if s.over else (s.current - seat) % n)
+        current = self.current_player(s)
+        w.one_hot(MAX_PLAYERS, None if current is None else (current - seat) % n)
         w.one_hot(MAX_PLAYERS, (self.first_player(s) - seat) % n)
 
     def determinize(self, s: State, seat: int, rng: Rng) -> State:
@@ -389,19 +474,38 @@ class Duo(Rules[State, DuoOptions]):
             total += count(part)
         if everything != (1 << self.deck_size) - 1 or total != self.deck_size:
             return "every card of the deck must be in exactly one hand, pile or the draw pile"
-        if any(not s.piles[p] >> s.tops[p] & 1 for p in range(PILES)):
+        dealing = self._dealing(s)
+        if any(not s.piles[p] >> s.tops[p] & 1 and not (dealing and s.piles[p] == 0) for p in range(PILES)):
             return "each pile's top card must be in that pile"
+        if (dealing or s.turn_pile == DRAWING) and not self._explicit:
+            return "a card is waiting to be taken, but this game takes them from its seed"
+        if dealing:
+            in_hands = self._in_hands(s)
+            first = self.first_player(s)
+            if (
+                any(
+                    count(s.hands[(first + i) % n]) != (min(in_hands, HAND_SIZE * n) + n - 1 - i) // n for i in range(n)
+                )
+                or (s.piles[0] != 0 and in_hands != HAND_SIZE * n)
+                or count(s.piles[0]) > 1
+                or s.turn_pile is not None
+                or s.current != first
+            ):
+                return "a deal in progress gives cards in turn from the first player, then the piles"
         if s.current >= n:
             return "the current seat is out of range"
         if not 1 <= s.round <= self.round_limit:
             return "the round number is out of range"
         if any(abs(x) > 80 * s.round for x in s.scores):
             return "a score is out of range for the rounds played"
-        if not s.over and (s.draw == 0 or any(h == 0 for h in s.hands[:n])):
+        if not s.over and not dealing and (s.draw == 0 or any(h == 0 for h in s.hands[:n])):
             return "a running round must have a draw pile and no empty hand"
         if s.turn_pile is None:
             if s.turn_cards != 0:
                 return "cards played this turn without a chosen pile"
+        elif s.turn_pile == DRAWING:
+            if s.turn_cards != 0 or s.over or dealing:
+                return "a seat draws only at the start of her turn, in a running round"
         elif s.turn_pile >= PILES or not s.turn_cards >> s.tops[s.turn_pile] & 1 or s.over:
             return "the turn's pile must be a pile whose top was played this turn, in a running game"
         elif s.turn_cards & ~(s.piles[0] | s.piles[1]) or (

@@ -26,9 +26,14 @@
 //! then the right pile's. `determinize` refills the other hands, in seat order, card by card
 //! from the cards the seat has not seen, leaves the rest as the draw pile, then forks the
 //! state's generator.
+//! Every card taken from the draw pile is asked of one chance interface ([`Duo::taking_to`]
+//! says where the next card goes): with `chance = "seeded"` the generator answers at once
+//! (the draw above), with `chance = "explicit"` the game stops at a chance node whose
+//! outcomes are the draw pile's card ids, each equally likely; so the two cannot drift apart.
 
 use crate::actions::{Action, ActionSet};
 use crate::bits::Set128;
+use crate::chance::{draw_from_counts, ChanceMode, CHANCE_CHOICES};
 use crate::error::Result;
 use crate::game::{uniform_action, winner_returns, Game, GameNames, Seat};
 use crate::options::{declare_options, read, Allowed, Options};
@@ -91,6 +96,9 @@ declare_options! {
             "0: the rulebook's game, rounds until someone reaches the target (stopped after 100 rounds at most); otherwise at most this many rounds, highest score winning (1: a single round)";
         turbo: bool = false, Allowed::Boolean, "add the 4 Turbo-Jokers (Turbo-Duo)";
         switch_piles: bool = false, Allowed::Boolean, "variant: each card of a turn may go onto either pile";
+        chance: ChanceMode = ChanceMode::Seeded, Allowed::Choice(CHANCE_CHOICES),
+            "'seeded' (cards are drawn from the seed) or 'explicit' (each card dealt, turned or drawn is a chance node)",
+            saved_default = ChanceMode::Seeded;
     }
 }
 
@@ -212,6 +220,38 @@ pub enum DuoAction {
     Draw,
     /// End a turn in which cards were played.
     EndTurn,
+    /// A chance outcome: a card taken from the draw pile (explicit chance).
+    Take {
+        /// The card's name (a Turbo-Joker numbered 1 to 4: each is its own outcome).
+        card: String,
+        /// The seat whose hand it goes to (`None`: a pile).
+        seat: Option<usize>,
+        /// The pile it is turned onto at the deal (`None`: a hand).
+        pile: Option<&'static str>,
+    },
+}
+
+/// Where the next card taken from the draw pile goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TakeTo {
+    /// Dealt to a seat's hand.
+    Deal(usize),
+    /// Turned onto a pile at the deal.
+    Pile(usize),
+    /// Drawn by the seat to move, which chose to draw.
+    Draw,
+}
+
+/// `turn_pile` while the seat to move waits for the card she draws (explicit chance).
+const DRAWING: u8 = PILES as u8;
+
+/// The name of card `card` as a chance outcome: its name, a Turbo-Joker numbered.
+fn outcome_name(card: usize) -> String {
+    if card >= FIRST_TURBO {
+        format!("turbo-joker {}", card - FIRST_TURBO + 1)
+    } else {
+        card_name(card)
+    }
 }
 
 impl std::fmt::Display for DuoAction {
@@ -220,6 +260,14 @@ impl std::fmt::Display for DuoAction {
             DuoAction::Play { card, pile } => write!(f, "play {card} on {pile}"),
             DuoAction::Draw => f.write_str("draw"),
             DuoAction::EndTurn => f.write_str("end turn"),
+            DuoAction::Take {
+                card,
+                seat: Some(seat),
+                ..
+            } => write!(f, "take {card} for seat {seat}"),
+            DuoAction::Take { card, pile, .. } => {
+                write!(f, "turn {card} onto {}", pile.unwrap_or_default())
+            }
         }
     }
 }
@@ -322,7 +370,22 @@ impl Game for Duo {
         NUM_ACTIONS
     }
 
-    fn action_info(&self, _s: &State, action: Action) -> DuoAction {
+    fn action_info(&self, s: &State, action: Action) -> DuoAction {
+        if let Some(to) = self
+            .taking_to(s)
+            .filter(|_| (action as usize) < self.deck_size())
+        {
+            let (seat, pile) = match to {
+                TakeTo::Deal(seat) => (Some(seat), None),
+                TakeTo::Draw => (Some(s.current as usize), None),
+                TakeTo::Pile(p) => (None, Some(PILE_NAMES[p])),
+            };
+            return DuoAction::Take {
+                card: outcome_name(action as usize),
+                seat,
+                pile,
+            };
+        }
         match action {
             DRAW => DuoAction::Draw,
             END_TURN => DuoAction::EndTurn,
@@ -356,12 +419,33 @@ impl Game for Duo {
 
     // ---- Legal moves ----
     fn current_player(&self, s: &State) -> Option<Seat> {
-        (!s.over).then_some(s.current as usize)
+        (!s.over && self.taking_to(s).is_none()).then_some(s.current as usize)
+    }
+
+    fn is_chance_node(&self, s: &State) -> bool {
+        self.taking_to(s).is_some()
+    }
+
+    fn chance_outcomes(&self, s: &State) -> Vec<(Action, f64)> {
+        if !self.is_chance_node(s) {
+            return Vec::new();
+        }
+        draw_from_counts(s.draw.iter().map(|c| (c as Action, 1)))
+    }
+
+    fn explicit_chance(&self) -> bool {
+        self.explicit()
     }
 
     fn legal_actions(&self, s: &State) -> ActionSet {
         let mut out = ActionSet::new();
         if s.over {
+            return out;
+        }
+        if self.is_chance_node(s) {
+            for c in s.draw.iter() {
+                out.insert(c as Action);
+            }
             return out;
         }
         let hand = s.hands[s.current as usize];
@@ -383,6 +467,9 @@ impl Game for Duo {
 
     // ---- Apply ----
     fn apply(&self, s: &mut State, action: Action) {
+        if let Some(to) = self.taking_to(s) {
+            return self.take_card(s, to, action as usize);
+        }
         match action {
             DRAW => self.draw(s),
             END_TURN => self.end_turn(s),
@@ -428,9 +515,9 @@ impl Game for Duo {
             "hand": names(s.hands[seat]),
             "hand_sizes": s.hands[..n].iter().map(|h| h.len()).collect::<Vec<_>>(),
             "draw_pile": s.draw.len(),
-            "pile_tops": s.tops.map(|t| card_name(t as usize)),
+            "pile_tops": ([0usize, 1].map(|p| (!s.piles[p].is_empty()).then(|| card_name(s.tops[p] as usize)))),
             "pile_cards": s.piles.map(names),
-            "turn_pile": s.turn_pile.map(|p| PILE_NAMES[p as usize]),
+            "turn_pile": s.turn_pile.filter(|&p| p != DRAWING).map(|p| PILE_NAMES[p as usize]),
             "turn_cards": names(s.turn_cards),
             "last_round": s.last_points.map(|points| json!({
                 "winner": s.last_winner,
@@ -445,12 +532,18 @@ impl Game for Duo {
         let mut w = TensorWriter::new(out);
         Self::write_cards(&mut w, s.hands[seat]);
         for p in 0..PILES {
-            w.one_hot(KINDS, Some(kind_of(s.tops[p] as usize)));
+            w.one_hot(
+                KINDS,
+                (!s.piles[p].is_empty()).then(|| kind_of(s.tops[p] as usize)),
+            );
         }
         for p in 0..PILES {
             Self::write_cards(&mut w, s.piles[p]);
         }
-        w.one_hot(PILES, s.turn_pile.map(|p| p as usize));
+        w.one_hot(
+            PILES,
+            s.turn_pile.filter(|&p| p != DRAWING).map(|p| p as usize),
+        );
         for k in 0..MAX_PLAYERS {
             let size = s.hands[(seat + k) % n].len();
             w.scalar(if k < n {
@@ -514,8 +607,32 @@ impl Game for Duo {
                 "every card of the deck must be in exactly one hand, pile or the draw pile".into(),
             );
         }
-        if (0..PILES).any(|p| !s.piles[p].contains(s.tops[p] as usize)) {
+        let dealing = self.dealing(s);
+        if (0..PILES)
+            .any(|p| !(s.piles[p].contains(s.tops[p] as usize) || dealing && s.piles[p].is_empty()))
+        {
             return Err("each pile's top card must be in that pile".into());
+        }
+        if (dealing || s.turn_pile == Some(DRAWING)) && !self.explicit() {
+            return Err(
+                "a card is waiting to be taken, but this game takes them from its seed".into(),
+            );
+        }
+        if dealing {
+            let in_hands = self.in_hands(s);
+            let first = self.first_player(s);
+            let dealt = |i: usize| (in_hands.min(HAND_SIZE * n) + n - 1 - i) / n;
+            if (0..n).any(|i| s.hands[(first + i) % n].len() != dealt(i))
+                || (!s.piles[0].is_empty() && in_hands != HAND_SIZE * n)
+                || s.piles[0].len() > 1
+                || s.turn_pile.is_some()
+                || s.current as usize != first
+            {
+                return Err(
+                    "a deal in progress gives cards in turn from the first player, then the piles"
+                        .into(),
+                );
+            }
         }
         if s.current as usize >= n {
             return Err("the current seat is out of range".into());
@@ -527,7 +644,7 @@ impl Game for Duo {
         if s.scores.iter().any(|&x| (x as i64).abs() > bound) {
             return Err("a score is out of range for the rounds played".into());
         }
-        if !s.over && (s.draw.is_empty() || s.hands[..n].iter().any(|h| h.is_empty())) {
+        if !s.over && !dealing && (s.draw.is_empty() || s.hands[..n].iter().any(|h| h.is_empty())) {
             return Err("a running round must have a draw pile and no empty hand".into());
         }
         match s.turn_pile {
@@ -535,6 +652,12 @@ impl Game for Duo {
                 return Err("cards played this turn without a chosen pile".into());
             }
             None => {}
+            Some(DRAWING) if !s.turn_cards.is_empty() || s.over || dealing => {
+                return Err(
+                    "a seat draws only at the start of her turn, in a running round".into(),
+                );
+            }
+            Some(DRAWING) => {}
             Some(p) => {
                 let p = p as usize;
                 if p >= PILES || !s.turn_cards.contains(s.tops[p] as usize) || s.over {
@@ -605,32 +728,83 @@ impl Duo {
         (s.round.saturating_sub(1) as usize) % self.config.players
     }
 
-    /// Takes a uniformly random card out of the draw pile (one draw from the generator).
-    fn take(&self, s: &mut State) -> usize {
-        let i = s.rng.index(s.draw.len());
-        let card = s.draw.nth(i).unwrap_or(0);
+    /// Whether cards are taken at chance nodes (`chance = "explicit"`).
+    fn explicit(&self) -> bool {
+        self.config.chance == ChanceMode::Explicit
+    }
+
+    /// Cards in the hands (all of a round's deal so far while the deal is on).
+    fn in_hands(&self, s: &State) -> usize {
+        s.hands[..self.config.players].iter().map(|h| h.len()).sum()
+    }
+
+    /// Whether a round's deal is on: the right pile has no card yet (it never is empty later).
+    fn dealing(&self, s: &State) -> bool {
+        !s.over && s.piles[PILES - 1].is_empty()
+    }
+
+    /// The chance interface: where the next card taken from the draw pile goes, or `None`
+    /// when nothing is to be taken. The deal: 7 cards to each seat, one at a time from the
+    /// round's first player on, then the left pile's card, the right pile's; then a card for
+    /// the seat that chose to draw.
+    pub fn taking_to(&self, s: &State) -> Option<TakeTo> {
+        let n = self.config.players;
+        let dealt = self.in_hands(s);
+        if s.over || s.draw.is_empty() {
+            None
+        } else if !self.dealing(s) {
+            (s.turn_pile == Some(DRAWING)).then_some(TakeTo::Draw)
+        } else if !s.piles[0].is_empty() {
+            Some(TakeTo::Pile(1))
+        } else if dealt < HAND_SIZE * n {
+            Some(TakeTo::Deal((self.first_player(s) + dealt) % n))
+        } else {
+            Some(TakeTo::Pile(0))
+        }
+    }
+
+    /// Seeded: the generator answers every card the chance interface asks for, a uniformly
+    /// random card of the draw pile (explicit: the game waits at the chance node).
+    fn settle(&self, s: &mut State) {
+        if self.explicit() {
+            return;
+        }
+        while let Some(to) = self.taking_to(s) {
+            let i = s.rng.index(s.draw.len());
+            let card = s.draw.nth(i).unwrap_or(0);
+            self.take_card(s, to, card);
+        }
+    }
+
+    /// Card `card` out of the draw pile and to where the chance interface said it goes.
+    fn take_card(&self, s: &mut State, to: TakeTo, card: usize) {
         s.draw.remove(card);
-        card
+        match to {
+            TakeTo::Deal(seat) => s.hands[seat].insert(card),
+            TakeTo::Pile(p) => {
+                s.tops[p] = card as u8;
+                s.piles[p] = Set128::single(card);
+            }
+            TakeTo::Draw => {
+                s.hands[s.current as usize].insert(card);
+                s.turn_pile = None;
+                if s.draw.is_empty() {
+                    self.end_round(s, None);
+                } else {
+                    self.next_seat(s);
+                }
+            }
+        }
     }
 
     fn deal(&self, s: &mut State) {
         s.draw = Set128::below(self.deck_size());
         s.hands = [Set128::EMPTY; MAX_PLAYERS];
-        let first = self.first_player(s);
-        for _ in 0..HAND_SIZE {
-            for i in 0..self.config.players {
-                let card = self.take(s);
-                s.hands[(first + i) % self.config.players].insert(card);
-            }
-        }
-        for p in 0..PILES {
-            let card = self.take(s);
-            s.tops[p] = card as u8;
-            s.piles[p] = Set128::single(card);
-        }
-        s.current = first as u8;
+        s.piles = [Set128::EMPTY; PILES];
+        s.current = self.first_player(s) as u8;
         s.turn_pile = None;
         s.turn_cards = Set128::EMPTY;
+        self.settle(s);
     }
 }
 
@@ -677,13 +851,8 @@ impl Duo {
     }
 
     fn draw(&self, s: &mut State) {
-        let card = self.take(s);
-        s.hands[s.current as usize].insert(card);
-        if s.draw.is_empty() {
-            self.end_round(s, None);
-        } else {
-            self.next_seat(s);
-        }
+        s.turn_pile = Some(DRAWING);
+        self.settle(s);
     }
 }
 
@@ -1157,6 +1326,51 @@ mod tests {
         assert_eq!((s.round, s.current, s.last_winner), (2, 1, Some(0)));
         assert!(s.hands[..3].iter().all(|h| h.len() == HAND_SIZE));
         assert_eq!(g.check_state(&s), Ok(()));
+    }
+
+    #[test]
+    fn explicit_chance_asks_for_every_card_the_seeded_mode_draws() {
+        let seeded = Duo::from_options(&Options::new()).unwrap();
+        let mut explicit = seeded.clone();
+        explicit.config.chance = ChanceMode::Explicit;
+        // The explicit deal, fed the cards the seeded deal drew (in the order drawn), is the
+        // seeded deal: the same chance interface asks for them.
+        let want = seeded.new_state(Rng::new(9));
+        let mut rng = Rng::new(9);
+        let mut s = explicit.new_state(Rng::new(9));
+        let mut steps = 0;
+        while let Some(to) = explicit.taking_to(&s) {
+            assert!(explicit.is_chance_node(&s) && explicit.current_player(&s).is_none());
+            let outcomes = explicit.chance_outcomes(&s);
+            assert_eq!(outcomes.len(), s.draw.len());
+            let card = s.draw.nth(rng.index(s.draw.len())).unwrap();
+            if steps == 0 {
+                assert_eq!(to, TakeTo::Deal(0));
+                assert_eq!(
+                    explicit.action_name(&s, card as Action),
+                    format!("take {} for seat 0", card_name(card))
+                );
+            }
+            explicit.check_state(&s).unwrap();
+            explicit.apply(&mut s, card as Action);
+            steps += 1;
+        }
+        assert_eq!(steps, HAND_SIZE * 2 + PILES);
+        assert_eq!(
+            (s.hands, s.piles, s.tops, s.draw),
+            (want.hands, want.piles, want.tops, want.draw)
+        );
+        // Drawing: the seat waits at a chance node for her card, then the turn passes.
+        explicit.apply(&mut s, DRAW);
+        assert_eq!(explicit.taking_to(&s), Some(TakeTo::Draw));
+        explicit.check_state(&s).unwrap();
+        let card = s.draw.first().unwrap();
+        explicit.apply(&mut s, card as Action);
+        assert!(s.hands[0].contains(card) && s.current == 1 && s.turn_pile.is_none());
+        // A seeded state never waits for a card.
+        let mut t = want;
+        t.turn_pile = Some(DRAWING);
+        assert!(seeded.check_state(&t).is_err());
     }
 
     #[test]
