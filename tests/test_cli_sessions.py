@@ -235,3 +235,8 @@ def test_regnums_breakdown_adds_up_to_the_score(players: int) -> None:
 def test_a_bad_option_of_best_is_caught_for_the_game_before_it_starts() -> None:
     result = run("play", "duo", "--seats", "random,best:iters=5", "--seed", "1")
     assert result.exit_code == exits.USAGE and "iters" in result.stderr and "its options: iterations" in result.stderr
+
+
+def test_the_command_line_refuses_explicit_chance_before_the_game() -> None:
+    result = run("play", "duo-regna", "--seats", "random,random", "-o", "chance=explicit")
+    assert result.exit_code == exits.USAGE and "seeded games only" in result.stderr

@@ -127,3 +127,18 @@ def test_a_record_with_bad_actions_is_refused() -> None:
     d["actions"] = ["a"]
     with pytest.raises(InvalidStateError):
         MatchRecord.from_json(json.dumps(d))
+
+
+@pytest.mark.parametrize("name", ["duo-regna", "duell-der-drachen", "duo"])
+def test_a_match_of_a_game_with_explicit_chance_draws_its_chance_outcomes(name: str) -> None:
+    game = regalia.make(name, chance="explicit")
+    record = regalia.play(game, ["random", "rules"], seed=3)
+    assert record.returns and record == regalia.play(game, ["random", "rules"], seed=3)
+    state = game.new_state(3)
+    chance_steps = 0
+    for a in record.actions:
+        chance_steps += state.is_chance_node
+        assert a in state.legal_actions()
+        state.apply(a)
+    assert state.is_terminal and state.returns() == record.returns and chance_steps > 0
+    assert regalia.play(game, ["random", "rules"], seed=4).actions != record.actions

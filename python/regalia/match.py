@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
@@ -83,8 +84,28 @@ def _agents(players: Sequence[AgentLike | str], seed: int) -> list[Any]:
     ]
 
 
+class ChanceDraws:
+    """The chance outcomes of a match of a game with explicit chance, drawn by their
+    probabilities from a generator of the match's seed (its own stream, apart from the
+    agents'), so that a seed fixes the match; the record keeps them with the moves."""
+
+    #: The sub-stream of the match's seed the draws come from.
+    STREAM = 0x6368_616E_6365
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(derive_seed(seed, self.STREAM))
+
+    def draw(self, outcomes: list[tuple[int, float]]) -> int:
+        """One outcome of ``[(outcome, probability), ...]``."""
+        ids, weights = zip(*outcomes)
+        return int(self._rng.choices(ids, weights)[0])
+
+
 def play(game: Any, agents: Sequence[AgentLike | str], seed: int = 0, on_error: OnError = "raise") -> MatchRecord:
     """Plays one game between ``agents`` (one per seat) and returns its record.
+
+    A game made with explicit chance (``chance="explicit"``) has its chance outcomes drawn
+    by their probabilities from the seed (``ChanceDraws``) and recorded with the moves.
 
     ``game`` is a game or a game id (made for as many players as there are agents, where
     the game allows that count, as the command line does); an agent is an object with ``act(view)``, a plain
@@ -122,9 +143,15 @@ def play(game: Any, agents: Sequence[AgentLike | str], seed: int = 0, on_error: 
             return record
         raise AgentError(message, record=record, seat=seat, action=action) from cause
 
+    chance = ChanceDraws(seed)
     for seat, agent in enumerate(players):
         call_hook(agent, "game_start", view(seat))
     while not state.is_terminal:
+        if state.is_chance_node:
+            outcome = chance.draw(state.chance_outcomes())
+            state.apply(outcome)
+            record.actions.append(outcome)
+            continue
         seat = state.current_player
         who = f"seat {seat} ({record.agents[seat]})"
         v = view(seat)

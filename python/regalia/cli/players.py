@@ -129,6 +129,12 @@ def make_game(name: str, options: dict[str, Any], seats: int | None = None) -> A
         game = regalia.make(info["name"], **options)
     except RegaliaError as e:
         exits.fail(str(e), exits.USAGE)
+    if game.options.get("chance", "seeded") != "seeded":
+        exits.fail(
+            "the command line plays seeded games only: chance='explicit' is for exact methods in"
+            " Python (regalia.make(..., chance='explicit'), regalia.play draws its chance outcomes)",
+            exits.USAGE,
+        )
     if seats is not None and seats != game.num_players:
         exits.fail(f"{game.title} is played by {game.num_players} here, but {_seats(seats)} given", exits.USAGE)
     return game
