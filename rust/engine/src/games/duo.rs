@@ -372,7 +372,7 @@ impl Game for Duo {
 
     fn action_info(&self, s: &State, action: Action) -> DuoAction {
         if let Some(to) = self
-            .taking_to(s)
+            .waiting(s)
             .filter(|_| (action as usize) < self.deck_size())
         {
             let (seat, pile) = match to {
@@ -419,11 +419,11 @@ impl Game for Duo {
 
     // ---- Legal moves ----
     fn current_player(&self, s: &State) -> Option<Seat> {
-        (!s.over && self.taking_to(s).is_none()).then_some(s.current as usize)
+        (!s.over && self.waiting(s).is_none()).then_some(s.current as usize)
     }
 
     fn is_chance_node(&self, s: &State) -> bool {
-        self.taking_to(s).is_some()
+        self.waiting(s).is_some()
     }
 
     fn chance_outcomes(&self, s: &State) -> Vec<(Action, f64)> {
@@ -437,16 +437,14 @@ impl Game for Duo {
         self.explicit()
     }
 
+    #[inline(always)] // every move of every playout and search asks for it
     fn legal_actions(&self, s: &State) -> ActionSet {
         let mut out = ActionSet::new();
         if s.over {
             return out;
         }
         if self.is_chance_node(s) {
-            for c in s.draw.iter() {
-                out.insert(c as Action);
-            }
-            return out;
+            return Self::outcomes(s);
         }
         let hand = s.hands[s.current as usize];
         for p in self.open_piles(s) {
@@ -466,8 +464,9 @@ impl Game for Duo {
     }
 
     // ---- Apply ----
+    #[inline]
     fn apply(&self, s: &mut State, action: Action) {
-        if let Some(to) = self.taking_to(s) {
+        if let Some(to) = self.waiting(s) {
             return self.take_card(s, to, action as usize);
         }
         match action {
@@ -743,23 +742,36 @@ impl Duo {
         !s.over && s.piles[PILES - 1].is_empty()
     }
 
+    /// Where the game waits for a chance outcome, if it does: only with explicit chance (a
+    /// seeded game settles every card at once, so it never waits, and its moves pay for no
+    /// look at the deal).
+    fn waiting(&self, s: &State) -> Option<TakeTo> {
+        if self.explicit() {
+            self.taking_to(s)
+        } else {
+            None
+        }
+    }
+
     /// The chance interface: where the next card taken from the draw pile goes, or `None`
     /// when nothing is to be taken. The deal: 7 cards to each seat, one at a time from the
     /// round's first player on, then the left pile's card, the right pile's; then a card for
     /// the seat that chose to draw.
     pub fn taking_to(&self, s: &State) -> Option<TakeTo> {
         let n = self.config.players;
-        let dealt = self.in_hands(s);
         if s.over || s.draw.is_empty() {
             None
         } else if !self.dealing(s) {
             (s.turn_pile == Some(DRAWING)).then_some(TakeTo::Draw)
         } else if !s.piles[0].is_empty() {
             Some(TakeTo::Pile(1))
-        } else if dealt < HAND_SIZE * n {
-            Some(TakeTo::Deal((self.first_player(s) + dealt) % n))
         } else {
-            Some(TakeTo::Pile(0))
+            let dealt = self.in_hands(s);
+            if dealt < HAND_SIZE * n {
+                Some(TakeTo::Deal((self.first_player(s) + dealt) % n))
+            } else {
+                Some(TakeTo::Pile(0))
+            }
         }
     }
 
@@ -810,6 +822,17 @@ impl Duo {
 
 // ---- Legal moves ----
 impl Duo {
+    /// At a chance node: the cards of the draw pile (kept out of the players' path, which
+    /// every move takes).
+    #[cold]
+    fn outcomes(s: &State) -> ActionSet {
+        let mut out = ActionSet::new();
+        for c in s.draw.iter() {
+            out.insert(c as Action);
+        }
+        out
+    }
+
     fn open_piles(&self, s: &State) -> std::ops::Range<usize> {
         match s.turn_pile {
             Some(p) if !self.config.switch_piles => p as usize..p as usize + 1,
