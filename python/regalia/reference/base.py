@@ -592,6 +592,11 @@ class State:
         n = recall.DEFAULT_SLOTS if slots is None else _slots_arg(slots)
         return recall.tensor(self._rules, s, self._record(s).record, n)
 
+    def information_state_key(self, seat: Any) -> int:
+        """``seat``'s perfect-recall information state as a 64-bit key: a hash of its
+        ``information_state_string`` (see ``recall.key_of_text``)."""
+        return recall.key_of_text(self.information_state_string(seat))
+
     def to_json(self) -> str:
         """The saved form: the same text the extension writes. A state without its seed saves
         as a position: its history, which nothing could replay or check, is not written."""

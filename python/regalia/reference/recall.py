@@ -87,3 +87,48 @@ def tensor(rules: Any, seat: int, record: list[Entry], slots: int) -> npt.NDArra
             slot[1] = 1.0
             slot[2 + observation + value] = 1.0
     return out
+
+
+# ---- Compact keys ----
+# The twin of ``rust/engine/src/cfr/key.rs``, which documents the hash.
+
+_MASK = (1 << 64) - 1
+#: Where every key starts, before the seat is mixed in (``"REGALIA1"`` in ASCII).
+KEY_ORIGIN = 0x5245_4741_4C49_4131
+_MULTIPLIER = 0x9E37_79B9_7F4A_7C15
+
+
+def _mix64_array(z: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """The SplitMix64 finaliser on every element (numpy's uint64 arithmetic wraps)."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58_476D_1CE4_E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D0_49BB_1331_11EB)
+    out: npt.NDArray[np.uint64] = z ^ (z >> np.uint64(31))
+    return out
+
+
+def mix64(z: int) -> int:
+    """The SplitMix64 finaliser of one 64-bit integer."""
+    z = ((z ^ (z >> 30)) * 0xBF58_476D_1CE4_E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D0_49BB_1331_11EB) & _MASK
+    return z ^ (z >> 31)
+
+
+def _absorb(h: int, w: int) -> int:
+    return mix64(((h * _MULTIPLIER) & _MASK) ^ w)
+
+
+def digest(line: bytes) -> int:
+    """The wrapping sum of ``mix64((i << 32) | byte)`` over the line's bytes."""
+    data = np.frombuffer(line, dtype=np.uint8).astype(np.uint64)
+    words = (np.arange(len(data), dtype=np.uint64) << np.uint64(32)) | data
+    return int(_mix64_array(words).sum(dtype=np.uint64))
+
+
+def key_of_text(text: str) -> int:
+    """The compact key of an information-state string: ``mix64(KEY_ORIGIN ^ seat)``, then each
+    line after ``seat N`` absorbed by its digest."""
+    first, *lines = text.split("\n")
+    h = mix64(KEY_ORIGIN ^ int(first.removeprefix("seat ")))
+    for line in lines:
+        h = _absorb(h, digest(line.encode()))
+    return h

@@ -9,6 +9,7 @@
 pub mod actions;
 pub mod batch;
 pub mod bits;
+pub mod cfr;
 pub mod chance;
 pub mod dynamic;
 pub mod error;

@@ -90,7 +90,7 @@ impl<S: Clone> Progress<S> {
 
 /// What changed from `before` to `now`: when both are objects with the same fields, the
 /// fields with a new value; otherwise all of `now`.
-fn changes(before: Option<&Value>, now: &Value) -> Value {
+pub fn changes(before: Option<&Value>, now: &Value) -> Value {
     match (before, now) {
         (Some(Value::Object(old)), Value::Object(new))
             if old.len() == new.len() && old.keys().all(|k| new.contains_key(k)) =>

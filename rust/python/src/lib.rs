@@ -1,6 +1,7 @@
 //! `regalia._core`: the PyO3 binding of `regalia-engine`. Conversion, errors and the GIL only;
 //! every rule lives in the engine.
 
+mod cfr;
 mod convert;
 mod errors;
 mod game;
@@ -96,6 +97,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyState>()?;
     m.add_class::<vector::PyVectorEnv>()?;
     m.add_class::<solver::PySolver>()?;
+    m.add_class::<cfr::PyMccfr>()?;
+    m.add_function(wrap_pyfunction!(cfr::information_state_key, m)?)?;
     m.add_class::<solver::PyPlanner>()?;
     m.add_function(wrap_pyfunction!(make, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;

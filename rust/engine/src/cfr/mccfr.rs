@@ -1,0 +1,321 @@
+//! Monte Carlo CFR over any game in its seeded mode: external sampling and outcome sampling
+//! (Lanctot, Waugh, Zinkevich and Bowling, 2009), regrets and average strategy in a
+//! [`Table`] keyed by the compact information-state keys ([`super::key`]).
+//!
+//! A game's randomness is inside its state, drawn from the deal's seed as it is played, so
+//! iteration `t` plays from the fresh seed `derive_seed(seed, t)`: one sample of every chance
+//! event, the way both samplers sample chance. Each iteration runs one traversal per seat
+//! (that seat updating its regrets), each from the same deal.
+//!
+//! * External sampling: the updating seat tries every legal action, the others sample one
+//!   from their current strategy (regret matching) and add it to their average strategy.
+//! * Outcome sampling: one path per traversal; the updating seat samples from its strategy
+//!   mixed with `exploration` of uniform, the others from their strategy; regrets get the
+//!   importance-weighted values, the updating seat's average its reach-weighted strategy
+//!   (the "simple" averaging of OpenSpiel's `OutcomeSamplingSolver`).
+//!
+//! Without a time limit a run is a pure function of the game, the seed and the iterations.
+
+use super::key::Tracker;
+use super::table::{regret_matching, Table};
+use crate::actions::Action;
+use crate::game::{Game, Seat};
+use crate::rng::{derive_seed, Rng};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Which sampling scheme a run uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// External sampling: every action of the updating seat, one of everybody else's.
+    External,
+    /// Outcome sampling: one path per traversal, importance-weighted.
+    Outcome,
+}
+
+impl Method {
+    /// The method called `name` (`"external"` or `"outcome"`).
+    pub fn from_name(name: &str) -> Option<Method> {
+        match name {
+            "external" => Some(Method::External),
+            "outcome" => Some(Method::Outcome),
+            _ => None,
+        }
+    }
+
+    /// The method's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::External => "external",
+            Method::Outcome => "outcome",
+        }
+    }
+}
+
+/// The share of uniform play mixed into the updating seat's sampling in outcome sampling.
+pub const OUTCOME_EXPLORATION: f32 = 0.6;
+
+/// How many information-set visits a run made (each updates regrets or average weights).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Iterations done (each one traversal per seat).
+    pub iterations: u64,
+    /// Decision nodes visited, each one read of the table and one update.
+    pub updates: u64,
+}
+
+/// An MCCFR run over game `G`: its table grows with every call of [`Mccfr::run`].
+pub struct Mccfr<G: Game> {
+    game: G,
+    method: Method,
+    seed: u64,
+    table: Table,
+    counts: Counts,
+    /// The current strategy, reused between nodes.
+    strategy: Vec<f32>,
+    /// Set when the table could hold no more actions: runs then do nothing.
+    full: bool,
+    /// Set when the budget ran out inside an iteration: the traversal unwinds without
+    /// further updates.
+    aborted: bool,
+}
+
+/// When a run must stop: its deadline and the caller's stop flag.
+struct Budget<'s> {
+    deadline: Option<Instant>,
+    stop: &'s AtomicBool,
+}
+
+impl Budget<'_> {
+    fn spent(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// Decision nodes between two looks at the budget inside an iteration.
+const CHECK_EVERY: u64 = 4096;
+
+impl<G: Game> Mccfr<G> {
+    /// A run of `method` over `game` from `seed`, nothing computed yet.
+    pub fn new(game: G, method: Method, seed: u64) -> Self {
+        Mccfr {
+            game,
+            method,
+            seed,
+            table: Table::default(),
+            counts: Counts::default(),
+            strategy: Vec::new(),
+            full: false,
+            aborted: false,
+        }
+    }
+
+    /// The game solved.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The sampling scheme.
+    pub fn method(&self) -> Method {
+        self.method
+    }
+
+    /// The regrets and averages so far.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// What was done so far.
+    pub fn counts(&self) -> Counts {
+        self.counts
+    }
+
+    /// Whether the table ran out of room (no more iterations can run).
+    pub fn is_full(&self) -> bool {
+        self.full
+    }
+
+    /// Runs up to `iterations` more iterations, stopping early at `deadline` or once `stop`
+    /// is set; returns how many ran to the end. The budget is also checked every
+    /// [`CHECK_EVERY`] decision nodes inside an iteration (one external-sampling iteration of
+    /// a large game may never end): an iteration cut short keeps the updates of the subtrees
+    /// it finished and is not counted.
+    pub fn run(&mut self, iterations: u64, deadline: Option<Instant>, stop: &AtomicBool) -> u64 {
+        let budget = Budget { deadline, stop };
+        self.aborted = false;
+        let mut done = 0;
+        while done < iterations && !self.full && !budget.spent() {
+            self.iterate(&budget);
+            if self.aborted {
+                break;
+            }
+            done += 1;
+        }
+        done
+    }
+
+    /// Whether the traversal must unwind now (the budget is looked at now and then).
+    fn cut(&mut self, budget: &Budget<'_>) -> bool {
+        if !self.aborted && self.counts.updates % CHECK_EVERY == 0 && budget.spent() {
+            self.aborted = true;
+        }
+        self.aborted || self.full
+    }
+
+    /// One iteration: a fresh deal, one traversal per seat.
+    fn iterate(&mut self, budget: &Budget<'_>) {
+        let t = self.counts.iterations;
+        let deal = derive_seed(self.seed, 2 * t);
+        let mut rng = Rng::new(derive_seed(self.seed, 2 * t + 1));
+        for seat in 0..self.game.num_players() {
+            let state = self.game.new_state(Rng::new(deal));
+            let tracker = Tracker::new(&self.game, &state);
+            match self.method {
+                Method::External => {
+                    self.external(state, tracker, seat, &mut rng, budget);
+                }
+                Method::Outcome => {
+                    self.outcome(state, tracker, seat, [1.0; 3], &mut rng, budget);
+                }
+            }
+        }
+        if !self.aborted {
+            self.counts.iterations += 1;
+        }
+    }
+
+    /// The current strategy at `key` (regret matching), into `self.strategy`; the actions.
+    fn current(&mut self, key: u64, state: &G::State) -> Option<Vec<Action>> {
+        let legal = self.game.legal_actions(state);
+        let Some(node) = self.table.node(key, &legal) else {
+            self.full = true;
+            return None;
+        };
+        regret_matching(node.regrets, &mut self.strategy);
+        Some(node.actions.to_vec())
+    }
+
+    /// External sampling from `state`: `seat`'s sampled counterfactual value.
+    fn external(
+        &mut self,
+        state: G::State,
+        tracker: Tracker,
+        seat: Seat,
+        rng: &mut Rng,
+        budget: &Budget<'_>,
+    ) -> f32 {
+        let Some(mover) = self.game.current_player(&state) else {
+            return self.game.returns(&state)[seat] as f32;
+        };
+        if self.cut(budget) {
+            return 0.0;
+        }
+        let key = tracker.key(mover);
+        let Some(actions) = self.current(key, &state) else {
+            return 0.0;
+        };
+        self.counts.updates += 1;
+        let strategy = self.strategy.clone();
+        if mover == seat {
+            let mut values = Vec::with_capacity(actions.len());
+            for &a in &actions {
+                let (mut child, mut t) = (state.clone(), tracker.clone());
+                t.apply(&self.game, &mut child, mover, a);
+                values.push(self.external(child, t, seat, rng, budget));
+            }
+            if self.aborted || self.full {
+                return 0.0;
+            }
+            let value: f32 = values.iter().zip(&strategy).map(|(v, p)| v * p).sum();
+            if let Some(node) = self.table.existing(key) {
+                for (r, v) in node.regrets.iter_mut().zip(&values) {
+                    *r += v - value;
+                }
+            }
+            value
+        } else {
+            if let Some(node) = self.table.existing(key) {
+                for (w, p) in node.weights.iter_mut().zip(&strategy) {
+                    *w += p;
+                }
+            }
+            let i = sample(&strategy, rng);
+            let (mut child, mut t) = (state, tracker);
+            t.apply(&self.game, &mut child, mover, actions[i]);
+            self.external(child, t, seat, rng, budget)
+        }
+    }
+
+    /// Outcome sampling from `state`, reached with `[mine, theirs, sampled]`: `seat`'s own
+    /// reach, everybody else's and the sampling's; the sampled value for `seat`.
+    fn outcome(
+        &mut self,
+        state: G::State,
+        tracker: Tracker,
+        seat: Seat,
+        [mine, theirs, sampled]: [f32; 3],
+        rng: &mut Rng,
+        budget: &Budget<'_>,
+    ) -> f32 {
+        let Some(mover) = self.game.current_player(&state) else {
+            return self.game.returns(&state)[seat] as f32;
+        };
+        if self.cut(budget) {
+            return 0.0;
+        }
+        let key = tracker.key(mover);
+        let Some(actions) = self.current(key, &state) else {
+            return 0.0;
+        };
+        self.counts.updates += 1;
+        let strategy = self.strategy.clone();
+        let n = strategy.len() as f32;
+        let sampling: Vec<f32> = if mover == seat {
+            let e = OUTCOME_EXPLORATION;
+            strategy.iter().map(|p| e / n + (1.0 - e) * p).collect()
+        } else {
+            strategy.clone()
+        };
+        let i = sample(&sampling, rng);
+        let (mine2, theirs2) = if mover == seat {
+            (mine * strategy[i], theirs)
+        } else {
+            (mine, theirs * strategy[i])
+        };
+        let (mut child, mut t) = (state, tracker);
+        t.apply(&self.game, &mut child, mover, actions[i]);
+        let reach = [mine2, theirs2, sampled * sampling[i]];
+        let child_value = self.outcome(child, t, seat, reach, rng, budget);
+        if self.aborted || self.full {
+            return 0.0;
+        }
+        let sampled_value = child_value / sampling[i];
+        let value = strategy[i] * sampled_value;
+        if mover == seat {
+            if let Some(node) = self.table.existing(key) {
+                let scale = theirs / sampled;
+                for (j, r) in node.regrets.iter_mut().enumerate() {
+                    let action_value = if j == i { sampled_value } else { 0.0 };
+                    *r += (action_value - value) * scale;
+                }
+                for (w, p) in node.weights.iter_mut().zip(&strategy) {
+                    *w += mine * p / sampled;
+                }
+            }
+        }
+        value
+    }
+}
+
+/// An index drawn from the distribution `probs` (summing to about 1).
+fn sample(probs: &[f32], rng: &mut Rng) -> usize {
+    let u = (rng.next_u32() as f64 + 0.5) / 4_294_967_296.0;
+    let mut acc = 0.0f64;
+    for (i, &p) in probs.iter().enumerate() {
+        acc += p as f64;
+        if u < acc {
+            return i;
+        }
+    }
+    probs.iter().rposition(|&p| p > 0.0).unwrap_or(0)
+}

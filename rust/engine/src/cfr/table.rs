@@ -1,0 +1,188 @@
+//! The regrets and average strategy of every information set met, keyed by its compact key
+//! ([`super::key`]): one map entry per key pointing into flat arrays that hold, per legal
+//! action, its id, its cumulative regret and its cumulative strategy weight (`f32`s; only
+//! legal actions are stored, about 10 bytes each plus 16 per information set).
+
+use super::key::KeyBuild;
+use crate::actions::{Action, ActionSet};
+use std::collections::hash_map::{Entry, HashMap};
+
+/// Where one information set's actions sit in the flat arrays.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    start: u32,
+    len: u16,
+}
+
+/// Regrets and average-strategy weights per information set.
+#[derive(Debug, Default)]
+pub struct Table {
+    index: HashMap<u64, Slot, KeyBuild>,
+    actions: Vec<Action>,
+    regrets: Vec<f32>,
+    weights: Vec<f32>,
+}
+
+/// One information set's entries, borrowed from the table.
+pub struct Node<'t> {
+    /// The legal actions, ascending.
+    pub actions: &'t [Action],
+    /// Cumulative regret per action.
+    pub regrets: &'t mut [f32],
+    /// Cumulative average-strategy weight per action.
+    pub weights: &'t mut [f32],
+}
+
+impl Table {
+    /// Information sets stored.
+    pub fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    /// Whether no information set is stored.
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+
+    /// The entries of `key`, created with zero regrets for `legal` the first time; `None` when
+    /// the flat arrays are full (more than `u32::MAX` actions stored).
+    pub fn node(&mut self, key: u64, legal: &ActionSet) -> Option<Node<'_>> {
+        let slot = match self.index.entry(key) {
+            Entry::Occupied(e) => *e.get(),
+            Entry::Vacant(e) => {
+                let start = u32::try_from(self.actions.len()).ok()?;
+                let len = legal.len();
+                u32::try_from(self.actions.len() + len).ok()?;
+                self.actions.extend(legal.iter());
+                self.regrets.resize(self.regrets.len() + len, 0.0);
+                self.weights.resize(self.weights.len() + len, 0.0);
+                *e.insert(Slot {
+                    start,
+                    len: len as u16,
+                })
+            }
+        };
+        let range = slot.start as usize..slot.start as usize + slot.len as usize;
+        Some(Node {
+            actions: &self.actions[range.clone()],
+            regrets: &mut self.regrets[range.clone()],
+            weights: &mut self.weights[range],
+        })
+    }
+
+    /// The entries of `key` if it was met.
+    pub fn existing(&mut self, key: u64) -> Option<Node<'_>> {
+        let slot = *self.index.get(&key)?;
+        let range = slot.start as usize..slot.start as usize + slot.len as usize;
+        Some(Node {
+            actions: &self.actions[range.clone()],
+            regrets: &mut self.regrets[range.clone()],
+            weights: &mut self.weights[range],
+        })
+    }
+
+    /// The average strategy of `key` as (action, probability) pairs, uniform where no weight
+    /// was gathered; `None` for a key never met.
+    pub fn average(&self, key: u64) -> Option<Vec<(Action, f32)>> {
+        let slot = self.index.get(&key)?;
+        let range = slot.start as usize..slot.start as usize + slot.len as usize;
+        let probs = normalized(&self.weights[range.clone()]);
+        Some(self.actions[range].iter().copied().zip(probs).collect())
+    }
+
+    /// Every information set's average strategy, keys ascending: the keys, each key's number
+    /// of actions, and all actions and probabilities concatenated in key order.
+    pub fn averages(&self) -> (Vec<u64>, Vec<u16>, Vec<Action>, Vec<f32>) {
+        let mut keys: Vec<u64> = self.index.keys().copied().collect();
+        keys.sort_unstable();
+        let mut counts = Vec::with_capacity(keys.len());
+        let mut actions = Vec::with_capacity(self.actions.len());
+        let mut probs = Vec::with_capacity(self.actions.len());
+        for k in &keys {
+            let slot = self.index[k];
+            let range = slot.start as usize..slot.start as usize + slot.len as usize;
+            counts.push(slot.len);
+            actions.extend_from_slice(&self.actions[range.clone()]);
+            probs.extend(normalized(&self.weights[range]));
+        }
+        (keys, counts, actions, probs)
+    }
+
+    /// Bytes held by the table (its map's slots and the flat arrays' capacity).
+    pub fn bytes(&self) -> usize {
+        let entry = std::mem::size_of::<(u64, Slot)>() + 1;
+        self.index.capacity() * entry
+            + self.actions.capacity() * std::mem::size_of::<Action>()
+            + (self.regrets.capacity() + self.weights.capacity()) * std::mem::size_of::<f32>()
+    }
+}
+
+/// Regret matching into `out`: positive regrets normalised, uniform when none is positive.
+pub fn regret_matching(regrets: &[f32], out: &mut Vec<f32>) {
+    out.clear();
+    let total: f32 = regrets.iter().map(|r| r.max(0.0)).sum();
+    if total > 0.0 {
+        out.extend(regrets.iter().map(|r| r.max(0.0) / total));
+    } else {
+        out.extend(std::iter::repeat_n(
+            1.0 / regrets.len() as f32,
+            regrets.len(),
+        ));
+    }
+}
+
+/// `weights` normalised to sum to 1, uniform when they sum to zero.
+fn normalized(weights: &[f32]) -> Vec<f32> {
+    let total: f32 = weights.iter().sum();
+    if total > 0.0 {
+        weights.iter().map(|w| w / total).collect()
+    } else {
+        vec![1.0 / weights.len() as f32; weights.len()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regret_matching_is_a_distribution() {
+        let mut out = Vec::new();
+        for regrets in [
+            vec![1.0, -2.0, 3.0],
+            vec![-1.0, -1.0],
+            vec![0.0; 4],
+            vec![5.0],
+        ] {
+            regret_matching(&regrets, &mut out);
+            let sum: f32 = out.iter().sum();
+            assert!((sum - 1.0).abs() < 1e-6, "{regrets:?} -> {out:?}");
+            assert!(out.iter().all(|&p| p >= 0.0));
+        }
+        regret_matching(&[1.0, -2.0, 3.0], &mut out);
+        assert_eq!(out, vec![0.25, 0.0, 0.75]);
+        regret_matching(&[-1.0, 0.0], &mut out);
+        assert_eq!(out, vec![0.5, 0.5]);
+    }
+
+    #[test]
+    fn nodes_keep_their_actions_and_values() {
+        let mut t = Table::default();
+        let legal: ActionSet = [2, 5, 9].into_iter().collect();
+        let n = t.node(7, &legal).unwrap();
+        assert_eq!(n.actions, &[2, 5, 9]);
+        n.weights[1] = 3.0;
+        n.weights[2] = 1.0;
+        let other: ActionSet = [0, 1].into_iter().collect();
+        t.node(8, &other).unwrap().weights[0] = 1.0;
+        assert_eq!(t.len(), 2);
+        assert_eq!(t.average(7).unwrap(), vec![(2, 0.0), (5, 0.75), (9, 0.25)]);
+        assert_eq!(t.average(8).unwrap(), vec![(0, 1.0), (1, 0.0)]);
+        assert_eq!(t.average(9), None);
+        let (keys, counts, actions, probs) = t.averages();
+        assert_eq!(keys, vec![7, 8]);
+        assert_eq!(counts, vec![3, 2]);
+        assert_eq!(actions, vec![2, 5, 9, 0, 1]);
+        assert_eq!(probs, vec![0.0, 0.75, 0.25, 1.0, 0.0]);
+    }
+}
