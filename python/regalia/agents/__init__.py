@@ -4,8 +4,9 @@ A view shows only what one seat may see. Built-in agents by name (``AGENTS``): `
 ``rules`` (a rule-based player per game), ``ismcts`` (information-set MCTS in Rust),
 ``solver`` (Duo Regna's equilibrium, from ``regalia.solver``), ``best`` (the strongest of them
 per game, at an interactive budget), ``policy`` (a trained policy file,
-``policy:path=model.npz``) and the fixed strategies ``first-legal``, ``last-legal``
-and ``fixed-order`` (yardsticks that ignore the game).
+``policy:path=model.npz``), ``cfr`` (a policy saved by ``regalia.cfr``: ``cfr:policy=PATH``)
+and the fixed strategies ``first-legal``, ``last-legal`` and ``fixed-order`` (yardsticks that
+ignore the game).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 from regalia.agents.base import Agent, AgentLike, FunctionAgent, View, as_agent, view_of
 from regalia.agents.best import BEST, BestAgent
+from regalia.agents.cfr_agent import CfrAgent
 from regalia.agents.fixed import FirstLegal, FixedOrder, LastLegal
 from regalia.agents.ismcts import IsmctsAgent
 from regalia.agents.policy import PolicyAgent
@@ -31,6 +33,7 @@ __all__ = [
     "Agent",
     "AgentLike",
     "BestAgent",
+    "CfrAgent",
     "FirstLegal",
     "FixedOrder",
     "FunctionAgent",
@@ -56,6 +59,7 @@ AGENTS: dict[str, Callable[..., Agent]] = {
     "solver": SolverAgent,
     "best": BestAgent,
     "policy": PolicyAgent,
+    "cfr": CfrAgent,
     "first-legal": FirstLegal,
     "last-legal": LastLegal,
     "fixed-order": FixedOrder,
