@@ -1,0 +1,63 @@
+"""Measures native MCCFR: information-set updates per second, and the memory of a run on full
+Regine with four players (the process's peak RSS and the table's own bytes) after growing
+numbers of iterations, to extrapolate to a million.
+
+    python benches/cfr_report.py                        # a few minutes on 2 cores
+    python benches/cfr_report.py --iterations 1000 3000 10000
+
+An information-set update is one decision node visited by a traversal: one lookup of the
+table and one update of its regrets or average weights (``policy.info["updates"]``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import resource
+import time
+
+import regalia
+from regalia import _core
+
+
+def peak_rss_mb() -> float:
+    """The process's peak resident set so far, in MiB (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def speed(name: str, options: dict[str, object], method: str, seconds: float) -> tuple[int, int, float]:
+    """(iterations, updates, updates per second) of a run of about ``seconds``."""
+    run = _core.Mccfr(regalia.make(name, **options), method, 1)
+    start = time.perf_counter()
+    run.run(10**12, seconds)
+    took = time.perf_counter() - start
+    return run.iterations, run.updates, run.updates / took
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--iterations", type=int, nargs="+", default=[1000, 3000, 10000])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    args = parser.parse_args()
+    print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}")
+    print("\n| game | method | iterations | updates | updates/s |\n|---|---|---|---|---|")
+    for name, options, method in [
+        ("duell-der-drachen", {"values": 3, "hand_size": 2}, "external"),
+        ("duo-regna", {"dragon_deck": [2, 1], "dragons_to_win": 2, "max_rounds": 6}, "external"),
+        ("regine", {"players": 4}, "outcome"),
+    ]:
+        it, up, rate = speed(name, options, method, args.seconds)
+        label = name + "".join(f" {k}={v}" for k, v in options.items())
+        print(f"| {label} | {method} | {it} | {up} | {rate:,.0f} |")
+    print("\n| Regine 4p, outcome sampling: iterations | seconds | information sets | table MiB | peak RSS MiB |")
+    print("|---|---|---|---|---|")
+    run = _core.Mccfr(regalia.make("regine", players=4), "outcome", 1)
+    start = time.perf_counter()
+    for target in sorted(args.iterations):
+        run.run(target - run.iterations)
+        took = time.perf_counter() - start
+        print(f"| {run.iterations} | {took:.1f} | {len(run)} | {run.table_bytes / 2**20:.1f} | {peak_rss_mb():.1f} |")
+
+
+if __name__ == "__main__":
+    main()
