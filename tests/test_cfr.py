@@ -163,3 +163,31 @@ def test_the_cfr_agent_plays_its_policy(policy: Policy, tmp_path: Path) -> None:
         make_agent("cfr")
     with pytest.raises(PolicyFileError):
         make_agent(f"cfr:policy={tmp_path / 'missing.cfr'}")
+
+
+INTERRUPTED = """
+import regalia
+from regalia import cfr
+print("started", flush=True)
+policy = cfr.solve(regalia.make("regine"), method="outcome", iterations=10**9, seed=1, progress=False)
+print(policy.info["interrupted"], len(policy) > 0, policy.info["iterations"] < 10**9, flush=True)
+"""
+
+
+def test_ctrl_c_returns_the_policy_so_far() -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-c", INTERRUPTED], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "started"
+    time.sleep(1.5)  # inside the native run
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, _ = proc.communicate(timeout=60)  # a billion iterations would take years
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, out
+    assert out.strip() == "True True True"
