@@ -114,7 +114,7 @@ class Policy:
         actions: from a state of either backend, or from an agent's ``View``. Uniform at an
         information set the run never met (or where no stored action is legal)."""
         state, seat, legal, game, options = _position(state_or_view)
-        self._check_game(game, options)
+        self.check_game(game, options)
         stored = self.lookup(information_state_key(state, seat)) or {}
         probs = {a: stored.get(a, 0.0) for a in legal}
         total = sum(probs.values())
@@ -122,7 +122,9 @@ class Policy:
             return dict.fromkeys(legal, 1.0 / len(legal))
         return {a: p / total for a, p in probs.items()}
 
-    def _check_game(self, game: str, options: dict[str, Any]) -> None:
+    def check_game(self, game: str, options: dict[str, Any]) -> None:
+        """Raises ``PolicyFileError`` naming the difference unless the policy was computed
+        for game ``game`` with exactly ``options``."""
         if game != self.game:
             raise PolicyFileError(f"this policy is for {self.game!r}, not {game!r}")
         if options != self.options:
@@ -194,7 +196,7 @@ class Policy:
             raise PolicyFileError("the policy file holds probabilities that are not finite and >= 0")
         policy = cls(info, keys, counts, actions, probs)
         if game is not None:
-            policy._check_game(game.name, dict(game.options))
+            policy.check_game(game.name, dict(game.options))
         return policy
 
     @classmethod

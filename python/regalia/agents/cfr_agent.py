@@ -38,7 +38,7 @@ class CfrAgent:
 
     def game_start(self, view: View) -> None:
         """Refuses a game the policy was not computed for."""
-        self.policy._check_game(view.game, dict(view.options))
+        self.policy.check_game(view.game, dict(view.options))
 
     def act(self, view: View) -> int:
         """An action drawn from the policy at this information set."""
