@@ -28,10 +28,10 @@
 //! information, the seed and the number of threads.
 
 use crate::actions::{Action, ActionSet};
+use crate::cfr::key::KeyBuild;
 use crate::game::{uniform_action, Game, Seat};
 use crate::rng::{splitmix64, Rng};
 use std::collections::hash_map::{Entry, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -356,7 +356,8 @@ impl Node {
 /// Information sets found by key; node `ROOT` is the root's.
 struct Tree {
     nodes: Vec<Node>,
-    index: HashMap<u64, usize, BuildHasherDefault<KeyHasher>>,
+    /// Keys are hashes already: the map uses them as they are.
+    index: HashMap<u64, usize, KeyBuild>,
 }
 
 impl Tree {
@@ -378,24 +379,6 @@ impl Tree {
                 (next, true)
             }
         }
-    }
-}
-
-/// Keys are hashes already: the map uses them as they are.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = x;
     }
 }
 
