@@ -17,6 +17,13 @@ pytest.importorskip("sb3_contrib")
 from regalia.sb3 import RegaliaVecEnv  # noqa: E402
 
 
+@pytest.fixture(autouse=True)
+def sb3_logs_in_tmp_path(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SB3 makes a log folder for every model (in the system's temporary folder unless
+    ``SB3_LOGDIR`` says where): the test's own folder, removed with it."""
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path / "sb3-logs"))
+
+
 def check_vec_env(env: Any, steps: int, rng: np.random.Generator) -> int:
     """What SB3 relies on of a ``VecEnv``, over ``steps`` masked random steps; returns the
     number of games that ended."""
