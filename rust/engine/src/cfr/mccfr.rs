@@ -195,6 +195,30 @@ impl<G: Game> Mccfr<G> {
         Some(node.actions.to_vec())
     }
 
+    /// What a traversal for `seat` finds at `state`: the information set to decide at (its
+    /// mover, key, actions and current strategy, the visit counted), or the value to return
+    /// at once (the end of the game's return; 0 when the traversal must unwind).
+    fn visit(
+        &mut self,
+        state: &G::State,
+        tracker: &Tracker,
+        seat: Seat,
+        budget: &Budget<'_>,
+    ) -> Result<(Seat, u64, Vec<Action>, Vec<f32>), f32> {
+        let Some(mover) = self.game.current_player(state) else {
+            return Err(self.game.returns(state)[seat] as f32);
+        };
+        if self.cut(budget) {
+            return Err(0.0);
+        }
+        let key = tracker.key(mover);
+        let Some(actions) = self.current(key, state) else {
+            return Err(0.0);
+        };
+        self.counts.updates += 1;
+        Ok((mover, key, actions, self.strategy.clone()))
+    }
+
     /// External sampling from `state`: `seat`'s sampled counterfactual value.
     fn external(
         &mut self,
@@ -204,18 +228,10 @@ impl<G: Game> Mccfr<G> {
         rng: &mut Rng,
         budget: &Budget<'_>,
     ) -> f32 {
-        let Some(mover) = self.game.current_player(&state) else {
-            return self.game.returns(&state)[seat] as f32;
+        let (mover, key, actions, strategy) = match self.visit(&state, &tracker, seat, budget) {
+            Ok(node) => node,
+            Err(value) => return value,
         };
-        if self.cut(budget) {
-            return 0.0;
-        }
-        let key = tracker.key(mover);
-        let Some(actions) = self.current(key, &state) else {
-            return 0.0;
-        };
-        self.counts.updates += 1;
-        let strategy = self.strategy.clone();
         if mover == seat {
             let mut values = Vec::with_capacity(actions.len());
             for &a in &actions {
@@ -257,18 +273,10 @@ impl<G: Game> Mccfr<G> {
         rng: &mut Rng,
         budget: &Budget<'_>,
     ) -> f32 {
-        let Some(mover) = self.game.current_player(&state) else {
-            return self.game.returns(&state)[seat] as f32;
+        let (mover, key, actions, strategy) = match self.visit(&state, &tracker, seat, budget) {
+            Ok(node) => node,
+            Err(value) => return value,
         };
-        if self.cut(budget) {
-            return 0.0;
-        }
-        let key = tracker.key(mover);
-        let Some(actions) = self.current(key, &state) else {
-            return 0.0;
-        };
-        self.counts.updates += 1;
-        let strategy = self.strategy.clone();
         let n = strategy.len() as f32;
         let sampling: Vec<f32> = if mover == seat {
             let e = OUTCOME_EXPLORATION;
