@@ -74,6 +74,44 @@ pub enum RegnumAction {
         /// The character named.
         character: String,
     },
+    /// A chance outcome (explicit chance): the castle a seat gets at the setup.
+    Castle {
+        /// The castle's name.
+        castle: String,
+        /// The seat that gets it.
+        seat: usize,
+    },
+    /// A chance outcome: a standard put in play at the setup.
+    Standard {
+        /// The standard's name.
+        standard: String,
+    },
+    /// A chance outcome: the character turned up into a line-up slot.
+    Reveal {
+        /// The character's name.
+        character: String,
+        /// The line-up slot, from 0.
+        slot: usize,
+    },
+    /// A chance outcome: a blind resource card for a seat's hand (dealt or drawn).
+    Blind {
+        /// The resource card's kind.
+        card: &'static str,
+        /// The seat that gets it.
+        seat: usize,
+    },
+    /// A chance outcome: the first card of the discard pile.
+    FirstDiscard {
+        /// The resource card's kind.
+        card: &'static str,
+    },
+    /// A chance outcome: the card STEAL takes at random from a seat's hand.
+    Stolen {
+        /// The resource card's kind.
+        card: &'static str,
+        /// The seat robbed.
+        seat: usize,
+    },
 }
 
 impl fmt::Display for RegnumAction {
@@ -109,6 +147,12 @@ impl fmt::Display for RegnumAction {
             ExchangeFor { character } => write!(f, "exchange for {character}"),
             Remove { character } => write!(f, "remove {character}"),
             Target { character } => write!(f, "target {character}"),
+            Castle { castle, seat } => write!(f, "give {castle} to seat {seat}"),
+            Standard { standard } => write!(f, "put up standard {standard}"),
+            Reveal { character, slot } => write!(f, "reveal {character} (slot {})", slot + 1),
+            Blind { card, seat } => write!(f, "draw {card} for seat {seat}"),
+            FirstDiscard { card } => write!(f, "turn up {card} onto the discard pile"),
+            Stolen { card, seat } => write!(f, "steal {card} from seat {seat}"),
         }
     }
 }

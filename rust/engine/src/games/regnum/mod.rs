@@ -31,6 +31,16 @@
 //! draw the first discard. STEAL draws the stolen card uniformly from the victim's hand.
 //! `determinize` deals the unseen cards again (other seats in order, then the rest is the
 //! deck), retrying while a paying player could no longer complete her payment, then forks.
+//! Every card drawn, dealt, turned up or stolen is asked of one chance interface (the event
+//! under way is [`State::pending`]; [`Regnum::taking`] says what its next outcome is for):
+//! with `chance = "seeded"` the generator answers at once (the draws above), with
+//! `chance = "explicit"` the game stops at a chance node whose outcomes are the resource
+//! kinds (weighted by the cards of each kind in the deck or the robbed hand) or the
+//! character ids of the deck (each equally likely). The explicit setup gives the castles
+//! seat by seat and puts the standards in play one at a time (each equally likely among
+//! those left), where the seeded one shuffles them (Fisher–Yates cannot be replayed card by
+//! card without changing every seed's game), then goes on as the seeded one does; the
+//! explicit game skips the refill after the game's last turn, which changes nothing.
 
 mod action;
 mod cards;
@@ -45,6 +55,7 @@ pub use cards::{
 
 use crate::actions::{Action, ActionSet};
 use crate::bits::{count, iter_bits, nth_bit};
+use crate::chance::{draw_from_counts, ChanceMode, CHANCE_CHOICES};
 use crate::error::Result;
 use crate::game::{winner_returns, Game, GameNames, Seat};
 use crate::options::{declare_options, read, Allowed, Options};
@@ -138,6 +149,9 @@ declare_options! {
             "the end once a deck runs out: 'equal_turns' (finish the round, then one more round from seat 0) or 'one_each' (one more turn each, from the next player)",
             // Saves from before this option were played with one more turn each.
             saved_default = FinalRound::OneEach;
+        chance: ChanceMode = ChanceMode::Seeded, Allowed::Choice(CHANCE_CHOICES),
+            "'seeded' (cards are shuffled and drawn from the seed) or 'explicit' (each castle, standard, character and resource card dealt, drawn or stolen is a chance node)",
+            saved_default = ChanceMode::Seeded;
     }
 }
 
@@ -322,6 +336,37 @@ impl Regnum {
             .get(c)
             .map_or_else(|| format!("#{c}"), |ch| ch.name.clone())
     }
+
+    /// At a chance node, what outcome `o` means, if it is an id of what is drawn there (any
+    /// castle, standard, character or resource kind of the card set, drawable now or not).
+    fn outcome_info(&self, s: &State, o: usize) -> Option<RegnumAction> {
+        use RegnumAction::*;
+        let cards = &self.cards;
+        Some(match self.waiting(s)? {
+            Take::Castle(seat) => Castle {
+                castle: cards.castles.get(o)?.name.clone(),
+                seat,
+            },
+            Take::Standard => Standard {
+                standard: cards.standards.get(o)?.name.clone(),
+            },
+            Take::Character(slot) => Reveal {
+                character: cards.characters.get(o)?.name.clone(),
+                slot,
+            },
+            Take::Resource(seat) => Blind {
+                card: KIND_NAMES.get(o)?,
+                seat,
+            },
+            Take::Discard => FirstDiscard {
+                card: KIND_NAMES.get(o)?,
+            },
+            Take::Stolen(seat) => Stolen {
+                card: KIND_NAMES.get(o)?,
+                seat,
+            },
+        })
+    }
 }
 
 // ---- State ----
@@ -414,6 +459,78 @@ pub struct State {
     pub pair_colour: Option<u8>,
     /// Turns left once a deck has run out (the current one included), `None` before.
     pub final_turns: Option<u8>,
+    /// The random event under way, whose next outcome the game waits for (explicit chance;
+    /// a seeded game settles each at once, so its states at rest have none and are saved
+    /// as before, without the field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<Pending>,
+}
+
+/// A random event under way (explicit chance): what is left of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Pending {
+    /// The setup, `castles` castles given so far: the castles to seats 0, 1, ... in turn,
+    /// then the standards, the line-up slot by slot, four resource cards to each seat in
+    /// turn, the first discard (what comes next is read from what is dealt).
+    Setup {
+        /// Castles given so far (seats `0..castles` have theirs).
+        castles: u8,
+    },
+    /// Blind resource cards for the active player (fewer if the deck runs out).
+    Draw {
+        /// Cards still to draw.
+        left: u8,
+    },
+    /// STEAL: the card taken at random from a hand.
+    Steal {
+        /// The seat robbed.
+        victim: u8,
+    },
+    /// The end of a turn: the empty line-up slots refilled in order, then the next turn.
+    Refill,
+}
+
+/// What the next chance outcome is for (the chance interface, [`Regnum::taking`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Take {
+    /// A castle (outcome: its index in the card set) for a seat.
+    Castle(usize),
+    /// A standard (outcome: its index) put in play.
+    Standard,
+    /// A character (outcome: its index) turned up into a line-up slot.
+    Character(usize),
+    /// A blind resource card (outcome: its kind) into a seat's hand.
+    Resource(usize),
+    /// The first card of the discard pile (outcome: its kind).
+    Discard,
+    /// The card (outcome: its kind) STEAL takes at random from a seat's hand.
+    Stolen(usize),
+}
+
+/// What a chance outcome is drawn from: cards per resource kind, or a set of ids.
+#[derive(Clone, Copy, Debug)]
+enum Pool {
+    Kinds([u8; KINDS]),
+    Ids(u64),
+}
+
+impl Pool {
+    /// Each outcome with its copies.
+    fn counts(self) -> Vec<(Action, u32)> {
+        match self {
+            Pool::Kinds(c) => (0..KINDS).map(|k| (k as Action, c[k] as u32)).collect(),
+            Pool::Ids(m) => iter_bits(m).map(|i| (i as Action, 1)).collect(),
+        }
+    }
+
+    /// The generator's draw: the `index(size)`-th card (kinds in order, ids in bit order).
+    fn draw(self, rng: &mut Rng) -> usize {
+        match self {
+            Pool::Kinds(c) => kind_at(&c, rng.index(total(&c))),
+            Pool::Ids(m) => nth_bit(m, rng.index(count(m))).unwrap_or(0),
+        }
+    }
 }
 
 impl Game for Regnum {
@@ -448,6 +565,9 @@ impl Game for Regnum {
 
     fn action_info(&self, s: &State, action: Action) -> RegnumAction {
         use RegnumAction::*;
+        if let Some(info) = self.outcome_info(s, action as usize) {
+            return info;
+        }
         let kind = |base: Action| KIND_NAMES[(action - base) as usize];
         match action {
             DRAW_TWO => DrawTwo,
@@ -498,17 +618,13 @@ impl Game for Regnum {
     }
 
     // ---- Setup ----
-    fn new_state(&self, mut rng: Rng) -> State {
+    fn new_state(&self, rng: Rng) -> State {
         let n = self.config.players;
-        let mut castles: Vec<u8> = (0..self.cards.castles.len() as u8).collect();
-        rng.shuffle(&mut castles);
-        let mut standards: Vec<u16> = (0..self.cards.standards.len() as u16).collect();
-        rng.shuffle(&mut standards);
         let nchars = self.cards.characters.len();
         let mut s = State {
             rng,
             castles: [0; MAX_PLAYERS],
-            standards: standards[..n + 1].iter().fold(0, |m, &i| m | 1 << i),
+            standards: 0,
             lineup: [None; LINEUP],
             char_deck: if nchars >= 64 {
                 u64::MAX
@@ -531,24 +647,47 @@ impl Game for Regnum {
             pay_step: 0,
             pair_colour: None,
             final_turns: None,
+            pending: Some(Pending::Setup { castles: 0 }),
         };
-        s.castles[..n].copy_from_slice(&castles[..n]);
-        self.refill(&mut s);
-        for seat in 0..n {
-            self.draw(&mut s, seat, HAND_START);
+        if !self.explicit() {
+            // Seeded: one shuffle of the castles (seat i gets the i-th) and one of the
+            // standards (the first players + 1 are in play), as every seed always dealt.
+            let mut castles: Vec<u8> = (0..self.cards.castles.len() as u8).collect();
+            s.rng.shuffle(&mut castles);
+            let mut standards: Vec<u16> = (0..self.cards.standards.len() as u16).collect();
+            s.rng.shuffle(&mut standards);
+            s.castles[..n].copy_from_slice(&castles[..n]);
+            s.standards = standards[..n + 1].iter().fold(0, |m, &i| m | 1 << i);
+            s.pending = Some(Pending::Setup { castles: n as u8 });
         }
-        if let Some(k) = self.draw_kind(&mut s) {
-            s.discard.push(k as u8);
-        }
+        self.resume(&mut s);
         s
     }
 
     // ---- Legal moves ----
     fn current_player(&self, s: &State) -> Option<Seat> {
-        (s.phase != Phase::Over).then_some(s.decider as usize)
+        (s.phase != Phase::Over && s.pending.is_none()).then_some(s.decider as usize)
+    }
+
+    fn is_chance_node(&self, s: &State) -> bool {
+        self.waiting(s).is_some()
+    }
+
+    fn chance_outcomes(&self, s: &State) -> Vec<(Action, f64)> {
+        match self.waiting(s) {
+            Some(t) => draw_from_counts(self.pool(s, t).counts()),
+            None => Vec::new(),
+        }
+    }
+
+    fn explicit_chance(&self) -> bool {
+        self.explicit()
     }
 
     fn legal_actions(&self, s: &State) -> ActionSet {
+        if let Some(t) = self.waiting(s) {
+            return self.outcomes(s, t);
+        }
         let me = s.decider as usize;
         let hand = s.hands[me];
         let mut out = ActionSet::new();
@@ -608,21 +747,25 @@ impl Game for Regnum {
 
     // ---- Apply ----
     fn apply(&self, s: &mut State, action: Action) {
+        if let Some(t) = self.waiting(s) {
+            self.take(s, t, action as usize);
+            return self.resume(s);
+        }
         let me = s.decider as usize;
         match action {
             DRAW_TWO => {
-                self.draw(s, me, 2);
                 s.phase = Phase::Main;
+                self.draw(s, 2);
             }
             TAKE_DISCARD => {
                 if let Some(k) = s.discard.pop() {
                     s.hands[me][k as usize] += 1;
                     self.public_gain(s, me, k as usize);
                 }
-                if self.advantage(s, me) == Some(Advantage::Riverford) {
-                    self.draw(s, me, 1);
-                }
                 s.phase = Phase::Main;
+                if self.advantage(s, me) == Some(Advantage::Riverford) {
+                    self.draw(s, 1);
+                }
             }
             a if a < PAY => self.buy(s, (a - BUY) as usize),
             a if a < DISCARD => {
@@ -631,7 +774,12 @@ impl Game for Regnum {
             }
             a if a < END_TURN => self.discard(s, (a - DISCARD) as usize),
             END_TURN => self.end_turn(s),
-            a if a < SALVAGE => self.steal(s, (a - STEAL) as usize),
+            a if a < SALVAGE => {
+                s.pending = Some(Pending::Steal {
+                    victim: (a - STEAL) as u8,
+                });
+                self.resume(s);
+            }
             a if a < SWAP_TAKE => {
                 let k = (a - SALVAGE) as usize;
                 s.discard.take(k as u8);
@@ -683,11 +831,14 @@ impl Game for Regnum {
         let ch = s.character.and_then(|c| cards.characters.get(c as usize));
         let names =
             |mask: u64| -> Vec<String> { iter_bits(mask).map(|c| self.char_name(c)).collect() };
+        let dealt = Self::castles_dealt(s, n);
         let castle = |p: usize| {
-            cards
-                .castles
-                .get(s.castles[p] as usize)
-                .map_or("?", |c| c.name.as_str())
+            (p < dealt).then(|| {
+                cards
+                    .castles
+                    .get(s.castles[p] as usize)
+                    .map_or("?", |c| c.name.as_str())
+            })
         };
         json!({
             "seat": seat,
@@ -721,6 +872,7 @@ impl Game for Regnum {
 
     fn observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
         let n = self.config.players;
+        let dealt = Self::castles_dealt(s, n);
         let mut w = TensorWriter::new(out);
         for k in 0..KINDS {
             w.scalar(s.hands[seat][k] as f32);
@@ -729,7 +881,10 @@ impl Game for Regnum {
             let p = (seat + r) % n;
             let present = r < n;
             w.flag(present);
-            w.one_hot(MAX_CASTLES, present.then_some(s.castles[p] as usize));
+            w.one_hot(
+                MAX_CASTLES,
+                (present && p < dealt).then_some(s.castles[p] as usize),
+            );
             w.mask(if present { s.realms[p] } else { 0 }, MAX_CHARACTERS);
             w.scalar(if present {
                 total(&s.hands[p]) as f32
@@ -800,18 +955,23 @@ impl Game for Regnum {
         if !s.rng.is_valid() {
             return Err("generator increment must be odd".into());
         }
-        let seats = &s.castles[..n];
-        let distinct = (0..n).all(|i| !seats[..i].contains(&seats[i]));
+        self.check_pending(s)?;
+        let dealt = Self::castles_dealt(s, n);
+        let seats = &s.castles[..dealt];
+        let distinct = (0..dealt).all(|i| !seats[..i].contains(&seats[i]));
         if seats
             .iter()
             .any(|&c| c as usize >= self.cards.castles.len())
             || !distinct
-            || s.castles[n..].iter().any(|&c| c != 0)
+            || s.castles[dealt..].iter().any(|&c| c != 0)
         {
             return Err("each seat must hold a different castle of the card set".into());
         }
+        let setup = matches!(s.pending, Some(Pending::Setup { .. }));
+        let standards = count(s.standards as u64);
         if (s.standards as u64) >> self.cards.standards.len() != 0
-            || count(s.standards as u64) != n + 1
+            || standards > n + 1
+            || (standards < n + 1 && !setup)
         {
             return Err("players + 1 standards of the card set must be in play".into());
         }
@@ -862,41 +1022,143 @@ impl Regnum {
         (0..self.config.players).filter(move |&o| o != seat)
     }
 
-    fn draw_kind(&self, s: &mut State) -> Option<usize> {
-        let n = total(&s.deck);
-        if n == 0 {
+    /// Whether random events are chance nodes (`chance = "explicit"`).
+    fn explicit(&self) -> bool {
+        self.config.chance == ChanceMode::Explicit
+    }
+
+    /// Seats whose castle is given (all but while the explicit setup gives them).
+    fn castles_dealt(s: &State, players: usize) -> usize {
+        match s.pending {
+            Some(Pending::Setup { castles }) => castles as usize,
+            _ => players,
+        }
+    }
+
+    /// Draws up to `n` cards blind into the active player's hand (what is left when the
+    /// deck runs out).
+    fn draw(&self, s: &mut State, n: u8) {
+        s.pending = Some(Pending::Draw { left: n });
+        self.resume(s);
+    }
+
+    /// The first empty line-up slot, while the character deck has cards to fill it.
+    fn empty_slot(s: &State) -> Option<usize> {
+        if s.char_deck == 0 {
             return None;
         }
-        let k = kind_at(&s.deck, s.rng.index(n));
-        s.deck[k] -= 1;
-        Some(k)
+        s.lineup.iter().position(Option::is_none)
     }
 
-    /// Draws up to `n` cards blind into `seat`'s hand (what is left when the deck runs out);
-    /// returns how many were drawn.
-    fn draw(&self, s: &mut State, seat: usize, n: usize) -> usize {
-        for drawn in 0..n {
-            let Some(k) = self.draw_kind(s) else {
-                return drawn;
-            };
-            s.hands[seat][k] += 1;
-            if total(&s.deck) == 0 {
-                self.trigger_end(s);
+    /// The chance interface: what the next outcome of the event under way is for, or `None`
+    /// when nothing is left of it (or nothing is under way).
+    pub fn taking(&self, s: &State) -> Option<Take> {
+        let n = self.config.players;
+        match s.pending? {
+            Pending::Setup { castles } => {
+                let deck = total(&s.deck) > 0;
+                if (castles as usize) < n {
+                    Some(Take::Castle(castles as usize))
+                } else if count(s.standards as u64) <= n {
+                    Some(Take::Standard)
+                } else if let Some(slot) = Self::empty_slot(s) {
+                    Some(Take::Character(slot))
+                } else if let Some(seat) = (0..n).find(|&p| total(&s.hands[p]) < HAND_START) {
+                    deck.then_some(Take::Resource(seat))
+                } else {
+                    (deck && s.discard.is_empty()).then_some(Take::Discard)
+                }
             }
+            Pending::Draw { left } => {
+                (left > 0 && total(&s.deck) > 0).then_some(Take::Resource(s.active as usize))
+            }
+            Pending::Steal { victim } => Some(Take::Stolen(victim as usize)),
+            Pending::Refill => Self::empty_slot(s).map(Take::Character),
         }
-        n
     }
 
-    fn refill(&self, s: &mut State) {
-        for i in 0..LINEUP {
-            if s.lineup[i].is_none() && s.char_deck != 0 {
-                let r = s.rng.index(count(s.char_deck));
-                let c = nth_bit(s.char_deck, r).unwrap_or(0);
-                s.char_deck &= !(1 << c);
-                s.lineup[i] = Some(c as u8);
+    /// Where the game waits for a chance outcome: only with explicit chance (a seeded game
+    /// settles every event at once, so it never waits).
+    fn waiting(&self, s: &State) -> Option<Take> {
+        if s.pending.is_some() {
+            self.taking(s)
+        } else {
+            None
+        }
+    }
+
+    /// What the outcome of `t` is drawn from.
+    fn pool(&self, s: &State, t: Take) -> Pool {
+        let all = |len: usize| (1u64 << len) - 1;
+        match t {
+            Take::Castle(seat) => Pool::Ids(
+                s.castles[..seat]
+                    .iter()
+                    .fold(all(self.cards.castles.len()), |m, &c| m & !(1 << c)),
+            ),
+            Take::Standard => Pool::Ids(all(self.cards.standards.len()) & !(s.standards as u64)),
+            Take::Character(_) => Pool::Ids(s.char_deck),
+            Take::Resource(_) | Take::Discard => Pool::Kinds(s.deck),
+            Take::Stolen(victim) => Pool::Kinds(s.hands[victim]),
+        }
+    }
+
+    /// Goes on with the event under way: seeded, the generator answers each outcome at
+    /// once; explicit, the game waits at the chance node. When nothing is left of it, it
+    /// ends (the end of a turn goes on to the next turn).
+    fn resume(&self, s: &mut State) {
+        while let Some(t) = self.taking(s) {
+            if self.explicit() {
+                return;
+            }
+            let outcome = self.pool(s, t).draw(&mut s.rng);
+            self.take(s, t, outcome);
+        }
+        if s.pending.take() == Some(Pending::Refill) {
+            self.next_turn(s);
+        }
+    }
+
+    /// Outcome `o` of `t`, to where it goes.
+    fn take(&self, s: &mut State, t: Take, o: usize) {
+        match t {
+            Take::Castle(seat) => {
+                s.castles[seat] = o as u8;
+                s.pending = Some(Pending::Setup {
+                    castles: seat as u8 + 1,
+                });
+            }
+            Take::Standard => s.standards |= 1 << o,
+            Take::Character(slot) => {
+                s.char_deck &= !(1 << o);
+                s.lineup[slot] = Some(o as u8);
                 if s.char_deck == 0 {
                     self.trigger_end(s);
                 }
+            }
+            Take::Resource(seat) => {
+                s.deck[o] -= 1;
+                s.hands[seat][o] += 1;
+                if total(&s.deck) == 0 {
+                    self.trigger_end(s);
+                }
+                if let Some(Pending::Draw { left }) = &mut s.pending {
+                    *left -= 1;
+                }
+            }
+            Take::Discard => {
+                s.deck[o] -= 1;
+                s.discard.push(o as u8);
+            }
+            Take::Stolen(victim) => {
+                let me = s.active as usize;
+                s.hands[victim][o] -= 1;
+                s.hands[me][o] += 1;
+                s.known[me][victim][o] = s.known[me][victim][o].saturating_sub(1);
+                self.hidden_loss(s, victim, Some(me));
+                s.known[victim][me][o] += 1;
+                s.pending = None;
+                self.back_to_main(s);
             }
         }
     }
@@ -904,6 +1166,18 @@ impl Regnum {
 
 // ---- Legal moves ----
 impl Regnum {
+    /// At a chance node: the outcomes that can be drawn.
+    #[cold]
+    fn outcomes(&self, s: &State, t: Take) -> ActionSet {
+        let mut out = ActionSet::new();
+        for (o, copies) in self.pool(s, t).counts() {
+            if copies > 0 {
+                out.insert(o);
+            }
+        }
+        out
+    }
+
     /// Inhabitants of other realms that EXCHANGE and REMOVE may target.
     fn targets(&self, s: &State, me: usize) -> u64 {
         self.others(me)
@@ -1064,13 +1338,13 @@ impl Regnum {
             Some(Effect::Tax) => self.next_taxed(s, me),
             Some(Effect::Draw2) => {
                 // "Draw 2, then discard 1": the discard follows only a card drawn.
-                let drawn = self.draw(s, me, 2);
-                if drawn > 0 {
+                if total(&s.deck) > 0 {
                     s.phase = Phase::Draw2Discard;
                 }
+                self.draw(s, 2);
             }
             Some(Effect::Draw1) => {
-                self.draw(s, me, 1);
+                self.draw(s, 1);
             }
             Some(Effect::Swap) if total(&s.deck) > 0 && total(&s.hands[me]) > 0 => {
                 s.phase = Phase::SwapTake;
@@ -1123,17 +1397,6 @@ impl Regnum {
         }
     }
 
-    fn steal(&self, s: &mut State, victim: usize) {
-        let me = s.active as usize;
-        let k = kind_at(&s.hands[victim], s.rng.index(total(&s.hands[victim])));
-        s.hands[victim][k] -= 1;
-        s.hands[me][k] += 1;
-        s.known[me][victim][k] = s.known[me][victim][k].saturating_sub(1);
-        self.hidden_loss(s, victim, Some(me));
-        s.known[victim][me][k] += 1;
-        self.back_to_main(s);
-    }
-
     fn target(&self, s: &mut State, c: usize) {
         let me = s.active as usize;
         let Some(owner) = (0..self.config.players).find(|&o| s.realms[o] >> c & 1 == 1) else {
@@ -1149,8 +1412,18 @@ impl Regnum {
         self.back_to_main(s);
     }
 
+    /// The turn ends: the line-up is refilled, then the next turn begins. With explicit
+    /// chance the refill after the game's last turn, which changes nothing, is skipped.
     fn end_turn(&self, s: &mut State) {
-        self.refill(s);
+        let last = s.turn + 1 >= self.config.max_turns || s.final_turns == Some(1);
+        if self.explicit() && last {
+            return self.next_turn(s);
+        }
+        s.pending = Some(Pending::Refill);
+        self.resume(s);
+    }
+
+    fn next_turn(&self, s: &mut State) {
         s.turn += 1;
         s.bought = 0;
         s.wild_used = false;
@@ -1339,6 +1612,76 @@ impl Regnum {
 
 // ---- Checks ----
 impl Regnum {
+    /// The random event under way: only with explicit chance, with an outcome left to draw,
+    /// in the phase it belongs to; the setup deals in its order.
+    fn check_pending(&self, s: &State) -> std::result::Result<(), String> {
+        let n = self.config.players;
+        let Some(pending) = s.pending else {
+            return Ok(());
+        };
+        if !self.explicit() {
+            return Err(
+                "a random event waits to be drawn, but this game draws from its seed".into(),
+            );
+        }
+        let fits = match pending {
+            Pending::Setup { castles } => castles as usize <= n,
+            Pending::Draw { left } => {
+                (1..=2).contains(&left) && matches!(s.phase, Phase::Main | Phase::Draw2Discard)
+            }
+            Pending::Steal { victim } => {
+                s.phase == Phase::Steal
+                    && (victim as usize) < n
+                    && self
+                        .steal_victims(s, s.active as usize)
+                        .any(|v| v == victim as usize)
+            }
+            Pending::Refill => s.phase == Phase::Main && s.character.is_none(),
+        };
+        if !fits {
+            return Err(format!(
+                "the random event under way ({pending:?}) does not fit the state"
+            ));
+        }
+        self.check_setup(s)?;
+        if self.taking(s).is_none() {
+            return Err("a random event waits with nothing left to draw".into());
+        }
+        Ok(())
+    }
+
+    /// While the explicit setup deals: nothing has happened yet, and the castles, the
+    /// standards, the line-up, the hands (seat by seat) and the first discard come in turn.
+    fn check_setup(&self, s: &State) -> std::result::Result<(), String> {
+        let n = self.config.players;
+        let Some(Pending::Setup { castles }) = s.pending else {
+            return Ok(());
+        };
+        let hands: Vec<usize> = (0..n).map(|p| total(&s.hands[p])).collect();
+        let lineup_full = Self::empty_slot(s).is_none();
+        // Filled places first, then empty ones.
+        let in_order = |filled: &[bool]| filled.windows(2).all(|w| w[0] || !w[1]);
+        let fresh = s.phase == Phase::Draw
+            && s.turn == 0
+            && s.active == 0
+            && s.decider == 0
+            && s.final_turns.is_none()
+            && s.gone == 0
+            && s.realms.iter().all(|&r| r == 0)
+            && s.known.iter().flatten().flatten().all(|&k| k == 0);
+        let ordered = (castles as usize == n || s.standards == 0)
+            && (count(s.standards as u64) == n + 1 || s.lineup.iter().all(Option::is_none))
+            && in_order(&s.lineup.map(|c| c.is_some()))
+            && (lineup_full || hands.iter().all(|&h| h == 0))
+            && hands.iter().all(|&h| h <= HAND_START)
+            && (1..n).all(|p| hands[p] == 0 || hands[p - 1] == HAND_START)
+            && (s.discard.is_empty() || hands.iter().all(|&h| h == HAND_START));
+        if !fresh || !ordered {
+            return Err("the setup deals the castles, the standards, the line-up, the hands seat by seat, then the first discard, before anything else".into());
+        }
+        Ok(())
+    }
+
     fn check_places(&self, s: &State) -> std::result::Result<(), String> {
         let n = self.config.players;
         let nchars = self.cards.characters.len();
@@ -1464,7 +1807,9 @@ impl Regnum {
                     || total(&hand) == 0
                     || self.advantage(s, s.decider as usize) == Some(Advantage::Shadowfen)
             }
-            Phase::Draw2Discard | Phase::SwapGive => total(&hand) == 0,
+            // A DRAW2 whose cards are still to be drawn (explicit chance) is not stuck.
+            Phase::Draw2Discard => total(&hand) == 0 && s.pending.is_none(),
+            Phase::SwapGive => total(&hand) == 0,
             Phase::SwapTake => total(&s.deck) == 0 || total(&hand) == 0,
             Phase::Salvage => s.discard.is_empty(),
             _ => false,

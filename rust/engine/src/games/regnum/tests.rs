@@ -181,3 +181,211 @@ fn a_phase_is_named_as_saved_and_its_code_is_its_place() {
     );
     assert_eq!((Phase::Draw as usize, Phase::COUNT), (0, 12));
 }
+
+fn explicit(players: usize) -> Regnum {
+    let mut g = game(players);
+    g.config.chance = ChanceMode::Explicit;
+    g
+}
+
+/// The rules state without its generator.
+fn rules(s: &State) -> State {
+    State {
+        rng: Rng::new(0),
+        ..*s
+    }
+}
+
+#[test]
+fn explicit_setup_gives_castles_standards_line_up_hands_and_discard_one_at_a_time() {
+    let g = explicit(3);
+    let mut s = g.new_state(Rng::new(2));
+    let mut order = Vec::new();
+    while let Some(t) = g.waiting(&s) {
+        assert!(g.is_chance_node(&s) && g.current_player(&s).is_none());
+        g.check_state(&s).unwrap();
+        let outcomes = g.chance_outcomes(&s);
+        let sum: f64 = outcomes.iter().map(|&(_, p)| p).sum();
+        assert!((sum - 1.0).abs() < 1e-12);
+        let legal: Vec<Action> = g.legal_actions(&s).iter().collect();
+        assert_eq!(legal, outcomes.iter().map(|&(o, _)| o).collect::<Vec<_>>());
+        match t {
+            // Castles and standards: each one left equally likely.
+            Take::Castle(seat) => assert_eq!(outcomes.len(), 6 - seat),
+            Take::Standard => assert_eq!(outcomes.len(), 8 - count(s.standards as u64)),
+            Take::Character(_) => assert_eq!(outcomes.len(), count(s.char_deck)),
+            // Resource cards: by the copies of each kind left in the deck.
+            Take::Resource(_) | Take::Discard => {
+                let (k, p) = outcomes[0];
+                assert_eq!(p, s.deck[k as usize] as f64 / total(&s.deck) as f64);
+            }
+            Take::Stolen(_) => unreachable!("no steal at the setup"),
+        }
+        order.push(t);
+        g.apply(&mut s, outcomes[outcomes.len() / 2].0);
+    }
+    let mut want = vec![Take::Castle(0), Take::Castle(1), Take::Castle(2)];
+    want.extend([Take::Standard; 4]);
+    want.extend((0..LINEUP).map(Take::Character));
+    want.extend((0..3).flat_map(|p| [Take::Resource(p); HAND_START]));
+    want.push(Take::Discard);
+    assert_eq!(order, want);
+    assert_eq!((s.pending, g.current_player(&s)), (None, Some(0)));
+    g.check_state(&s).unwrap();
+    assert_eq!(count(s.standards as u64), 4);
+}
+
+/// Plays seed `seed` seeded and explicit side by side, the explicit chance nodes answered
+/// by a generator that repeats the seeded game's draws, the same random moves in both.
+fn explicit_fed_the_seeded_draws(players: usize, seed: u64) {
+    let (seeded, g) = (game(players), explicit(players));
+    let mut want = seeded.new_state(Rng::new(seed));
+    let mut s = g.new_state(Rng::new(seed));
+    // The seeded setup's shuffles, as outcomes: seat i's castle, the standards in play.
+    let mut feed = Rng::new(seed);
+    let mut castles: Vec<usize> = (0..6).collect();
+    feed.shuffle(&mut castles);
+    let mut standards: Vec<usize> = (0..8).collect();
+    feed.shuffle(&mut standards);
+    let mut fixed = castles[..players].to_vec();
+    fixed.extend(&standards[..players + 1]);
+    let mut fixed = fixed.into_iter();
+    let mut moves = Rng::new(seed ^ 99);
+    loop {
+        while let Some(t) = g.waiting(&s) {
+            let o = match t {
+                Take::Castle(_) | Take::Standard => fixed.next().unwrap(),
+                _ => g.pool(&s, t).draw(&mut feed),
+            };
+            g.apply(&mut s, o as Action);
+        }
+        if want.phase == Phase::Over {
+            break;
+        }
+        assert_eq!(rules(&s), rules(&want), "seed {seed}");
+        assert_eq!(feed, want.rng);
+        let legal = seeded.legal_actions(&want);
+        assert_eq!(legal, g.legal_actions(&s));
+        let a = legal.nth(moves.index(legal.len())).unwrap();
+        seeded.apply(&mut want, a);
+        g.apply(&mut s, a);
+    }
+    // The explicit game skips the refill after the last turn, which changes nothing else.
+    assert_eq!(s.phase, Phase::Over);
+    assert_eq!(
+        State {
+            lineup: want.lineup,
+            char_deck: want.char_deck,
+            ..rules(&s)
+        },
+        rules(&want)
+    );
+    assert_eq!(g.returns(&s), seeded.returns(&want));
+}
+
+#[test]
+fn an_explicit_game_fed_the_seeded_draws_is_the_seeded_game() {
+    for players in 2..=MAX_PLAYERS {
+        for seed in 0..20 {
+            explicit_fed_the_seeded_draws(players, seed);
+        }
+    }
+}
+
+#[test]
+fn explicit_draws_steals_and_refills_wait_at_chance_nodes() {
+    let g = explicit(2);
+    let mut s = g.new_state(Rng::new(4));
+    while g.is_chance_node(&s) {
+        let o = g.legal_actions(&s).nth(0).unwrap();
+        g.apply(&mut s, o);
+    }
+    // Drawing two blind: two chance nodes for seat 0, named by the card and the seat.
+    let before = s.hands[0];
+    g.apply(&mut s, DRAW_TWO);
+    assert_eq!(s.pending, Some(Pending::Draw { left: 2 }));
+    assert_eq!(g.action_name(&s, 3), "draw Y for seat 0");
+    g.check_state(&s).unwrap();
+    g.apply(&mut s, 3);
+    g.apply(&mut s, 3);
+    assert_eq!(s.hands[0][3], before[3] + 2);
+    assert_eq!((s.phase, g.current_player(&s)), (Phase::Main, Some(0)));
+    // STEAL: after the victim is chosen, the card is drawn from her hand by its copies.
+    for (seat, cards) in [(0, ["G", "P", "Y"].as_slice()), (1, &["G", "G", "O"])] {
+        for k in 0..KINDS {
+            s.deck[k] += s.hands[seat][k];
+        }
+        s.hands[seat] = hand(cards);
+        for k in 0..KINDS {
+            s.deck[k] -= s.hands[seat][k];
+        }
+    }
+    let spy = g
+        .cards
+        .characters
+        .iter()
+        .position(|c| c.name == "Spy")
+        .unwrap();
+    s.realms[0] |= 1 << spy;
+    s.char_deck &= !(1 << spy);
+    for slot in s.lineup.iter_mut().filter(|c| **c == Some(spy as u8)) {
+        *slot = None;
+    }
+    s.bought = 1;
+    s.character = Some(spy as u8);
+    s.phase = Phase::Steal;
+    g.check_state(&s).unwrap();
+    g.apply(&mut s, STEAL + 1);
+    assert_eq!(g.chance_outcomes(&s), vec![(0, 2.0 / 3.0), (1, 1.0 / 3.0)]);
+    assert_eq!(g.action_name(&s, 1), "steal O from seat 1");
+    g.check_state(&s).unwrap();
+    g.apply(&mut s, 1);
+    assert_eq!((s.hands[1], s.known[1][0][1]), (hand(&["G", "G"]), 1));
+    assert_eq!((s.phase, s.pending), (Phase::Main, None));
+    // The end of the turn: the empty slots are refilled at chance nodes, then seat 1 moves.
+    for slot in [0, 2] {
+        if let Some(c) = s.lineup[slot].take() {
+            s.gone |= 1 << c;
+        }
+    }
+    g.apply(&mut s, END_TURN);
+    assert_eq!(s.pending, Some(Pending::Refill));
+    g.check_state(&s).unwrap();
+    let c = g.legal_actions(&s).nth(0).unwrap();
+    assert_eq!(
+        g.action_name(&s, c),
+        format!("reveal {} (slot 1)", g.char_name(c as usize))
+    );
+    g.apply(&mut s, c);
+    let c = g.legal_actions(&s).nth(0).unwrap();
+    g.apply(&mut s, c);
+    assert_eq!((s.active, s.turn, g.current_player(&s)), (1, 1, Some(1)));
+    assert!(s.lineup.iter().all(Option::is_some));
+    g.check_state(&s).unwrap();
+}
+
+#[test]
+fn a_waiting_random_event_is_refused_where_it_cannot_be() {
+    let g = explicit(2);
+    let mut s = g.new_state(Rng::new(4));
+    // The seeded game never waits for a random event.
+    assert!(game(2).check_state(&s).is_err());
+    g.check_state(&s).unwrap();
+    s.pending = Some(Pending::Setup { castles: 3 });
+    assert!(g.check_state(&s).is_err());
+    while g.is_chance_node(&s) {
+        let o = g.legal_actions(&s).nth(0).unwrap();
+        g.apply(&mut s, o);
+    }
+    for bad in [
+        Pending::Steal { victim: 1 },
+        Pending::Steal { victim: 9 },
+        Pending::Draw { left: 0 },
+        Pending::Draw { left: 3 },
+        Pending::Setup { castles: 2 },
+    ] {
+        let mut t = s;
+        t.pending = Some(bad);
+        assert!(g.check_state(&t).is_err(), "{bad:?}");
+    }
+}
