@@ -37,9 +37,11 @@
 //! `chance = "explicit"` the game stops at a chance node whose outcomes are the resource
 //! kinds (weighted by the cards of each kind in the deck or the robbed hand) or the
 //! character ids of the deck (each equally likely). The explicit setup gives the castles
-//! seat by seat and puts the standards in play one at a time (each equally likely among
-//! those left), where the seeded one shuffles them (Fisher–Yates cannot be replayed card by
-//! card without changing every seed's game), then goes on as the seeded one does; the
+//! seat by seat (each castle left equally likely) and puts the standards in play smallest
+//! id first (the next one `j` weighted by the sets of standards after it that hold it, so
+//! that each set comes once and all are equally likely), where the seeded one shuffles them
+//! (Fisher–Yates cannot be replayed card by card without changing every seed's game), then
+//! goes on as the seeded one does; the
 //! explicit game skips the refill after the game's last turn, which changes nothing.
 
 mod action;
@@ -508,11 +510,28 @@ pub enum Take {
     Stolen(usize),
 }
 
-/// What a chance outcome is drawn from: cards per resource kind, or a set of ids.
+/// What a chance outcome is drawn from: cards per resource kind, a set of ids, or the next
+/// of a set drawn in rising order.
 #[derive(Clone, Copy, Debug)]
 enum Pool {
     Kinds([u8; KINDS]),
     Ids(u64),
+    /// `need` of the ids `first..len`, drawn as a set, smallest first: the next is `j` with
+    /// weight C(len - 1 - j, need - 1), the sets after it that hold it (so each set comes
+    /// once, all equally likely).
+    Rising {
+        first: usize,
+        len: usize,
+        need: usize,
+    },
+}
+
+/// The binomial coefficient C(n, k) (small arguments: at most C(15, 8)).
+fn binomial(n: usize, k: usize) -> u32 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1u64, |c, i| c * (n - i) as u64 / (i + 1) as u64) as u32
 }
 
 impl Pool {
@@ -521,6 +540,9 @@ impl Pool {
         match self {
             Pool::Kinds(c) => (0..KINDS).map(|k| (k as Action, c[k] as u32)).collect(),
             Pool::Ids(m) => iter_bits(m).map(|i| (i as Action, 1)).collect(),
+            Pool::Rising { first, len, need } => (first..len)
+                .map(|j| (j as Action, binomial(len - 1 - j, need.saturating_sub(1))))
+                .collect(),
         }
     }
 
@@ -529,6 +551,17 @@ impl Pool {
         match self {
             Pool::Kinds(c) => kind_at(&c, rng.index(total(&c))),
             Pool::Ids(m) => nth_bit(m, rng.index(count(m))).unwrap_or(0),
+            Pool::Rising { .. } => {
+                let counts = self.counts();
+                let mut r = rng.index(counts.iter().map(|&(_, c)| c as usize).sum());
+                for (o, c) in counts {
+                    if r < c as usize {
+                        return o as usize;
+                    }
+                    r -= c as usize;
+                }
+                0
+            }
         }
     }
 }
@@ -1096,7 +1129,11 @@ impl Regnum {
                     .iter()
                     .fold(all(self.cards.castles.len()), |m, &c| m & !(1 << c)),
             ),
-            Take::Standard => Pool::Ids(all(self.cards.standards.len()) & !(s.standards as u64)),
+            Take::Standard => Pool::Rising {
+                first: 16 - s.standards.leading_zeros() as usize,
+                len: self.cards.standards.len(),
+                need: self.config.players + 1 - count(s.standards as u64),
+            },
             Take::Character(_) => Pool::Ids(s.char_deck),
             Take::Resource(_) | Take::Discard => Pool::Kinds(s.deck),
             Take::Stolen(victim) => Pool::Kinds(s.hands[victim]),
@@ -1639,12 +1676,11 @@ impl Regnum {
             Pending::Refill => s.phase == Phase::Main && s.character.is_none(),
         };
         if !fits {
-            return Err(format!(
-                "the random event under way ({pending:?}) does not fit the state"
-            ));
+            return Err("the random event under way does not fit the state".into());
         }
         self.check_setup(s)?;
-        if self.taking(s).is_none() {
+        let left = self.taking(s).map(|t| self.pool(s, t).counts());
+        if !left.is_some_and(|c| c.iter().any(|&(_, n)| n > 0)) {
             return Err("a random event waits with nothing left to draw".into());
         }
         Ok(())

@@ -210,9 +210,17 @@ fn explicit_setup_gives_castles_standards_line_up_hands_and_discard_one_at_a_tim
         let legal: Vec<Action> = g.legal_actions(&s).iter().collect();
         assert_eq!(legal, outcomes.iter().map(|&(o, _)| o).collect::<Vec<_>>());
         match t {
-            // Castles and standards: each one left equally likely.
+            // Castles: each one left equally likely.
             Take::Castle(seat) => assert_eq!(outcomes.len(), 6 - seat),
-            Take::Standard => assert_eq!(outcomes.len(), 8 - count(s.standards as u64)),
+            // Standards (4 of 8), smallest first: the first is 0 with C(7, 3) / C(8, 4).
+            Take::Standard if s.standards == 0 => {
+                assert_eq!(outcomes[0], (0, 35.0 / 70.0));
+                assert_eq!(outcomes.len(), 5);
+            }
+            Take::Standard => {
+                let highest = 15 - s.standards.leading_zeros() as Action;
+                assert!(outcomes.iter().all(|&(o, _)| o > highest));
+            }
             Take::Character(_) => assert_eq!(outcomes.len(), count(s.char_deck)),
             // Resource cards: by the copies of each kind left in the deck.
             Take::Resource(_) | Take::Discard => {
@@ -248,7 +256,9 @@ fn explicit_fed_the_seeded_draws(players: usize, seed: u64) {
     let mut standards: Vec<usize> = (0..8).collect();
     feed.shuffle(&mut standards);
     let mut fixed = castles[..players].to_vec();
-    fixed.extend(&standards[..players + 1]);
+    let mut in_play = standards[..players + 1].to_vec();
+    in_play.sort_unstable();
+    fixed.extend(in_play);
     let mut fixed = fixed.into_iter();
     let mut moves = Rng::new(seed ^ 99);
     loop {
