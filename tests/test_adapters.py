@@ -401,6 +401,11 @@ def test_openspiel_explicit_chance_is_explicit_stochastic() -> None:
     duell = pyspiel.load_game(os_adapter.game_name("duell-der-drachen"), {"chance": "explicit", "values": 3})
     assert duell.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     pyspiel.random_sim_test(duell, num_sims=5, serialize=True, verbose=False)
+    regnum = pyspiel.load_game(os_adapter.game_name("regnum"), {"chance": "explicit", "max_turns": 4, "players": 3})
+    assert regnum.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    pyspiel.random_sim_test(regnum, num_sims=3, serialize=True, verbose=False)
+    first = regnum.new_initial_state()
+    assert first.is_chance_node() and first.chance_outcomes() == [(c, 1 / 6) for c in range(6)]
     state = game.new_initial_state()
     assert state.is_chance_node() and state.current_player() == pyspiel.PlayerId.CHANCE
     assert state.chance_outcomes() == [(0, 0.5), (1, 0.5)]

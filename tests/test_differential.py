@@ -9,8 +9,10 @@ import random
 from typing import Any
 
 import numpy as np
+import pytest
 
-from tests.conftest import DIFF_GAMES, make_explicit, make_game, pick_step
+import regalia
+from tests.conftest import DIFF_GAMES, EXPLICIT_CHANCE_OPTIONS, make_explicit, make_game, pick_step
 
 #: Default games per configuration; Duo Regna's 2,000 is the foundation's bar. Duo plays one
 #: round a game here (``SUITE_OPTIONS``; tests/test_duo.py adds whole multi-round games).
@@ -31,6 +33,25 @@ def test_backends_agree_at_chance_nodes(explicit_name: str) -> None:
     with their probabilities."""
     rust, ref = make_explicit(explicit_name), make_explicit(explicit_name, "reference")
     play_both(rust, ref, DIFF_GAMES or DEFAULT_GAMES.get(explicit_name, 200) // 4, random.Random(explicit_name))
+
+
+def more_players() -> list[tuple[str, int]]:
+    """Each game with explicit chance at each player count but its fewest."""
+    return [
+        (g["name"], n)
+        for g in regalia.games()
+        if g["name"] in EXPLICIT_CHANCE_OPTIONS
+        for n in range(g["min_players"] + 1, g["max_players"] + 1)
+    ]
+
+
+@pytest.mark.parametrize(("name", "players"), more_players(), ids=[f"{n}-{p}p" for n, p in more_players()])
+def test_backends_agree_at_chance_nodes_with_more_players(name: str, players: int) -> None:
+    """Explicit chance with every other player count (fewer games each)."""
+    options = {**EXPLICIT_CHANCE_OPTIONS[name], "players": players}
+    rust, ref = regalia.make(name, **options), regalia.make(name, backend="reference", **options)
+    games = DIFF_GAMES or max(DEFAULT_GAMES.get(name, 200) // 8, 3)
+    play_both(rust, ref, games, random.Random(f"{name} {players}"))
 
 
 def play_both(rust: Any, ref: Any, games: int, rnd: random.Random) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 import regalia
 from regalia.errors import IllegalActionError, InvalidArgumentError, InvalidOptionError, InvalidStateError
-from tests.conftest import EXPLICIT_CHANCE_OPTIONS, make_explicit
+from tests.conftest import EXPLICIT_CHANCE_OPTIONS, make_explicit, pick_step
 
 #: Duo Regna's card ids (actions) by name.
 CARD = {name: i for i, name in enumerate(("X", "0", "1", "2", "3", "4", "5", "6 king", "6 queen"))}
@@ -222,3 +222,121 @@ def test_duo_fed_the_seeded_draws_plays_the_seeded_game(seed: int, backend: str)
         seeded.apply(action)
         explicit.apply(action)
         answer_chance()
+
+
+def regnum_setup(state: Any, rnd: random.Random) -> None:
+    """Draws every chance node of an explicit Regnum setup with its probability."""
+    while state.is_chance_node:
+        outcomes, weights = zip(*state.chance_outcomes())
+        state.apply(rnd.choices(outcomes, weights)[0])
+
+
+def test_regnum_deals_as_the_seeded_setup_does(backend: str) -> None:
+    """Seat 1's castle (uniform over 6), whether the first standard is in play (3 of 8 with
+    two players) and the single green cards in seat 0's first hand (4 of 60 cards, 12 green:
+    hypergeometric, 0, 1 or 2+) follow their laws in both modes: 1,500 seeded setups (seeds
+    0..1499) and 1,500 explicit ones drawn with their probabilities (``random.Random(3)``);
+    each chi-square refused above 25 (p < 1e-4 for up to 5 degrees of freedom)."""
+    from math import comb
+
+    games = 1500
+    green = [comb(12, k) * comb(48, 4 - k) / comb(60, 4) for k in range(5)]
+    laws = {
+        "castle": [1 / 6] * 6,
+        "standard": [5 / 8, 3 / 8],
+        "green": [green[0], green[1], sum(green[2:])],
+    }
+
+    def categories(state: Any) -> dict[str, int]:
+        obs = state.observation(0)
+        names = ["Montreaux", "Stonewall", "Goldmint", "Riverford", "Shadowfen", "Bannerhold"]
+        return {
+            "castle": next(i for i, n in enumerate(names) if obs["castles"][1].startswith(n)),
+            "standard": int("Most blue characters" in obs["standards"]),
+            "green": min(obs["hand"].count("G"), 2),
+        }
+
+    for mode in ("seeded", "explicit"):
+        game = regalia.make("regnum", backend=backend, chance=mode)  # type: ignore[arg-type]
+        rnd = random.Random(3)
+        counts = {k: [0] * len(law) for k, law in laws.items()}
+        for seed in range(games):
+            state = game.new_state(seed)
+            regnum_setup(state, rnd)
+            for k, c in categories(state).items():
+                counts[k][c] += 1
+        for k, law in laws.items():
+            assert chi_square(counts[k], law) < 25, (mode, k, counts[k])
+
+
+def test_regnum_chance_nodes_name_their_outcomes_and_refuse_impossible_ones(backend: str) -> None:
+    game = regalia.make("regnum", backend=backend, chance="explicit", players=3)  # type: ignore[arg-type]
+    state = game.new_state(1)
+    assert state.is_chance_node and state.current_player == -1
+    assert state.chance_outcomes() == [(c, 1 / 6) for c in range(6)]
+    assert state.action_name(2) == "give Goldmint Castle to seat 0"
+    assert state.action_info(2) == {"kind": "castle", "castle": "Goldmint Castle", "seat": 0}
+    assert state.observation(1)["castles"] == [None, None, None]
+    state.apply(2)
+    before = state.to_json()
+    for bad in (2, 6, 40):  # a castle already given, ids past the castles
+        with pytest.raises(IllegalActionError, match="not a possible outcome of this chance node"):
+            state.apply(bad)
+    assert state.to_json() == before
+    assert [c for c, _ in state.chance_outcomes()] == [0, 1, 3, 4, 5]
+    assert state.observation(2)["castles"] == ["Goldmint Castle", None, None]
+    state.apply(0)
+    state.apply(1)
+    assert state.action_name(0) == "put up standard Most blue characters"
+    for standard in range(4):
+        state.apply(standard)
+    name = state.action_name(state.legal_actions()[0])
+    assert name.startswith("reveal ") and name.endswith("(slot 1)")
+    while state.observation(0)["lineup"][-1] is None:
+        state.apply(state.legal_actions()[0])
+    # The resource cards: by the copies of each kind left in the deck (12 of each single
+    # colour, 2 of each dual, 60 in all).
+    assert state.chance_outcomes() == [(k, (12 if k < 4 else 2) / 60) for k in range(10)]
+    assert state.action_name(4) == "draw G/O for seat 0"
+    regnum_setup(state, random.Random(1))
+    assert not state.is_chance_node and state.current_player == 0
+    with pytest.raises(InvalidArgumentError, match="not a chance node: seat 0 is to act"):
+        state.chance_outcomes()
+    seeded = regalia.make("regnum", backend=backend).new_state(1)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="chance='seeded'"):
+        seeded.chance_outcomes()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_regnum_chance_nodes_save_load_and_keep_information_states(players: int, backend: str) -> None:
+    """At every chance node of random explicit games (setup, blind draws, steals, refills):
+    a save round-trips and carries the event under way, information-state strings and keys
+    are those of the engine and of each seat's determinized worlds; a seeded save has no
+    such field, and one given it is refused."""
+    from regalia.cfr import information_state_key
+
+    game = regalia.make("regnum", backend=backend, chance="explicit", players=players)  # type: ignore[arg-type]
+    rnd = random.Random(players)
+    kinds: set[str] = set()
+    for seed in range(3):
+        state = game.new_state(seed)
+        while not state.is_terminal:
+            if state.is_chance_node:
+                data = json.loads(state.to_json())
+                kinds.add(data["state"]["pending"]["kind"])
+                back = game.state_from_json(state.to_json())
+                assert back == state and back.chance_outcomes() == state.chance_outcomes()
+                if rnd.random() < 0.1:
+                    seat = rnd.randrange(players)
+                    key = information_state_key(state, seat)
+                    world = state.determinize(seat, rnd.getrandbits(64))
+                    assert world.is_chance_node and information_state_key(world, seat) == key
+                    assert back.information_state_string(seat) == state.information_state_string(seat)
+            state.apply(pick_step(state, rnd))
+    assert {"setup", "draw", "refill"} <= kinds
+    seeded = regalia.make("regnum", backend=backend, players=players)  # type: ignore[arg-type]
+    data = json.loads(seeded.new_state(5).to_json())
+    assert "pending" not in data["state"]
+    data["state"]["pending"] = {"kind": "draw", "left": 1}
+    with pytest.raises(InvalidStateError, match="draws from its seed"):
+        seeded.state_from_json(json.dumps(data))

@@ -48,9 +48,14 @@ __all__ = [
     "RegnumActionInfo",
     "RegnumBuy",
     "RegnumCard",
+    "RegnumCastle",
     "RegnumCharacter",
+    "RegnumDrawn",
+    "RegnumFirstDiscard",
     "RegnumOnly",
     "RegnumPay",
+    "RegnumReveal",
+    "RegnumStandard",
     "RegnumSteal",
 ]
 
@@ -252,7 +257,64 @@ class RegnumCharacter(TypedDict):
     character: str
 
 
-RegnumActionInfo = RegnumOnly | RegnumBuy | RegnumPay | RegnumCard | RegnumSteal | RegnumCharacter
+class RegnumCastle(TypedDict):
+    """Regnum with explicit chance: at a setup chance node, outcome ``c`` gives castle ``c``
+    to a seat."""
+
+    kind: Literal["castle"]
+    castle: str
+    seat: int
+
+
+class RegnumStandard(TypedDict):
+    """Regnum with explicit chance: at a setup chance node, outcome ``i`` puts standard ``i``
+    in play."""
+
+    kind: Literal["standard"]
+    standard: str
+
+
+class RegnumReveal(TypedDict):
+    """Regnum with explicit chance: outcome ``c`` turns character ``c`` up into a line-up slot
+    (at the setup or at the end of a turn)."""
+
+    kind: Literal["reveal"]
+    character: str
+    #: The line-up slot from 0 (the name counts from 1).
+    slot: int
+
+
+class RegnumDrawn(TypedDict):
+    """Regnum with explicit chance: outcome ``k`` is a resource card of kind ``k`` drawn blind
+    for a seat (``"blind"``, dealt or drawn) or taken at random from a seat's hand by STEAL
+    (``"stolen"``, ``seat`` the seat robbed)."""
+
+    kind: Literal["blind", "stolen"]
+    card: str
+    seat: int
+
+
+class RegnumFirstDiscard(TypedDict):
+    """Regnum with explicit chance: outcome ``k`` turns a card of kind ``k`` up as the first
+    discard."""
+
+    kind: Literal["first_discard"]
+    card: str
+
+
+RegnumActionInfo = (
+    RegnumOnly
+    | RegnumBuy
+    | RegnumPay
+    | RegnumCard
+    | RegnumSteal
+    | RegnumCharacter
+    | RegnumCastle
+    | RegnumStandard
+    | RegnumReveal
+    | RegnumDrawn
+    | RegnumFirstDiscard
+)
 
 #: Each game's action info type, by game id.
 ACTION_INFOS: dict[str, object] = {

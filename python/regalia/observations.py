@@ -172,7 +172,8 @@ class RegnumObservation(TypedDict):
     turn: int
     active: int
     phase: str
-    castles: list[str]
+    #: Each seat's castle (None while the explicit setup has not given it yet).
+    castles: list[str | None]
     standards: list[str]
     lineup: list[str | None]
     realms: list[list[str]]

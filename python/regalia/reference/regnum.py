@@ -6,7 +6,8 @@ resource cards blind or take the discard's top card; then buy characters from th
 one after the other, paying each cost icon with resource cards (a dual card pays as one of
 its two colours), or, having bought none, discard one resource card. A bought character's
 effect happens at once. The line-up is refilled at the end of the turn. When either deck's
-last card is drawn, the turn ends and every player takes one final turn. Score: printed
+last card is drawn, the round in progress is finished and one more full round is played
+from seat 0, so that everybody has had as many turns (``final_round``). Score: printed
 points, score icons, 3 points per standard won (ties win nothing, except for Montreaux);
 most points wins, then most inhabitants, then a shared win.
 
@@ -17,6 +18,7 @@ Rulings, options, encodings and the order of random draws: see the Rust module a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import comb
 from typing import Annotated, Any, Literal
 
 import numpy as np
@@ -44,7 +46,8 @@ from regalia.cards.regnum import (
 )
 from regalia.reference.base import GameInfo, Rules, winner_returns
 from regalia.reference.bits import count, iter_bits
-from regalia.reference.codec import U8, U16, U32, U64, Items, Maybe, Text
+from regalia.reference.chance import CHANCE_ALLOWED, ChanceMode, draw_from_counts
+from regalia.reference.codec import U8, U16, U32, U64, Codec, Items, Maybe, Text
 from regalia.reference.options import Choice, Data, Integer, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter
@@ -91,6 +94,14 @@ _CARD_VERBS = {
     "take_from_deck": ("take", " from the deck"),
     "give_to_deck": ("give", " to the deck"),
 }
+#: Chance outcomes' names (explicit chance), by action kind.
+_OUTCOME_NAMES = {
+    "castle": "give {castle} to seat {seat}",
+    "standard": "put up standard {standard}",
+    "blind": "draw {card} for seat {seat}",
+    "first_discard": "turn up {card} onto the discard pile",
+    "stolen": "steal {card} from seat {seat}",
+}
 #: Action names before a character's name, by action kind.
 _CHARACTER_VERBS = {"exchange_for": "exchange for", "remove": "remove", "target": "target"}
 
@@ -129,6 +140,13 @@ class RegnumOptions:
         "or 'one_each' (one more turn each, from the next player)",
         # Saves from before this option were played with one more turn each.
         saved_default="one_each",
+    )
+    chance: ChanceMode = option(
+        "seeded",
+        CHANCE_ALLOWED,
+        "'seeded' (cards are shuffled and drawn from the seed) or 'explicit' (each castle, standard, "
+        "character and resource card dealt, drawn or stolen is a chance node)",
+        saved_default="seeded",
     )
 
 
@@ -196,6 +214,41 @@ def feasible(cnt: list[int], slots: tuple[int, ...], start: int, pair_colour: in
 
 
 # ---- State ----
+#: The field in which each kind of random event under way saves its number (none for the refill).
+_PENDING_FIELDS = {"setup": "castles", "draw": "left", "steal": "victim", "refill": None}
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A random event under way (explicit chance), the Rust ``Pending``: ``setup`` (``number``
+    castles given so far), ``draw`` (``number`` blind cards still to draw for the active
+    player), ``steal`` (the card taken at random from seat ``number``) or ``refill`` (the end
+    of a turn: the empty line-up slots refilled, then the next turn)."""
+
+    kind: str
+    number: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The saved form, tagged by ``kind`` as serde writes it."""
+        field = _PENDING_FIELDS[self.kind]
+        return {"kind": self.kind} if field is None else {"kind": self.kind, field: self.number}
+
+
+class PendingCodec(Codec):
+    """How ``State.pending`` is saved: ``None`` or the event's tagged object."""
+
+    def load(self, data: Any) -> Pending | None:
+        if data is None:
+            return None
+        if not isinstance(data, dict) or data.get("kind") not in _PENDING_FIELDS:
+            raise ValueError(f"expected a random event tagged by one of {tuple(_PENDING_FIELDS)}, got {data!r}")
+        field = _PENDING_FIELDS[data["kind"]]
+        return Pending(data["kind"], 0 if field is None else U8.load(data.get(field)))
+
+    def dump_code(self, x: str, depth: int) -> str:
+        return f"(None if {x} is None else {x}.to_json())"
+
+
 @dataclass
 class State:
     """The whole game state (field for field the Rust ``State``)."""
@@ -221,6 +274,9 @@ class State:
     pay_step: Annotated[int, U8]
     pair_colour: Annotated[int | None, Maybe(U8)]
     final_turns: Annotated[int | None, Maybe(U8)]
+    #: The random event under way, whose next outcome the game waits for (explicit chance;
+    #: saved only when there is one).
+    pending: Annotated[Pending | None, PendingCodec()] = None
 
 
 class Regnum(Rules[State, RegnumOptions]):
@@ -251,6 +307,9 @@ class Regnum(Rules[State, RegnumOptions]):
         return chars[c].name if c < len(chars) else f"#{c}"
 
     def action_info(self, s: State, action: int) -> dict[str, Any]:
+        info = self._outcome_info(s, action)
+        if info is not None:
+            return info
         if action == DRAW_TWO:
             return {"kind": "draw_two"}
         if action == TAKE_DISCARD:
@@ -277,8 +336,37 @@ class Regnum(Rules[State, RegnumOptions]):
         kind = {"exchange": "exchange_for", "remove": "remove"}.get(s.phase, "target")
         return {"kind": kind, "character": self._char_name(action - TARGET)}
 
+    def _outcome_info(self, s: State, o: int) -> dict[str, Any] | None:
+        """At a chance node, what outcome ``o`` means, if it is an id of what is drawn there
+        (any castle, standard, character or resource kind of the card set, drawable now or not)."""
+        t = self._waiting(s)
+        if t is None:
+            return None
+        kind, where = t
+        cards = self.cards
+        if kind == "castle":
+            castles = cards.castles
+            return {"kind": "castle", "castle": castles[o].name, "seat": where} if o < len(castles) else None
+        if kind == "standard":
+            standards = cards.standards
+            return {"kind": "standard", "standard": standards[o].name} if o < len(standards) else None
+        if kind == "character":
+            chars = cards.characters
+            return {"kind": "reveal", "character": chars[o].name, "slot": where} if o < len(chars) else None
+        if o >= KINDS:
+            return None
+        if kind == "resource":
+            return {"kind": "blind", "card": KIND_NAMES[o], "seat": where}
+        if kind == "discard":
+            return {"kind": "first_discard", "card": KIND_NAMES[o]}
+        return {"kind": "stolen", "card": KIND_NAMES[o], "seat": where}
+
     def info_name(self, info: dict[str, Any]) -> str:
         kind = info["kind"]
+        if kind in _OUTCOME_NAMES:
+            return _OUTCOME_NAMES[kind].format(**info)
+        if kind == "reveal":
+            return f"reveal {info['character']} (slot {info['slot'] + 1})"
         if kind == "buy":
             slot = info["slot"] + 1
             return f"buy slot {slot} (empty)" if info["character"] is None else f"buy {info['character']} (slot {slot})"
@@ -303,14 +391,10 @@ class Regnum(Rules[State, RegnumOptions]):
     # ---- Setup ----
     def new_state(self, rng: Rng) -> State:
         n = self.config.players
-        castles = list(range(len(self.cards.castles)))
-        rng.shuffle(castles)
-        standards = list(range(len(self.cards.standards)))
-        rng.shuffle(standards)
         s = State(
             rng=rng,
-            castles=castles[:n] + [0] * (MAX_PLAYERS - n),
-            standards=sum(1 << i for i in standards[: n + 1]),
+            castles=[0] * MAX_PLAYERS,
+            standards=0,
             lineup=[None] * LINEUP,
             char_deck=(1 << len(self.cards.characters)) - 1,
             gone=0,
@@ -329,13 +413,19 @@ class Regnum(Rules[State, RegnumOptions]):
             pay_step=0,
             pair_colour=None,
             final_turns=None,
+            pending=Pending("setup", 0),
         )
-        self._refill(s)
-        for seat in range(n):
-            self._draw(s, seat, HAND_START)
-        k = self._draw_kind(s)
-        if k is not None:
-            s.discard.append(k)
+        if not self._explicit:
+            # Seeded: one shuffle of the castles (seat i gets the i-th) and one of the
+            # standards (the first players + 1 are in play), as every seed always dealt.
+            castles = list(range(len(self.cards.castles)))
+            s.rng.shuffle(castles)
+            standards = list(range(len(self.cards.standards)))
+            s.rng.shuffle(standards)
+            s.castles[:n] = castles[:n]
+            s.standards = sum(1 << i for i in standards[: n + 1])
+            s.pending = Pending("setup", n)
+        self._resume(s)
         return s
 
     def _advantage(self, s: State, seat: int) -> str | None:
@@ -344,44 +434,159 @@ class Regnum(Rules[State, RegnumOptions]):
     def _others(self, seat: int) -> list[int]:
         return [o for o in range(self.config.players) if o != seat]
 
-    def _draw_kind(self, s: State) -> int | None:
-        total = sum(s.deck)
-        if total == 0:
-            return None
-        r = s.rng.index(total)
-        k = 0
-        while r >= s.deck[k]:
-            r -= s.deck[k]
-            k += 1
-        s.deck[k] -= 1
-        return k
+    @property
+    def _explicit(self) -> bool:
+        """Whether random events are chance nodes (``chance="explicit"``)."""
+        return self.config.chance == "explicit"
 
-    def _draw(self, s: State, seat: int, n: int) -> int:
-        """Draws up to ``n`` cards blind into ``seat``'s hand (what is left when the deck runs
-        out); returns how many were drawn."""
-        for drawn in range(n):
-            k = self._draw_kind(s)
-            if k is None:
-                return drawn
-            s.hands[seat][k] += 1
+    @staticmethod
+    def _castles_dealt(s: State, players: int) -> int:
+        """Seats whose castle is given (all but while the explicit setup gives them)."""
+        return s.pending.number if s.pending is not None and s.pending.kind == "setup" else players
+
+    def _draw(self, s: State, n: int) -> None:
+        """Draws up to ``n`` cards blind into the active player's hand (what is left when the
+        deck runs out)."""
+        s.pending = Pending("draw", n)
+        self._resume(s)
+
+    @staticmethod
+    def _empty_slot(s: State) -> int | None:
+        """The first empty line-up slot, while the character deck has cards to fill it."""
+        if not s.char_deck:
+            return None
+        return next((i for i, c in enumerate(s.lineup) if c is None), None)
+
+    def taking(self, s: State) -> tuple[str, int] | None:
+        """The chance interface: what the next outcome of the event under way is for, as
+        ``(kind, seat or slot)`` (``castle``, ``standard``, ``character``, ``resource``,
+        ``discard``, ``stolen``), or ``None`` when nothing is left of it."""
+        p = s.pending
+        if p is None:
+            return None
+        n = self.config.players
+        if p.kind == "setup":
+            deck = sum(s.deck) > 0
+            if p.number < n:
+                return ("castle", p.number)
+            if count(s.standards) <= n:
+                return ("standard", 0)
+            slot = self._empty_slot(s)
+            if slot is not None:
+                return ("character", slot)
+            seat = next((q for q in range(n) if sum(s.hands[q]) < HAND_START), None)
+            if seat is not None:
+                return ("resource", seat) if deck else None
+            return ("discard", 0) if deck and not s.discard else None
+        if p.kind == "draw":
+            return ("resource", s.active) if p.number > 0 and sum(s.deck) > 0 else None
+        if p.kind == "steal":
+            return ("stolen", p.number)
+        slot = self._empty_slot(s)
+        return None if slot is None else ("character", slot)
+
+    def _waiting(self, s: State) -> tuple[str, int] | None:
+        """Where the game waits for a chance outcome (only with explicit chance)."""
+        return None if s.pending is None else self.taking(s)
+
+    def _pool(self, s: State, t: tuple[str, int]) -> tuple[list[int] | None, int]:
+        """What the outcome of ``t`` is drawn from: copies per outcome id (resource kinds, or
+        the standards drawn as a set, smallest first: the next is ``j`` weighted by the sets
+        after it that hold it, C(len - 1 - j, need - 1)), or (``None`` and) a set of ids."""
+        kind, where = t
+        if kind == "castle":
+            given = sum(1 << c for c in s.castles[:where])
+            return None, ((1 << len(self.cards.castles)) - 1) & ~given
+        if kind == "standard":
+            first, size = s.standards.bit_length(), len(self.cards.standards)
+            need = self.config.players + 1 - count(s.standards)
+            return [0] * first + [comb(size - 1 - j, max(need - 1, 0)) for j in range(first, size)], 0
+        if kind == "character":
+            return None, s.char_deck
+        if kind == "stolen":
+            return list(s.hands[where]), 0
+        return list(s.deck), 0
+
+    def _pool_counts(self, s: State, t: tuple[str, int]) -> list[tuple[int, int]]:
+        """Each outcome of ``t`` with its copies."""
+        kinds, ids = self._pool(s, t)
+        if kinds is None:
+            return [(i, 1) for i in iter_bits(ids)]
+        return list(enumerate(kinds))
+
+    def _resume(self, s: State) -> None:
+        """Goes on with the event under way: seeded, the generator answers each outcome at
+        once; explicit, the game waits at the chance node. When nothing is left of it, it
+        ends (the end of a turn goes on to the next turn)."""
+        while (t := self.taking(s)) is not None:
+            if self._explicit:
+                return
+            kinds, ids = self._pool(s, t)
+            if kinds is None:
+                o = iter_bits(ids)[s.rng.index(count(ids))]
+            else:
+                r = s.rng.index(sum(kinds))
+                o = 0
+                while r >= kinds[o]:
+                    r -= kinds[o]
+                    o += 1
+            self._take(s, t, o)
+        done, s.pending = s.pending, None
+        if done is not None and done.kind == "refill":
+            self._next_turn(s)
+
+    def _take(self, s: State, t: tuple[str, int], o: int) -> None:
+        """Outcome ``o`` of ``t``, to where it goes."""
+        kind, where = t
+        if kind == "castle":
+            s.castles[where] = o
+            s.pending = Pending("setup", where + 1)
+        elif kind == "standard":
+            s.standards |= 1 << o
+        elif kind == "character":
+            s.char_deck &= ~(1 << o)
+            s.lineup[where] = o
+            if s.char_deck == 0:
+                self._trigger_end(s)
+        elif kind == "resource":
+            s.deck[o] -= 1
+            s.hands[where][o] += 1
             if sum(s.deck) == 0:
                 self._trigger_end(s)
-        return n
-
-    def _refill(self, s: State) -> None:
-        for i in range(LINEUP):
-            if s.lineup[i] is None and s.char_deck:
-                c = iter_bits(s.char_deck)[s.rng.index(count(s.char_deck))]
-                s.char_deck &= ~(1 << c)
-                s.lineup[i] = c
-                if s.char_deck == 0:
-                    self._trigger_end(s)
+            if s.pending is not None and s.pending.kind == "draw":
+                s.pending = Pending("draw", s.pending.number - 1)
+        elif kind == "discard":
+            s.deck[o] -= 1
+            s.discard.append(o)
+        else:
+            me, victim = s.active, where
+            s.hands[victim][o] -= 1
+            s.hands[me][o] += 1
+            s.known[me][victim][o] = max(0, s.known[me][victim][o] - 1)
+            self._hidden_loss(s, victim, skip=me)
+            s.known[victim][me][o] += 1
+            s.pending = None
+            self._back_to_main(s)
 
     # ---- Legal moves ----
     def current_player(self, s: State) -> int | None:
-        return None if s.phase == "over" else s.decider
+        return None if s.phase == "over" or s.pending is not None else s.decider
+
+    def is_chance_node(self, s: State) -> bool:
+        return self._waiting(s) is not None
+
+    def chance_outcomes(self, s: State) -> list[tuple[int, float]]:
+        t = self._waiting(s)
+        return [] if t is None else draw_from_counts(self._pool_counts(s, t))
+
+    @property
+    def explicit_chance(self) -> bool:
+        return self._explicit
 
     def legal_actions(self, s: State) -> list[int]:
+        t = self._waiting(s)
+        if t is not None:
+            return [o for o, copies in self._pool_counts(s, t) if copies > 0]
         me = s.decider
         hand = s.hands[me]
         out: list[int] = []
@@ -455,17 +660,22 @@ class Regnum(Rules[State, RegnumOptions]):
 
     # ---- Apply ----
     def apply(self, s: State, action: int) -> None:
+        t = self._waiting(s)
+        if t is not None:
+            self._take(s, t, action)
+            self._resume(s)
+            return
         me = s.decider
         if action == DRAW_TWO:
-            self._draw(s, me, 2)
             s.phase = "main"
+            self._draw(s, 2)
         elif action == TAKE_DISCARD:
             k = s.discard.pop()
             s.hands[me][k] += 1
             self._public_gain(s, me, k)
-            if self._advantage(s, me) == "RIVERFORD":
-                self._draw(s, me, 1)
             s.phase = "main"
+            if self._advantage(s, me) == "RIVERFORD":
+                self._draw(s, 1)
         elif BUY <= action < PAY:
             self._buy(s, action - BUY)
         elif PAY <= action < DISCARD:
@@ -475,7 +685,8 @@ class Regnum(Rules[State, RegnumOptions]):
         elif action == END_TURN:
             self._end_turn(s)
         elif STEAL <= action < SALVAGE:
-            self._steal(s, action - STEAL)
+            s.pending = Pending("steal", action - STEAL)
+            self._resume(s)
         elif SALVAGE <= action < SWAP_TAKE:
             k = action - SALVAGE
             top = len(s.discard) - 1 - s.discard[::-1].index(k)
@@ -563,10 +774,12 @@ class Regnum(Rules[State, RegnumOptions]):
         elif effect == "TAX":
             self._next_taxed(s, me)
         elif effect == "DRAW2":
-            if self._draw(s, me, 2) > 0:
+            # "Draw 2, then discard 1": the discard follows only a card drawn.
+            if sum(s.deck) > 0:
                 s.phase = "draw2_discard"
+            self._draw(s, 2)
         elif effect == "DRAW1":
-            self._draw(s, me, 1)
+            self._draw(s, 1)
         elif effect == "SWAP":
             if sum(s.deck) > 0 and sum(s.hands[me]) > 0:
                 s.phase = "swap_take"
@@ -609,21 +822,6 @@ class Regnum(Rules[State, RegnumOptions]):
         else:
             self._back_to_main(s)
 
-    def _steal(self, s: State, victim: int) -> None:
-        me = s.active
-        hand = s.hands[victim]
-        r = s.rng.index(sum(hand))
-        k = 0
-        while r >= hand[k]:
-            r -= hand[k]
-            k += 1
-        hand[k] -= 1
-        s.hands[me][k] += 1
-        s.known[me][victim][k] = max(0, s.known[me][victim][k] - 1)
-        self._hidden_loss(s, victim, skip=me)
-        s.known[victim][me][k] += 1
-        self._back_to_main(s)
-
     def _target(self, s: State, c: int) -> None:
         me = s.active
         owner = next(o for o in range(self.config.players) if s.realms[o] >> c & 1)
@@ -637,7 +835,16 @@ class Regnum(Rules[State, RegnumOptions]):
         self._back_to_main(s)
 
     def _end_turn(self, s: State) -> None:
-        self._refill(s)
+        """The turn ends: the line-up is refilled, then the next turn begins. With explicit
+        chance the refill after the game's last turn, which changes nothing, is skipped."""
+        last = s.turn + 1 >= self.config.max_turns or s.final_turns == 1
+        if self._explicit and last:
+            self._next_turn(s)
+            return
+        s.pending = Pending("refill")
+        self._resume(s)
+
+    def _next_turn(self, s: State) -> None:
         s.turn += 1
         s.bought = 0
         s.wild_used = False
@@ -698,6 +905,7 @@ class Regnum(Rules[State, RegnumOptions]):
         n = self.config.players
         cards = self.cards
         ch = None if s.character is None else cards.characters[s.character]
+        dealt = self._castles_dealt(s, n)
         return {
             "seat": seat,
             "current_player": self.current_player(s),
@@ -711,7 +919,7 @@ class Regnum(Rules[State, RegnumOptions]):
             "bought": s.bought,
             "wild_used": s.wild_used,
             "hand": self._cards_list(s.hands[seat]),
-            "castles": [cards.castles[s.castles[p]].name for p in range(n)],
+            "castles": [cards.castles[s.castles[p]].name if p < dealt else None for p in range(n)],
             "realms": [[cards.characters[c].name for c in iter_bits(s.realms[p])] for p in range(n)],
             "hand_sizes": [sum(s.hands[p]) for p in range(n)],
             "known": [[] if p == seat else self._cards_list(s.known[seat][p]) for p in range(n)],
@@ -729,6 +937,7 @@ class Regnum(Rules[State, RegnumOptions]):
 
     def observation_tensor(self, s: State, seat: int, out: npt.NDArray[np.float32]) -> None:
         n = self.config.players
+        dealt = self._castles_dealt(s, n)
         w = TensorWriter(out)
         for k in range(KINDS):
             w.scalar(s.hands[seat][k])
@@ -736,7 +945,7 @@ class Regnum(Rules[State, RegnumOptions]):
             p = (seat + r) % n
             present = r < n
             w.flag(present)
-            w.one_hot(MAX_CASTLES, s.castles[p] if present else None)
+            w.one_hot(MAX_CASTLES, s.castles[p] if present and p < dealt else None)
             w.mask(s.realms[p] if present else 0, MAX_CHARACTERS)
             w.scalar(sum(s.hands[p]) if present else 0)
             for k in range(KINDS):
@@ -810,6 +1019,17 @@ class Regnum(Rules[State, RegnumOptions]):
                 d.known[x][o] = [min(a, b) for a, b in zip(d.known[x][o], d.hands[o])]
         return d
 
+    def state_to_json(self, s: State) -> dict[str, Any]:
+        data = super().state_to_json(s)
+        if data["pending"] is None:
+            del data["pending"]  # seeded states at rest save as they always did
+        return data
+
+    def state_from_json(self, data: Any) -> State:
+        if isinstance(data, dict) and "pending" not in data:
+            data = {**data, "pending": None}
+        return super().state_from_json(data)
+
     # ---- Checks ----
     def check_state(self, s: State) -> str | None:
         n = self.config.players
@@ -817,10 +1037,16 @@ class Regnum(Rules[State, RegnumOptions]):
         nchars = len(cards.characters)
         if not s.rng.is_valid():
             return "generator increment must be odd"
-        seats = s.castles[:n]
-        if any(c >= len(cards.castles) for c in seats) or len(set(seats)) != n or any(s.castles[n:]):
+        problem = self._check_pending(s)
+        if problem is not None:
+            return problem
+        dealt = self._castles_dealt(s, n)
+        seats = s.castles[:dealt]
+        if any(c >= len(cards.castles) for c in seats) or len(set(seats)) != dealt or any(s.castles[dealt:]):
             return "each seat must hold a different castle of the card set"
-        if s.standards >> len(cards.standards) or count(s.standards) != n + 1:
+        setup = s.pending is not None and s.pending.kind == "setup"
+        standards = count(s.standards)
+        if s.standards >> len(cards.standards) or standards > n + 1 or (standards < n + 1 and not setup):
             return "players + 1 standards of the card set must be in play"
         places = [s.char_deck, s.gone, *s.realms[:n]] + [1 << c for c in s.lineup if c is not None]
         if s.character is not None and s.phase == "pay":
@@ -868,6 +1094,69 @@ class Regnum(Rules[State, RegnumOptions]):
             return "the end of the game does not agree with the turns played"
         return self._check_phase(s)
 
+    def _check_pending(self, s: State) -> str | None:
+        """The random event under way: only with explicit chance, with an outcome left to draw,
+        in the phase it belongs to; the setup deals in its order."""
+        n = self.config.players
+        p = s.pending
+        if p is None:
+            return None
+        if not self._explicit:
+            return "a random event waits to be drawn, but this game draws from its seed"
+        if p.kind == "setup":
+            fits = p.number <= n
+        elif p.kind == "draw":
+            fits = 1 <= p.number <= 2 and s.phase in ("main", "draw2_discard")
+        elif p.kind == "steal":
+            fits = s.phase == "steal" and p.number < n and p.number in self._steal_victims(s, s.active)
+        else:
+            fits = s.phase == "main" and s.character is None
+        if not fits:
+            return "the random event under way does not fit the state"
+        problem = self._check_setup(s)
+        if problem is not None:
+            return problem
+        t = self.taking(s)
+        if t is None or not any(n for _, n in self._pool_counts(s, t)):
+            return "a random event waits with nothing left to draw"
+        return None
+
+    def _check_setup(self, s: State) -> str | None:
+        """While the explicit setup deals: nothing has happened yet, and the castles, the
+        standards, the line-up, the hands (seat by seat) and the first discard come in turn."""
+        n = self.config.players
+        p = s.pending
+        if p is None or p.kind != "setup":
+            return None
+        hands = [sum(s.hands[q]) for q in range(n)]
+        lineup_full = self._empty_slot(s) is None
+        filled = [c is not None for c in s.lineup]
+        fresh = (
+            s.phase == "draw"
+            and s.turn == 0
+            and s.active == 0
+            and s.decider == 0
+            and s.final_turns is None
+            and s.gone == 0
+            and not any(s.realms)
+            and not any(k for x in s.known for o in x for k in o)
+        )
+        ordered = (
+            (p.number == n or s.standards == 0)
+            and (count(s.standards) == n + 1 or not any(filled))
+            and all(a or not b for a, b in zip(filled, filled[1:]))
+            and (lineup_full or not any(hands))
+            and all(h <= HAND_START for h in hands)
+            and all(hands[q] == 0 or hands[q - 1] == HAND_START for q in range(1, n))
+            and (not s.discard or all(h == HAND_START for h in hands))
+        )
+        if not fresh or not ordered:
+            return (
+                "the setup deals the castles, the standards, the line-up, the hands seat by seat, "
+                "then the first discard, before anything else"
+            )
+        return None
+
     def _check_phase(self, s: State) -> str | None:
         me = s.active
         hand = s.hands[s.decider]
@@ -913,7 +1202,8 @@ class Regnum(Rules[State, RegnumOptions]):
             "remove": lambda: not self._targets(s, me),
             "steal": lambda: not self._steal_victims(s, me),
             "tax": lambda: s.decider == me or not sum(hand) or self._advantage(s, s.decider) == "SHADOWFEN",
-            "draw2_discard": lambda: not sum(hand),
+            # A DRAW2 whose cards are still to be drawn (explicit chance) is not stuck.
+            "draw2_discard": lambda: not sum(hand) and s.pending is None,
             "swap_give": lambda: not sum(hand),
             "swap_take": lambda: not sum(s.deck) or not sum(hand),
             "salvage": lambda: not s.discard,
