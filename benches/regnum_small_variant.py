@@ -1,0 +1,64 @@
+"""The whole game tree, chance included, of a small Regnum variant with explicit chance:
+histories (every node), terminal histories, and information states (distinct
+``information_state_key`` of the seat to move at decision nodes).
+
+    python benches/regnum_small_variant.py [MAX_TURNS]
+
+The variant (documented in docs/games/regnum.md): two players, 20 single green resource
+cards (every blind draw has one outcome), 8 characters, two castles and three standards (all
+in play), ``max_turns`` 1 by default."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+import regalia
+from regalia.cfr import information_state_key
+
+#: Characters of the default card set kept (King and Queen, and six that green cards pay for).
+KEPT = ("King", "Queen", "Squire", "Herald", "Fool", "Archer", "Court Wizard", "Juggler")
+
+
+def small_card_set() -> dict[str, Any]:
+    """The variant's card set, cut from the default one."""
+    import json
+    from importlib import resources
+
+    data = json.loads(resources.files("regalia").joinpath("data/regnum_cards.json").read_text())
+    data["resources"] = {"G": 20}
+    data["characters"] = [c for c in data["characters"] if c["name"] in KEPT]
+    data["castles"] = data["castles"][:2]
+    data["standards"] = [s for s in data["standards"] if s["counts"] in ("INHABITANTS", "HAND", "BLUE")]
+    return data
+
+
+def main() -> None:
+    max_turns = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+    game = regalia.make("regnum", chance="explicit", card_set=small_card_set(), max_turns=max_turns)
+    start = time.perf_counter()
+    histories = terminals = 0
+    keys: set[tuple[int, int]] = set()
+    stack = [game.new_state(0)]
+    while stack:
+        state = stack.pop()
+        histories += 1
+        if state.is_terminal:
+            terminals += 1
+            continue
+        if not state.is_chance_node:
+            seat = state.current_player
+            keys.add((seat, information_state_key(state, seat)))
+        for a in state.legal_actions():
+            child = state.clone()
+            child.apply(a)
+            stack.append(child)
+    print(
+        f"max_turns={max_turns}: {histories:,} histories, {terminals:,} terminal, "
+        f"{len(keys):,} information states ({time.perf_counter() - start:.1f} s)"
+    )
+
+
+if __name__ == "__main__":
+    main()
