@@ -270,6 +270,8 @@ def test_regnum_deals_as_the_seeded_setup_does(backend: str) -> None:
 
 
 def test_regnum_chance_nodes_name_their_outcomes_and_refuse_impossible_ones(backend: str) -> None:
+    from regalia.render import render
+
     game = regalia.make("regnum", backend=backend, chance="explicit", players=3)  # type: ignore[arg-type]
     state = game.new_state(1)
     assert state.is_chance_node and state.current_player == -1
@@ -278,6 +280,8 @@ def test_regnum_chance_nodes_name_their_outcomes_and_refuse_impossible_ones(back
     assert state.action_info(2) == {"kind": "castle", "castle": "Goldmint Castle", "seat": 0}
     assert state.observation(1)["castles"] == [None, None, None]
     state.apply(2)
+    board = render("regnum", state.observation(0), game.options)
+    assert "castle not given yet" in board and "waiting for chance" in board
     before = state.to_json()
     for bad in (2, 6, 40):  # a castle already given, ids past the castles
         with pytest.raises(IllegalActionError, match="not a possible outcome of this chance node"):

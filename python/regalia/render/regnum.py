@@ -49,6 +49,7 @@ def render(obs: RegnumObservation, options: dict[str, Any] | None = None) -> str
     lines.append(f"  discard: {count(len(discard), 'card')}, top {discard[-1] if discard else '-'}")
     for p, castle in enumerate(obs["castles"]):
         cards = obs["hand_sizes"][p]
+        castle = castle or "castle not given yet"
         lines.append(f"  {seat_name(p, seat, n)}: {castle}, {count(cards, 'card')}, {count(obs['scores'][p], 'point')}")
         lines += _wrap("    realm: ", obs["realms"][p])
         if obs["known"][p]:
@@ -56,6 +57,8 @@ def render(obs: RegnumObservation, options: dict[str, Any] | None = None) -> str
     lines += _wrap("  your hand: ", obs["hand"])
     if obs["terminal"]:
         lines.append("  game over")
+    elif obs["current_player"] is None:
+        lines.append("  waiting for chance: a card to be dealt, drawn or turned up")
     elif obs["phase"] == "pay" and obs["character"] is not None and obs["cost"] is not None:
         cost = " ".join(obs["cost"])
         lines.append(f"  paying for {obs['character']} ({cost}): slot {(obs['pay_step'] or 0) + 1}")
