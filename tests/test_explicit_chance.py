@@ -232,17 +232,23 @@ def regnum_setup(state: Any, rnd: random.Random) -> None:
 
 
 def test_regnum_deals_as_the_seeded_setup_does(backend: str) -> None:
-    """Seat 1's castle (uniform over 6), whether the first standard is in play (3 of 8 with
-    two players) and the single green cards in seat 0's first hand (4 of 60 cards, 12 green:
-    hypergeometric, 0, 1 or 2+) follow their laws in both modes: 1,500 seeded setups (seeds
-    0..1499) and 1,500 explicit ones drawn with their probabilities (``random.Random(3)``);
-    each chi-square refused above 25 (p < 1e-4 for up to 5 degrees of freedom)."""
+    """Seat 1's castle (uniform over 6), the colour of the first line-up character (12 of 36
+    each), whether the first standard is in play (3 of 8 with two players) and the single
+    green cards in seat 0's first hand (4 of 60 cards, 12 green: hypergeometric, 0, 1 or 2+)
+    follow their laws in both modes: 1,500 seeded setups (seeds 0..1499) and 1,500 explicit
+    ones drawn with their probabilities (``random.Random(3)``); each chi-square refused
+    above 25 (p < 1e-4 for up to 5 degrees of freedom)."""
     from math import comb
 
     games = 1500
     green = [comb(12, k) * comb(48, 4 - k) / comb(60, 4) for k in range(5)]
+    from regalia.cards.regnum import default_card_set_data
+
+    colours = ("blue", "red", "yellow")
+    colour = {c["name"]: colours.index(c["colour"]) for c in default_card_set_data()["characters"]}
     laws = {
         "castle": [1 / 6] * 6,
+        "slot 1": [1 / 3] * 3,  # the first line-up character's colour, 12 characters each
         "standard": [5 / 8, 3 / 8],
         "green": [green[0], green[1], sum(green[2:])],
     }
@@ -253,6 +259,7 @@ def test_regnum_deals_as_the_seeded_setup_does(backend: str) -> None:
         return {
             "castle": next(i for i, n in enumerate(names) if obs["castles"][1].startswith(n)),
             "standard": int("Most blue characters" in obs["standards"]),
+            "slot 1": colour[obs["lineup"][0]],
             "green": min(obs["hand"].count("G"), 2),
         }
 
