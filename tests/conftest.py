@@ -35,6 +35,7 @@ EXPLICIT_CHANCE_OPTIONS: dict[str, dict[str, Any]] = {
     "duell-der-drachen": {"chance": "explicit"},
     "duo": {"chance": "explicit", "rounds": 1},
     "regnum": {"chance": "explicit"},
+    "regine": {"chance": "explicit"},
 }
 
 

@@ -406,6 +406,9 @@ def test_openspiel_explicit_chance_is_explicit_stochastic() -> None:
     pyspiel.random_sim_test(regnum, num_sims=3, serialize=True, verbose=False)
     first = regnum.new_initial_state()
     assert first.is_chance_node() and first.chance_outcomes() == [(c, 1 / 6) for c in range(6)]
+    regine = pyspiel.load_game(os_adapter.game_name("regine"), {"chance": "explicit", "players": 2, "target": 6})
+    assert regine.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    pyspiel.random_sim_test(regine, num_sims=2, serialize=True, verbose=False)
     state = game.new_initial_state()
     assert state.is_chance_node() and state.current_player() == pyspiel.PlayerId.CHANCE
     assert state.chance_outcomes() == [(0, 0.5), (1, 0.5)]
