@@ -585,6 +585,45 @@ def test_options_target_and_max_rounds(backend: str) -> None:
             regalia.make("regine", backend=backend, **bad)  # type: ignore[arg-type]
 
 
+#: The small variant of docs/games/regine.md: two players, 3 Jesters, 3 Princesses and 3
+#: Queens, no Phase 1, the Queens and Jesters Suits, one round.
+SMALL = {"players": 2, "deck": [3, 0, 0, 0, 0, 0, 3, 3], "build_phase": False, "suits": 2, "max_rounds": 1}
+
+
+def test_the_small_variant_deals_nine_cards_and_bets_on_two_suits(backend: str) -> None:
+    game = regalia.make("regine", backend=backend, **SMALL)  # type: ignore[arg-type]
+    for seed in range(20):
+        s = game.new_state(seed)
+        obs = s.observation(1)
+        assert obs["phase"] == "wager" and obs["deck_size"] == 1 and obs["suit"] == "queens"
+        mine = [c["card"] for c in obs["table"][1]]
+        assert len(mine) == 4 and set(mine) <= {"jester", "princess", "queen"}
+        pass_all_suits(s)
+        assert s.is_terminal
+        won = s.observation(0)["suit_winners"]
+        assert won[0] is not None and won[1] is not None and won[2:] == [None, None], "two Suits played"
+        assert sum(s.scores()) == 2
+    explicit = regalia.make("regine", backend=backend, chance="explicit", **SMALL)  # type: ignore[arg-type]
+    s = explicit.new_state(0)
+    assert s.chance_outcomes() == [(0, 1 / 3), (6, 1 / 3), (7, 1 / 3)]
+    for _ in range(8):
+        s.apply(s.legal_actions()[-1])
+    assert not s.is_chance_node and s.observation(0)["phase"] == "wager"
+    bad_options: list[dict[str, Any]] = [
+        {"deck": [1, 0, 0, 0, 0, 0, 3, 3]},  # 7 cards, 8 needed
+        {"players": 3, "deck": [3, 0, 0, 0, 0, 0, 3, 3]},  # 9 cards, 12 needed
+        {"deck": [8, 8, 8, 8, 8, 0, 0, 8]},  # 48 cards
+        {"deck": [9, 0, 0, 0, 0, 0, 3, 3]},
+        {"deck": [3, 3]},
+        {"suits": 0},
+        {"suits": 5},
+        {"build_phase": "no"},
+    ]
+    for bad in bad_options:
+        with pytest.raises(regalia.InvalidOptionError):
+            regalia.make("regine", backend=backend, **{"players": 2, **bad})  # type: ignore[arg-type]
+
+
 # -- the contract on hand-made positions ---------------------------------------------------
 
 

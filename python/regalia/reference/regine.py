@@ -43,7 +43,7 @@ from regalia.cards.regine import (
 from regalia.reference.base import GameInfo, Rules, winner_returns
 from regalia.reference.chance import CHANCE_ALLOWED, ChanceMode, draw_from_counts
 from regalia.reference.codec import U8, U16, Items, Maybe
-from regalia.reference.options import Choice, Integer, option, read
+from regalia.reference.options import Boolean, Choice, Integer, IntegerList, invalid, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
 
@@ -138,6 +138,24 @@ class RegineOptions:
     )
     target: int = option(31, Integer(1, 1000), "points that end the game")
     max_rounds: int = option(100, Integer(1, 10_000), "stalemate guard: rounds before the game ends on points")
+    deck: tuple[int, ...] = option(
+        COPIES,
+        IntegerList(KINDS, 0, 8),
+        "copies of each card, Jester to Queen (a small deck: 4 cards a player to 40 in all)",
+        saved_default=COPIES,
+    )
+    suits: int = option(
+        SUITS,
+        Integer(1, SUITS),
+        "Suits played, in order (a short game: 1 plays Queens alone, 2 Queens and Jesters)",
+        saved_default=SUITS,
+    )
+    build_phase: bool = option(
+        True,
+        Boolean(),
+        "play Phase 1 (building the hands); false: the hands go face down as dealt",
+        saved_default=True,
+    )
     chance: ChanceMode = option(
         "seeded",
         CHANCE_ALLOWED,
@@ -207,7 +225,11 @@ class Regine(Rules[State, RegineOptions]):
     # ---- Options ----
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> Regine:
-        return cls(read(cls.INFO.name, RegineOptions, options))
+        config = read(cls.INFO.name, RegineOptions, options)
+        cards, least = sum(config.deck), COMBO * config.players
+        if not least <= cards <= DECK:
+            raise invalid(cls.INFO.name, "deck", f"must hold 4 cards a player ({least}) to {DECK} in all, not {cards}")
+        return cls(config)
 
     # ---- Cards and actions ----
     @property
@@ -311,12 +333,13 @@ class Regine(Rules[State, RegineOptions]):
         return (seat + self.config.players - 1) % self.config.players
 
     def _deal(self, s: State) -> None:
+        cards = self._cards
         if self._explicit:
-            s.deck = [UNSEEN] * DECK
+            s.deck = [UNSEEN] * cards + [0] * (DECK - cards)
         else:
-            s.deck = [kind for kind in range(KINDS) for _ in range(COPIES[kind])]
-            s.rng.shuffle(s.deck)
-        s.deck_len = DECK
+            s.deck = [kind for kind in range(KINDS) for _ in range(self.config.deck[kind])] + [0] * (DECK - cards)
+            s.rng.shuffle(s.deck, 0, cards)
+        s.deck_len = cards
         s.discard = [0] * KINDS
         s.hands = [[0] * KINDS for _ in range(MAX_PLAYERS)]
         s.table = [[0] * COMBO for _ in range(MAX_PLAYERS)]
@@ -335,6 +358,13 @@ class Regine(Rules[State, RegineOptions]):
         s.suit = s.suit_turns = 0
         s.bets = [0] * SUITS
         s.doubled = [None] * SUITS
+        if not self.config.build_phase and self._short_seat(s) is None:
+            self._start_wagers(s)
+
+    @property
+    def _cards(self) -> int:
+        """Cards in the game (40 unless the option ``deck`` says otherwise)."""
+        return sum(self.config.deck)
 
     def _refill(self, s: State) -> None:
         if s.deck_len > 0:
@@ -502,6 +532,9 @@ class Regine(Rules[State, RegineOptions]):
             self._complete_draws(s)
             if self.is_chance_node(s):
                 return
+            if s.phase == BUILD and not self.config.build_phase:
+                self._start_wagers(s)
+                return
         if s.phase == BUILD and s.effect == NO_EFFECT and _size(s.marked) == 0 and not self._can_act(s):
             self._end_turn(s)
 
@@ -661,7 +694,7 @@ class Regine(Rules[State, RegineOptions]):
         kind, seat = event
         if kind == "knight_loss" and seat is not None:
             return list(s.hands[seat])
-        left = list(COPIES)
+        left = list(self.config.deck)
 
         def take(card: int) -> None:
             if card < KINDS:
@@ -750,7 +783,7 @@ class Regine(Rules[State, RegineOptions]):
         s.passes = 0
         s.suit_turns = 0
         s.turn = s.dealer
-        if suit + 1 < SUITS:
+        if suit + 1 < self.config.suits:
             s.suit += 1
         else:
             self._resolve(s)
@@ -778,7 +811,7 @@ class Regine(Rules[State, RegineOptions]):
         return None if best is None else (best[0], suit_points(suit, best[1]))
 
     def _resolve(self, s: State) -> None:
-        for suit in range(SUITS):
+        for suit in range(self.config.suits):
             if s.won[suit] is not None:
                 continue
             mask = s.bets[suit] if s.bets[suit] else (1 << self.config.players) - 1
@@ -1026,8 +1059,9 @@ class Regine(Rules[State, RegineOptions]):
         for k in range(MAX_PLAYERS):
             for c in s.table[k][: s.table_len[k]]:
                 total[c] += 1
-        if not (all(t <= c for t, c in zip(total, COPIES, strict=True)) and sum(total) + unseen == DECK):
-            return "the cards do not add up to the 40-card deck"
+        fits = all(t <= c for t, c in zip(total, self.config.deck, strict=True))
+        if not (fits and sum(total) + unseen == self._cards):
+            return "the cards do not add up to the game's deck"
         top = max(s.scores)
         if (
             any(x != 0 for x in s.scores[n:])
@@ -1096,6 +1130,8 @@ class Regine(Rules[State, RegineOptions]):
             return "no bets during Phase 1"
         if s.exchanged and not s.changed:
             return "an exchange uses the turn's change"
+        if not (self.config.build_phase or self._short_seat(s) is not None):
+            return "without Phase 1 the hands go face down as dealt"
         p = s.turn
         marking = _size(s.marked) > 0
         if marking and not (
@@ -1143,8 +1179,8 @@ class Regine(Rules[State, RegineOptions]):
         ):
             return "after Phase 1 all cards are on the table and no turn is open"
         suit = s.suit
-        if suit >= SUITS:
-            return "the Suit must be 0 to 3"
+        if suit >= self.config.suits:
+            return "the Suit must be one of the Suits played"
         if s.phase == OVER:
             if not (s.turn == 0 and s.suit == 0 and s.passes == 0 and s.suit_turns == 0):
                 return "a finished game has no turn"

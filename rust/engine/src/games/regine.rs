@@ -41,7 +41,7 @@ use crate::actions::{Action, ActionSet};
 use crate::chance::{draw_from_counts, ChanceMode, CHANCE_CHOICES};
 use crate::error::Result;
 use crate::game::{lead_returns, uniform_action, winner_returns, Game, GameNames, Seat};
-use crate::options::{declare_options, read, Allowed, Options};
+use crate::options::{declare_options, invalid, read, Allowed, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
 use serde::{Deserialize, Serialize};
@@ -165,6 +165,15 @@ declare_options! {
         target: u16 = 31, Allowed::Integer { min: 1, max: 1000 }, "points that end the game";
         max_rounds: u16 = 100, Allowed::Integer { min: 1, max: 10_000 },
             "stalemate guard: rounds before the game ends on points";
+        deck: [u8; KINDS] = COPIES, Allowed::IntegerList { len: KINDS, min: 0, max: 8 },
+            "copies of each card, Jester to Queen (a small deck: 4 cards a player to 40 in all)",
+            saved_default = COPIES;
+        suits: usize = SUITS, Allowed::Integer { min: 1, max: SUITS as i64 },
+            "Suits played, in order (a short game: 1 plays Queens alone, 2 Queens and Jesters)",
+            saved_default = SUITS;
+        build_phase: bool = true, Allowed::Boolean,
+            "play Phase 1 (building the hands); false: the hands go face down as dealt",
+            saved_default = true;
         chance: ChanceMode = ChanceMode::Seeded, Allowed::Choice(CHANCE_CHOICES),
             "'seeded' (cards are shuffled from the seed) or 'explicit' (each card dealt or drawn, each card a Herald turns and each card a Knight takes is a chance node)",
             saved_default = ChanceMode::Seeded;
@@ -461,9 +470,19 @@ impl Game for Regine {
 
     // ---- Options ----
     fn from_options(options: &Options) -> Result<Self> {
-        Ok(Regine {
-            config: read(Self::NAMES.name, options)?,
-        })
+        let config: RegineOptions = read(Self::NAMES.name, options)?;
+        let cards: usize = config.deck.iter().map(|&c| c as usize).sum();
+        if !(COMBO * config.players..=DECK).contains(&cards) {
+            return Err(invalid(
+                Self::NAMES.name,
+                "deck",
+                &format!(
+                    "must hold 4 cards a player ({}) to {DECK} in all, not {cards}",
+                    COMBO * config.players
+                ),
+            ));
+        }
+        Ok(Regine { config })
     }
 
     fn config(&self) -> &RegineOptions {
@@ -939,19 +958,20 @@ impl Regine {
     /// Shuffles all 40 cards, deals 4 to each seat from the Dealer's left, opens Phase 1
     /// (explicit chance: the deck is all unseen, and the cards are dealt at chance nodes).
     fn deal(&self, s: &mut State) {
+        s.deck = [0; DECK];
         if self.explicit() {
-            s.deck = [UNSEEN; DECK];
+            s.deck[..self.cards()].fill(UNSEEN);
         } else {
             let mut i = 0;
-            for (kind, &copies) in COPIES.iter().enumerate() {
+            for (kind, &copies) in self.config.deck.iter().enumerate() {
                 for _ in 0..copies {
                     s.deck[i] = kind as u8;
                     i += 1;
                 }
             }
-            s.rng.shuffle(&mut s.deck);
+            s.rng.shuffle(&mut s.deck[..i]);
         }
-        s.deck_len = DECK as u8;
+        s.deck_len = self.cards() as u8;
         s.discard = [0; KINDS];
         s.hands = [[0; KINDS]; MAX_PLAYERS];
         s.table = [[0; COMBO]; MAX_PLAYERS];
@@ -978,6 +998,14 @@ impl Regine {
         s.suit_turns = 0;
         s.bets = [0; SUITS];
         s.doubled = [None; SUITS];
+        if !self.config.build_phase && self.short_seat(s).is_none() {
+            self.start_wagers(s);
+        }
+    }
+
+    /// Cards in the game (40 unless the option `deck` says otherwise).
+    fn cards(&self) -> usize {
+        self.config.deck.iter().map(|&c| c as usize).sum()
     }
 
     /// An empty deck is rebuilt from the discard pile, shuffled (explicit chance: unseen).
@@ -1162,6 +1190,9 @@ impl Regine {
             self.complete_draws(s);
             if self.is_chance_node(s) {
                 return;
+            }
+            if s.phase == Phase::Build && !self.config.build_phase {
+                return self.start_wagers(s);
             }
         }
         if s.phase == Phase::Build
@@ -1387,7 +1418,7 @@ impl Regine {
         s.passes = 0;
         s.suit_turns = 0;
         s.turn = s.dealer;
-        if suit + 1 < SUITS {
+        if suit + 1 < self.config.suits {
             s.suit += 1;
         } else {
             self.resolve(s);
@@ -1432,7 +1463,7 @@ impl Regine {
         if let ChanceEvent::KnightLoss(seat) = event {
             return s.hands[seat as usize];
         }
-        let mut left = COPIES;
+        let mut left = self.config.deck;
         let mut take = |kind: u8| {
             if let Some(c) = left.get_mut(kind as usize) {
                 *c = c.saturating_sub(1);
@@ -1521,7 +1552,7 @@ impl Regine {
     /// Phase 3: every Suit not won yet goes to the best combination among its bettors
     /// (everybody when nobody bet); then the round ends.
     fn resolve(&self, s: &mut State) {
-        for suit in 0..SUITS {
+        for suit in 0..self.config.suits {
             if s.won[suit].is_some() {
                 continue;
             }
@@ -1756,9 +1787,9 @@ fn check(g: &Regine, s: &State) -> std::result::Result<(), String> {
         }
     }
     ok(
-        total.iter().zip(COPIES).all(|(&t, c)| t <= c as u32)
-            && total.iter().sum::<u32>() + unseen == DECK as u32,
-        "the cards do not add up to the 40-card deck",
+        total.iter().zip(g.config.deck).all(|(&t, c)| t <= c as u32)
+            && total.iter().sum::<u32>() + unseen == g.cards() as u32,
+        "the cards do not add up to the game's deck",
     )?;
     // Scores, rounds and the end.
     let top = s.scores.iter().copied().max().unwrap_or(0);
@@ -1858,6 +1889,10 @@ fn check_build(g: &Regine, s: &State) -> std::result::Result<(), String> {
         !s.exchanged || s.changed,
         "an exchange uses the turn's change",
     )?;
+    ok(
+        g.config.build_phase || g.short_seat(s).is_some(),
+        "without Phase 1 the hands go face down as dealt",
+    )?;
     let p = s.turn as usize;
     let marking = hand_size(&s.marked) > 0;
     ok(
@@ -1911,7 +1946,10 @@ fn check_wager(g: &Regine, s: &State) -> std::result::Result<(), String> {
         "after Phase 1 all cards are on the table and no turn is open",
     )?;
     let suit = s.suit as usize;
-    ok(suit < SUITS, "the Suit must be 0 to 3")?;
+    ok(
+        suit < g.config.suits,
+        "the Suit must be one of the Suits played",
+    )?;
     if s.phase == Phase::Over {
         return ok(
             s.turn == 0 && s.suit == 0 && s.passes == 0 && s.suit_turns == 0,
@@ -2268,6 +2306,59 @@ mod tests {
             }
             g.check_state(&s).unwrap();
             assert!(chance_nodes > 4 * players, "{chance_nodes}");
+        }
+    }
+
+    fn small(chance: &str) -> Regine {
+        let mut o = Options::new();
+        o.insert("players".into(), Value::from(2));
+        o.insert("deck".into(), json!([3, 0, 0, 0, 0, 0, 2, 3]));
+        o.insert("build_phase".into(), Value::from(false));
+        o.insert("max_rounds".into(), Value::from(1));
+        o.insert("chance".into(), Value::from(chance));
+        Regine::from_options(&o).unwrap()
+    }
+
+    #[test]
+    fn the_small_deck_without_phase_1_goes_from_the_deal_to_the_wagers() {
+        let seeded = small("seeded");
+        let s = seeded.new_state(Rng::new(2));
+        assert_eq!((s.phase, s.deck_len), (Phase::Wager, 0));
+        assert!(s.table[..2]
+            .iter()
+            .flatten()
+            .all(|&c| [JESTER, PRINCESS, QUEEN].contains(&c)));
+        seeded.check_state(&s).unwrap();
+        let g = small("explicit");
+        let mut s = g.new_state(Rng::new(2));
+        assert_eq!(
+            g.chance_outcomes(&s),
+            vec![
+                (0, 3.0 / 8.0),
+                (PRINCESS as Action, 2.0 / 8.0),
+                (QUEEN as Action, 3.0 / 8.0)
+            ]
+        );
+        for kind in [QUEEN, QUEEN, PRINCESS, JESTER, QUEEN, PRINCESS, JESTER] {
+            g.apply(&mut s, kind as Action);
+            assert_eq!(s.phase, Phase::Build);
+            g.check_state(&s).unwrap();
+        }
+        assert_eq!(g.chance_outcomes(&s), vec![(0, 1.0)]);
+        g.apply(&mut s, JESTER as Action);
+        assert_eq!((s.phase, g.current_player(&s)), (Phase::Wager, Some(0)));
+        let mut sorted = s.table[1];
+        sorted.sort_unstable();
+        assert_eq!(sorted, [JESTER, PRINCESS, QUEEN, QUEEN], "31 points");
+        // Bad decks are refused.
+        for deck in [
+            json!([1, 0, 0, 0, 0, 0, 2, 3]),
+            json!([8, 8, 8, 8, 8, 0, 0, 8]),
+        ] {
+            let mut o = Options::new();
+            o.insert("players".into(), Value::from(2));
+            o.insert("deck".into(), deck);
+            assert!(Regine::from_options(&o).is_err());
         }
     }
 
