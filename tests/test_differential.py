@@ -78,6 +78,16 @@ def test_regine_backends_agree_at_chance_nodes_for_every_seat_count(players: int
     assert compared > 0 and r.returns() == p.returns()
 
 
+@pytest.mark.parametrize("chance", ["seeded", "explicit"])
+def test_regine_small_variant_backends_agree(chance: str) -> None:
+    """The small Regine of docs/games/regine.md (a 9-card deck, no Phase 1, two Suits), both
+    modes."""
+    options = {"players": 2, "deck": [3, 0, 0, 0, 0, 0, 3, 3], "build_phase": False, "suits": 2, "chance": chance}
+    rust = regalia.make("regine", **options)  # type: ignore[arg-type]
+    ref = regalia.make("regine", backend="reference", **options)  # type: ignore[arg-type]
+    play_both(rust, ref, DIFF_GAMES or 20, random.Random(f"small regine {chance}"))
+
+
 def play_both(rust: Any, ref: Any, games: int, rnd: random.Random) -> None:
     """Plays ``games`` random games on both backends, comparing them at every step."""
     name, players = rust.name, rust.num_players
