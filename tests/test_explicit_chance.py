@@ -13,7 +13,7 @@ import pytest
 
 import regalia
 from regalia.errors import IllegalActionError, InvalidArgumentError, InvalidOptionError, InvalidStateError
-from tests.conftest import EXPLICIT_CHANCE_OPTIONS, make_explicit, pick_step
+from tests.conftest import make_explicit, pick_step
 
 #: Duo Regna's card ids (actions) by name.
 CARD = {name: i for i, name in enumerate(("X", "0", "1", "2", "3", "4", "5", "6 king", "6 queen"))}
@@ -65,14 +65,6 @@ def test_bad_chance_input_is_refused_and_changes_nothing(backend: str) -> None:
         seeded.chance_outcomes()
     with pytest.raises(InvalidOptionError, match="chance"):
         duo_regna(backend, chance="sampled")
-
-
-@pytest.mark.parametrize("name", [g["name"] for g in regalia.games() if g["name"] not in EXPLICIT_CHANCE_OPTIONS])
-def test_games_without_explicit_chance_refuse_the_option(name: str, backend: str) -> None:
-    supported = ", ".join(g["name"] for g in regalia.games() if g["name"] in EXPLICIT_CHANCE_OPTIONS)
-    for mode in ("explicit", "seeded"):
-        with pytest.raises(InvalidOptionError, match=f"'chance' is not supported yet.*explicit chance: {supported}$"):
-            regalia.make(name, backend=backend, chance=mode)  # type: ignore[arg-type]
 
 
 def test_chance_nodes_save_load_and_have_information_states(backend: str) -> None:

@@ -39,18 +39,7 @@ def _find(name: str) -> type[Rules[Any, Any]]:
 def make(name: str, options: dict[str, Any]) -> Game:
     """The reference game called ``name`` (or an alias), configured by ``options``."""
     rules = _find(name)
-    if "chance" in options and not _has_chance_option(rules):
-        explicit = ", ".join(r.INFO.name for r in RULES if _has_chance_option(r))
-        raise InvalidOptionError(
-            f"{rules.INFO.name}: the option 'chance' is not supported yet (this game always draws from its seed); "
-            f"games with explicit chance: {explicit}"
-        )
     return Game(rules.from_options(options))
-
-
-def _has_chance_option(rules: type[Rules[Any, Any]]) -> bool:
-    """Whether a game declares the option ``chance`` (supports explicit chance)."""
-    return any(o["name"] == "chance" for o in rules.INFO.to_json()["options"])
 
 
 def make_saved(name: str, options: dict[str, Any]) -> Game:

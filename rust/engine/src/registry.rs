@@ -59,25 +59,8 @@ fn find(name: &str) -> Result<&'static (GameInfo, Maker, Maker)> {
 
 /// The game called `name` (or one of its aliases), configured by `options`.
 pub fn make(name: &str, options: &Options) -> Result<Arc<dyn DynGame>> {
-    let (info, make, _) = find(name)?;
-    if options.contains_key("chance") && !has_chance_option(info) {
-        let explicit: Vec<&str> = GAMES
-            .iter()
-            .filter(|(i, _, _)| has_chance_option(i))
-            .map(|(i, _, _)| i.name)
-            .collect();
-        return Err(Error::InvalidOption(format!(
-            "{}: the option 'chance' is not supported yet (this game always draws from its seed); games with explicit chance: {}",
-            info.name,
-            explicit.join(", ")
-        )));
-    }
+    let (_, make, _) = find(name)?;
     make(options)
-}
-
-/// Whether a game declares the option `chance` (supports explicit chance).
-fn has_chance_option(info: &GameInfo) -> bool {
-    info.options.iter().any(|o| o.name == "chance")
 }
 
 /// Reads any game's saved state: the game and its options come from the text itself (an
