@@ -1,7 +1,8 @@
-//! MCCFR behind a trait object, made from a game's name and options: what the Python layer
-//! binds.
+//! MCCFR behind a trait object and game trees, made from a game's name and options: what the
+//! Python layer binds.
 
 use super::mccfr::{Counts, Mccfr, Method};
+use super::tree::{BuildError, Tree};
 use crate::actions::Action;
 use crate::error::{Error, Result};
 use crate::game::Game;
@@ -60,12 +61,38 @@ impl<G: Game> DynMccfr for Mccfr<G> {
     }
 }
 
-fn boxed<G: Game>(options: &Options, method: Method, seed: u64) -> Result<Box<dyn DynMccfr>> {
-    Ok(Box::new(Mccfr::new(
-        G::from_options(options)?,
-        method,
-        seed,
-    )))
+/// Something made from a game's rules, chosen by the game's name at run time.
+trait ByGame {
+    /// What is made.
+    type Out;
+    /// Makes it from game `G` with `options`.
+    fn make<G: Game>(self, options: &Options) -> Self::Out;
+}
+
+/// `v` made from the game `name` (its id, as [`crate::DynGame::info`] gives it).
+fn by_game<V: ByGame>(name: &str, options: &Options, v: V) -> Result<V::Out> {
+    Ok(match name {
+        n if n == DuoRegna::NAMES.name => v.make::<DuoRegna>(options),
+        n if n == Duo::NAMES.name => v.make::<Duo>(options),
+        n if n == DuellDerDrachen::NAMES.name => v.make::<DuellDerDrachen>(options),
+        n if n == Regine::NAMES.name => v.make::<Regine>(options),
+        n if n == Regnum::NAMES.name => v.make::<Regnum>(options),
+        _ => return Err(Error::InvalidArgument(format!("unknown game '{name}'"))),
+    })
+}
+
+/// An MCCFR run of one method from one seed.
+struct NewMccfr(Method, u64);
+
+impl ByGame for NewMccfr {
+    type Out = Result<Box<dyn DynMccfr>>;
+    fn make<G: Game>(self, options: &Options) -> Self::Out {
+        Ok(Box::new(Mccfr::new(
+            G::from_options(options)?,
+            self.0,
+            self.1,
+        )))
+    }
 }
 
 /// An MCCFR run of `method` (`"external"` or `"outcome"`) over the game `name` (its id, as
@@ -81,13 +108,24 @@ pub fn new_mccfr(
             "method must be 'external' or 'outcome', not {method:?}"
         ))
     })?;
-    let make = match name {
-        n if n == DuoRegna::NAMES.name => boxed::<DuoRegna>,
-        n if n == Duo::NAMES.name => boxed::<Duo>,
-        n if n == DuellDerDrachen::NAMES.name => boxed::<DuellDerDrachen>,
-        n if n == Regine::NAMES.name => boxed::<Regine>,
-        n if n == Regnum::NAMES.name => boxed::<Regnum>,
-        _ => return Err(Error::InvalidArgument(format!("unknown game '{name}'"))),
-    };
-    make(options, method, seed)
+    by_game(name, options, NewMccfr(method, seed))?
+}
+
+/// The whole tree of a game, refused above a limit on histories.
+struct BuildTree(u64);
+
+impl ByGame for BuildTree {
+    type Out = std::result::Result<Tree, BuildError>;
+    fn make<G: Game>(self, options: &Options) -> Self::Out {
+        Tree::build(&G::from_options(options)?, self.0)
+    }
+}
+
+/// The whole tree of the game `name` with `options` (see [`Tree::build`]).
+pub fn build_tree(
+    name: &str,
+    options: &Options,
+    limit: u64,
+) -> std::result::Result<Tree, BuildError> {
+    by_game(name, options, BuildTree(limit))?
 }

@@ -14,6 +14,9 @@
 //!   importance-weighted values, the updating seat's average its reach-weighted strategy
 //!   (the "simple" averaging of OpenSpiel's `OutcomeSamplingSolver`).
 //!
+//! In a game with explicit chance, both samplers draw each chance node's outcome by its
+//! probability from the iteration's generator, as they sample the other seats.
+//!
 //! Without a time limit a run is a pure function of the game, the seed and the iterations.
 
 use super::key::Tracker;
@@ -219,6 +222,22 @@ impl<G: Game> Mccfr<G> {
         Ok((mover, key, actions, self.strategy.clone()))
     }
 
+    /// `state` past its chance nodes (explicit chance), each outcome drawn by its probability.
+    fn past_chance(
+        &self,
+        mut state: G::State,
+        mut tracker: Tracker,
+        rng: &mut Rng,
+    ) -> (G::State, Tracker) {
+        while self.game.is_chance_node(&state) {
+            let outcomes = self.game.chance_outcomes(&state);
+            let probs: Vec<f32> = outcomes.iter().map(|o| o.1 as f32).collect();
+            let outcome = outcomes[sample(&probs, rng)].0;
+            tracker.apply(&self.game, &mut state, Seat::MAX, outcome);
+        }
+        (state, tracker)
+    }
+
     /// External sampling from `state`: `seat`'s sampled counterfactual value.
     fn external(
         &mut self,
@@ -228,6 +247,7 @@ impl<G: Game> Mccfr<G> {
         rng: &mut Rng,
         budget: &Budget<'_>,
     ) -> f32 {
+        let (state, tracker) = self.past_chance(state, tracker, rng);
         let (mover, key, actions, strategy) = match self.visit(&state, &tracker, seat, budget) {
             Ok(node) => node,
             Err(value) => return value,
@@ -273,6 +293,7 @@ impl<G: Game> Mccfr<G> {
         rng: &mut Rng,
         budget: &Budget<'_>,
     ) -> f32 {
+        let (state, tracker) = self.past_chance(state, tracker, rng);
         let (mover, key, actions, strategy) = match self.visit(&state, &tracker, seat, budget) {
             Ok(node) => node,
             Err(value) => return value,

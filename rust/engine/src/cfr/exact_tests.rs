@@ -1,0 +1,169 @@
+//! The whole tree, best responses and CFR+ on small Duo Regna variants with explicit chance.
+
+use super::best_response::{best_response_value, exploitability, values};
+use super::cfr_plus::CfrPlus;
+use super::key::Tracker;
+use super::tree::{count_up_to, BuildError, Kind, Tree};
+use crate::game::Game;
+use crate::games::duo_regna::DuoRegna;
+use crate::rng::Rng;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+fn duo_regna(options: serde_json::Value) -> DuoRegna {
+    DuoRegna::from_options(options.as_object().unwrap()).unwrap()
+}
+
+/// One round, a pile of a single and a double dragon: 183 histories, 4 information sets.
+fn one_round() -> DuoRegna {
+    duo_regna(
+        serde_json::json!({"dragon_deck": [1, 1], "dragons_to_win": 1, "max_rounds": 1, "chance": "explicit"}),
+    )
+}
+
+/// Two rounds, a pile of two singles and a double: 11,847 histories.
+fn two_rounds() -> DuoRegna {
+    duo_regna(
+        serde_json::json!({"dragon_deck": [2, 1], "dragons_to_win": 2, "max_rounds": 2, "chance": "explicit"}),
+    )
+}
+
+#[test]
+fn the_tree_holds_every_history_once_with_its_key() {
+    let game = two_rounds();
+    let tree = Tree::build(&game, 1_000_000).unwrap();
+    let root = game.new_state(Rng::new(0));
+    assert_eq!(
+        Some(tree.nodes.len() as u64),
+        count_up_to(&game, &root, u64::MAX)
+    );
+    let mut chance = 0;
+    for (n, node) in tree.nodes.iter().enumerate() {
+        let edges = tree.node_edges(n as u32);
+        match node.kind {
+            Kind::Chance => {
+                chance += 1;
+                let total: f64 = edges.iter().map(|e| e.probability).sum();
+                assert!((total - 1.0).abs() < 1e-12 && edges.len() > 1);
+            }
+            Kind::Decision(s) => {
+                let actions: Vec<_> = edges.iter().map(|e| e.action).collect();
+                assert_eq!(actions, tree.set_actions(s));
+            }
+            Kind::Terminal(_) => assert!(edges.is_empty()),
+        }
+    }
+    assert!(chance > 0);
+    // Every member of every information set, replayed from the root, has the set's key.
+    for s in 0..tree.sets.len() as u32 {
+        let set = tree.sets[s as usize];
+        for &h in tree.set_members(s) {
+            let mut state = game.new_state(Rng::new(0));
+            let mut tracker = Tracker::new(&game, &state);
+            for a in tree.history(h) {
+                let mover = game.current_player(&state).unwrap_or(usize::MAX);
+                tracker.apply(&game, &mut state, mover, a);
+            }
+            assert_eq!(game.current_player(&state), Some(set.seat));
+            assert_eq!(tracker.key(set.seat), set.key);
+        }
+    }
+}
+
+#[test]
+fn a_tree_beyond_the_limit_is_refused_with_its_estimate() {
+    let game = duo_regna(serde_json::json!({"chance": "explicit"}));
+    match Tree::build(&game, 1000) {
+        Err(BuildError::TooLarge(t)) => assert!(t.limit == 1000 && t.estimate > 1e6, "{t:?}"),
+        other => panic!("{other:?}"),
+    }
+    // Just beyond the limit: counted, not only estimated.
+    let small = two_rounds();
+    assert!(matches!(
+        Tree::build(&small, 11_846),
+        Err(BuildError::TooLarge(_))
+    ));
+    assert!(Tree::build(&small, 11_847).is_ok());
+    let seeded = duo_regna(serde_json::json!({"max_rounds": 1}));
+    assert!(matches!(
+        Tree::build(&seeded, 1000),
+        Err(BuildError::Game(_))
+    ));
+}
+
+/// `seat`'s best value over every pure strategy of its own, by enumeration.
+fn best_pure_value(tree: &Tree, policy: &[f64], seat: usize) -> f64 {
+    let mine: Vec<usize> = (0..tree.sets.len())
+        .filter(|&s| tree.sets[s].seat == seat)
+        .collect();
+    let mut choice = vec![0usize; mine.len()];
+    let mut best = f64::NEG_INFINITY;
+    loop {
+        let mut p = policy.to_vec();
+        for (&s, &c) in mine.iter().zip(&choice) {
+            let set = tree.sets[s];
+            for j in 0..set.len as usize {
+                p[set.first as usize + j] = if j == c { 1.0 } else { 0.0 };
+            }
+        }
+        best = best.max(values(tree, &p)[seat]);
+        let mut i = 0;
+        while i < mine.len() {
+            choice[i] += 1;
+            if choice[i] < tree.sets[mine[i]].len as usize {
+                break;
+            }
+            choice[i] = 0;
+            i += 1;
+        }
+        if i == mine.len() {
+            return best;
+        }
+    }
+}
+
+#[test]
+fn the_best_response_is_the_best_pure_strategy() {
+    let tree = Tree::build(&one_round(), 10_000).unwrap();
+    assert_eq!(tree.sets.len(), 4);
+    // A lopsided policy, not uniform, so that the best response has something to find.
+    let mut policy = tree.uniform();
+    for set in &tree.sets {
+        let (first, len) = (set.first as usize, set.len as usize);
+        let total: f64 = (1..=len).map(|j| j as f64).sum();
+        for j in 0..len {
+            policy[first + j] = (j + 1) as f64 / total;
+        }
+    }
+    for seat in 0..2 {
+        let exact = best_response_value(&tree, &policy, seat);
+        assert!((exact - best_pure_value(&tree, &policy, seat)).abs() < 1e-12);
+        assert!(exact > values(&tree, &policy)[seat]);
+    }
+}
+
+#[test]
+fn cfr_plus_approaches_an_equilibrium() {
+    let tree = Arc::new(Tree::build(&two_rounds(), 1_000_000).unwrap());
+    let uniform = exploitability(&tree, &tree.uniform()).exploitability;
+    let mut run = CfrPlus::new(tree.clone());
+    let stop = AtomicBool::new(false);
+    assert_eq!(run.run(10, None, &stop), 10);
+    let short = run.exploitability().exploitability;
+    run.run(190, None, &stop);
+    let long = run.exploitability();
+    assert_eq!(run.iterations(), 200);
+    assert!(
+        uniform > 0.3
+            && short < uniform
+            && long.exploitability < short
+            && long.exploitability < 0.01,
+        "{uniform} -> {short} -> {long:?}"
+    );
+    // Zero-sum: the policy's values cancel; a best response never does worse than the policy.
+    assert!((long.policy_values[0] + long.policy_values[1]).abs() < 1e-12);
+    for seat in 0..2 {
+        assert!(long.best_response_values[seat] >= long.policy_values[seat]);
+    }
+    assert_eq!(CfrPlus::new(tree).run(5, None, &AtomicBool::new(true)), 0);
+}
