@@ -17,6 +17,7 @@ from regalia._core import Game, State, VectorEnv
 from regalia.errors import (
     AgentError,
     ExecutorError,
+    GameTooLargeError,
     IllegalActionError,
     InvalidArgumentError,
     InvalidOptionError,
@@ -46,6 +47,7 @@ __all__ = [
     "BACKENDS",
     "ExecutorError",
     "Game",
+    "GameTooLargeError",
     "IllegalActionError",
     "InvalidArgumentError",
     "InvalidOptionError",

@@ -1,11 +1,14 @@
-"""Counterfactual regret minimisation over any game: Monte Carlo CFR in Rust, its average
-policy, and that policy saved to and read from a file.
+"""Counterfactual regret minimisation over any game: Monte Carlo CFR in Rust, CFR+ over the
+whole tree of a small game with explicit chance, their average policy, its exact
+exploitability, and that policy saved to and read from a file.
 
 ``solve(game, method="external", iterations=..., seconds=...)`` runs external-sampling or
 outcome-sampling MCCFR natively (the GIL released; Ctrl-C stops it and returns what was
 computed so far) in the game's seeded mode: each iteration plays a fresh deal. The policy
 it returns is the average strategy per information set, keyed by the compact
-perfect-recall key ``information_state_key(state, seat)``.
+perfect-recall key ``information_state_key(state, seat)``. ``method="cfr+"`` runs CFR+ over
+the game's whole tree (a game made with ``chance="explicit"`` whose tree fits, see
+``regalia.exact``); ``Policy.exploitability()`` is exact for such games.
 
 An information set the run never met gets the uniform distribution over its legal actions:
 that is the strategy CFR itself starts every information set with, so the policy is what the
@@ -38,8 +41,8 @@ __all__ = [
     "solve",
 ]
 
-#: The sampling schemes ``solve`` runs.
-METHODS = ("external", "outcome")
+#: The methods ``solve`` runs: MCCFR's two sampling schemes, and CFR+ over the whole tree.
+METHODS = ("external", "outcome", "cfr+")
 #: The first bytes of every policy file.
 MAGIC = b"REGALIA-CFR-POLICY\n"
 #: The version of the policy file format this library writes and reads.
@@ -131,6 +134,20 @@ class Policy:
             differ = sorted(k for k in set(options) | set(self.options) if options.get(k) != self.options.get(k))
             shown = ", ".join(f"{k}={self.options.get(k)!r} (game: {options.get(k)!r})" for k in differ)
             raise PolicyFileError(f"this policy is for other options of {game!r}: {shown}")
+
+    def exploitability(self, max_histories: int | None = None) -> float:
+        """The policy's exact exploitability in its game (OpenSpiel's: the sum over seats of
+        what a best response gains, over the number of seats), uniform where it never met an
+        information set. Only for a game made with ``chance="explicit"`` whose whole tree has
+        at most ``max_histories`` histories (``regalia.exact.DEFAULT_MAX_HISTORIES``):
+        ``GameTooLargeError`` naming its estimated size otherwise, ``InvalidArgumentError``
+        for a game without explicit chance."""
+        import regalia
+        from regalia import exact
+
+        game = regalia.make(self.game, **self.options)
+        limit = exact.DEFAULT_MAX_HISTORIES if max_histories is None else max_histories
+        return exact.exploitability(game, self, limit).exploitability
 
     def to_bytes(self) -> bytes:
         """The policy file's bytes (see ``save``)."""
@@ -231,12 +248,17 @@ def solve(
     seconds: float | None = None,
     seed: int = 0,
     progress: bool | None = None,
+    max_histories: int | None = None,
 ) -> Policy:
-    """Runs MCCFR (``method`` ``"external"`` or ``"outcome"`` sampling) on ``game`` (a game
-    of either backend, solved natively) for ``iterations`` iterations and/or ``seconds``
-    seconds (whichever ends first; at least one is needed) from ``seed``, and returns its
-    average policy. ``progress`` shows a bar on stderr (default: when stderr is a terminal).
-    Ctrl-C stops the run and returns what was computed so far (``info["interrupted"]``)."""
+    """Runs MCCFR (``method`` ``"external"`` or ``"outcome"`` sampling) or CFR+ (``"cfr+"``)
+    on ``game`` (a game of either backend, solved natively) for ``iterations`` iterations
+    and/or ``seconds`` seconds (whichever ends first; at least one is needed) from ``seed``
+    (MCCFR's; CFR+ is deterministic), and returns its average policy. CFR+ needs a game
+    made with ``chance="explicit"`` whose whole tree has at most ``max_histories``
+    histories (``regalia.exact.DEFAULT_MAX_HISTORIES``): a larger one is refused before any
+    work with ``GameTooLargeError`` naming its estimated size. ``progress`` shows a bar on
+    stderr (default: when stderr is a terminal). Ctrl-C stops the run and returns what was
+    computed so far (``info["interrupted"]``)."""
     if method not in METHODS:
         raise InvalidArgumentError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     if iterations is None and seconds is None:
@@ -246,11 +268,22 @@ def solve(
     if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0 and np.isfinite(seconds)):
         raise InvalidArgumentError(f"seconds must be a number > 0, not {seconds!r}")
     core_game = _core.make(game.name, dict(game.options))
-    run = _core.Mccfr(core_game, method, seed)
     show = sys.stderr.isatty() if progress is None else progress
-    started = time.monotonic()
-    interrupted = _run(run, iterations, seconds, show)
-    keys, counts, actions, probs = run.averages()
+    if method == "cfr+":
+        from regalia import exact
+
+        tree = exact.game_tree(core_game, exact.DEFAULT_MAX_HISTORIES if max_histories is None else max_histories)
+        plus = _core.CfrPlus(tree)
+        started = time.monotonic()
+        interrupted = _run(plus, iterations, seconds, show, "CFR+")
+        keys, counts, actions, probs = exact.table_of(tree, plus.average())
+        run: _core.Mccfr | _core.CfrPlus = plus
+    else:
+        mccfr = _core.Mccfr(core_game, method, seed)
+        started = time.monotonic()
+        interrupted = _run(mccfr, iterations, seconds, show, "MCCFR")
+        keys, counts, actions, probs = mccfr.averages()
+        run = mccfr
     info = {
         "game": core_game.name,
         "options": dict(core_game.options),
@@ -264,15 +297,17 @@ def solve(
     return Policy(info, keys, counts, actions, probs)
 
 
-def _run(run: _core.Mccfr, iterations: int | None, seconds: float | None, show: bool) -> bool:
+def _run(
+    run: _core.Mccfr | _core.CfrPlus, iterations: int | None, seconds: float | None, show: bool, label: str
+) -> bool:
     """Runs in slices of about a quarter of a second (a bar's update each); True if
     Ctrl-C stopped it."""
     deadline = None if seconds is None else time.monotonic() + seconds
     total = iterations if iterations is not None else None
-    bar = _Bar(total, seconds) if show else None
+    bar = _Bar(total, seconds, label) if show else None
     chunk = 1
     try:
-        while (iterations is None or run.iterations < iterations) and not run.full:
+        while (iterations is None or run.iterations < iterations) and not getattr(run, "full", False):
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 break
@@ -296,17 +331,17 @@ def _run(run: _core.Mccfr, iterations: int | None, seconds: float | None, show: 
 class _Bar:
     """A rich progress bar on stderr, by iterations when they bound the run, else by time."""
 
-    def __init__(self, iterations: int | None, seconds: float | None) -> None:
+    def __init__(self, iterations: int | None, seconds: float | None, label: str) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         self.by_time = iterations is None
         self.started = time.monotonic()
         self.progress = Progress(
-            TextColumn("MCCFR"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=Console(stderr=True)
+            TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=Console(stderr=True)
         )
         self.progress.start()
-        self.task = self.progress.add_task("MCCFR", total=seconds if self.by_time else iterations)
+        self.task = self.progress.add_task(label, total=seconds if self.by_time else iterations)
 
     def update(self, iterations: int) -> None:
         done = time.monotonic() - self.started if self.by_time else iterations

@@ -13,6 +13,7 @@ __all__ = [
     "InvalidOptionError",
     "InvalidStateError",
     "InvalidArgumentError",
+    "GameTooLargeError",
     "AgentError",
     "ExecutorError",
 ]
@@ -36,6 +37,20 @@ class InvalidStateError(RegaliaError):
 
 class InvalidArgumentError(RegaliaError):
     """A bad argument: a seat or seed out of range, a wrong output buffer."""
+
+
+class GameTooLargeError(InvalidArgumentError):
+    """A game whose whole tree is too large for an exact method (best response,
+    exploitability, CFR+), refused before the work starts. ``estimate`` is the estimated
+    number of histories, ``limit`` the limit it exceeds."""
+
+    def __init__(self, message: str, estimate: float | None = None, limit: int | None = None) -> None:
+        super().__init__(message)
+        self.estimate = estimate
+        self.limit = limit
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str(self), self.estimate, self.limit))
 
 
 class AgentError(RegaliaError):

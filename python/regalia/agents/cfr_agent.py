@@ -40,8 +40,12 @@ class CfrAgent:
         """Refuses a game the policy was not computed for."""
         self.policy.check_game(view.game, dict(view.options))
 
+    def action_probabilities(self, view: View) -> dict[int, float]:
+        """How likely each legal action is (what ``regalia.exact.exploitability`` measures)."""
+        return self.policy.action_probabilities(view)
+
     def act(self, view: View) -> int:
         """An action drawn from the policy at this information set."""
-        probs = self.policy.action_probabilities(view)
+        probs = self.action_probabilities(view)
         actions = list(probs)
         return self._rng.choices(actions, weights=[probs[a] for a in actions])[0]

@@ -4,6 +4,7 @@
 mod cfr;
 mod convert;
 mod errors;
+mod exact;
 mod game;
 mod interrupt;
 mod solver;
@@ -98,6 +99,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vector::PyVectorEnv>()?;
     m.add_class::<solver::PySolver>()?;
     m.add_class::<cfr::PyMccfr>()?;
+    m.add_class::<exact::PyGameTree>()?;
+    m.add_class::<exact::PyCfrPlus>()?;
     m.add_function(wrap_pyfunction!(cfr::information_state_key, m)?)?;
     m.add_class::<solver::PyPlanner>()?;
     m.add_function(wrap_pyfunction!(make, m)?)?;

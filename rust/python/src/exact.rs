@@ -1,0 +1,265 @@
+//! `regalia._core.GameTree` and `regalia._core.CfrPlus`: the whole tree of a game with
+//! explicit chance, exact exploitability over it, and CFR+ (GIL released, Ctrl-C stops a run
+//! with what was computed kept).
+
+use crate::convert::count_arg;
+use crate::errors::{guard, InvalidArgumentError};
+use crate::game::PyGame;
+use crate::interrupt::interruptible;
+use numpy::{PyArray1, PyReadonlyArray1};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use regalia_engine::cfr::{build_tree, exploitability, BuildError, CfrPlus, Exploitability, Tree};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pyo3::import_exception!(regalia.errors, GameTooLargeError);
+
+/// The whole game tree of one game with explicit chance: every history, chance nodes with
+/// their probabilities, decision nodes grouped into information sets by their compact key.
+#[pyclass(name = "GameTree", module = "regalia._core", frozen)]
+pub struct PyGameTree {
+    inner: Arc<Tree>,
+}
+
+/// `values` as a Python dict of what a policy is worth.
+fn worth<'py>(py: Python<'py>, e: &Exploitability) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("exploitability", e.exploitability)?;
+    d.set_item("nash_conv", e.nash_conv)?;
+    d.set_item("best_response_values", e.best_response_values.clone())?;
+    d.set_item("policy_values", e.policy_values.clone())?;
+    Ok(d)
+}
+
+/// A policy aligned with `tree`'s actions, checked.
+fn aligned(tree: &Tree, policy: &PyReadonlyArray1<'_, f64>) -> PyResult<Vec<f64>> {
+    let p = policy
+        .as_slice()
+        .map_err(|_| InvalidArgumentError::new_err("the policy must be a contiguous array"))?;
+    if p.len() != tree.actions.len() {
+        return Err(InvalidArgumentError::new_err(format!(
+            "the policy has {} probabilities; the tree's information sets have {} actions in all",
+            p.len(),
+            tree.actions.len()
+        )));
+    }
+    if p.iter().any(|x| !x.is_finite() || *x < 0.0) {
+        return Err(InvalidArgumentError::new_err(
+            "the policy's probabilities must be finite and >= 0",
+        ));
+    }
+    Ok(p.to_vec())
+}
+
+#[pymethods]
+impl PyGameTree {
+    /// Enumerates the whole tree of ``game`` (made with ``chance="explicit"``) with the GIL
+    /// released; ``GameTooLargeError`` naming its estimated size when it has more than
+    /// ``max_histories`` histories, before it is built.
+    #[new]
+    fn new(
+        py: Python<'_>,
+        game: &Bound<'_, PyGame>,
+        max_histories: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let limit = count_arg(max_histories, "max_histories", 1)?;
+        let game = &game.get().inner;
+        let (name, options) = (game.info().name, game.options());
+        let built = py.detach(|| guard(|| Ok(build_tree(name, &options, limit))))?;
+        match built {
+            Ok(tree) => Ok(PyGameTree {
+                inner: Arc::new(tree),
+            }),
+            Err(BuildError::TooLarge(t)) => Err(GameTooLargeError::new_err((
+                t.to_string(),
+                t.estimate,
+                t.limit,
+            ))),
+            Err(BuildError::Game(e)) => Err(crate::errors::to_py(e)),
+        }
+    }
+    /// Number of seats.
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.inner.num_players
+    }
+    /// Every history (decision nodes, chance nodes and ends of the game).
+    #[getter]
+    fn histories(&self) -> u64 {
+        self.inner.counts().histories
+    }
+    /// Decision nodes.
+    #[getter]
+    fn decision_nodes(&self) -> u64 {
+        self.inner.counts().decisions
+    }
+    /// Chance nodes.
+    #[getter]
+    fn chance_nodes(&self) -> u64 {
+        self.inner.counts().chance
+    }
+    /// Ends of the game.
+    #[getter]
+    fn terminals(&self) -> u64 {
+        self.inner.counts().terminals
+    }
+    /// Information sets.
+    fn __len__(&self) -> usize {
+        self.inner.sets.len()
+    }
+    /// The information sets in tree order: ``(keys, seats, counts, actions)`` as uint64,
+    /// uint16, uint16 and uint16 arrays (each set's ``counts`` legal actions in turn).
+    #[allow(clippy::type_complexity)]
+    fn information_sets<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> (
+        Bound<'py, PyArray1<u64>>,
+        Bound<'py, PyArray1<u16>>,
+        Bound<'py, PyArray1<u16>>,
+        Bound<'py, PyArray1<u16>>,
+    ) {
+        let sets = &self.inner.sets;
+        (
+            PyArray1::from_iter(py, sets.iter().map(|s| s.key)),
+            PyArray1::from_iter(py, sets.iter().map(|s| s.seat as u16)),
+            PyArray1::from_iter(py, sets.iter().map(|s| s.len)),
+            PyArray1::from_slice(py, &self.inner.actions),
+        )
+    }
+    /// The actions and chance outcomes from the root to the first history of information set
+    /// ``index``.
+    fn history(&self, index: usize) -> PyResult<Vec<u16>> {
+        if index >= self.inner.sets.len() {
+            return Err(InvalidArgumentError::new_err(format!(
+                "information set {index} out of range (the tree has {})",
+                self.inner.sets.len()
+            )));
+        }
+        Ok(self.inner.history(self.inner.set_members(index as u32)[0]))
+    }
+    /// The uniform policy, aligned with ``information_sets()``'s actions.
+    fn uniform_policy<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        PyArray1::from_vec(py, self.inner.uniform())
+    }
+    /// The policy of a table (keys ascending, as ``Mccfr.averages()`` gives it) aligned with
+    /// the tree: uniform at an information set the table lacks or where it gives no legal
+    /// action weight.
+    fn table_policy<'py>(
+        &self,
+        py: Python<'py>,
+        keys: PyReadonlyArray1<'py, u64>,
+        counts: PyReadonlyArray1<'py, u16>,
+        actions: PyReadonlyArray1<'py, u16>,
+        probabilities: PyReadonlyArray1<'py, f32>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let bad = |_| InvalidArgumentError::new_err("the table's arrays must be contiguous");
+        let (k, c, a, p) = (
+            keys.as_slice().map_err(bad)?,
+            counts.as_slice().map_err(bad)?,
+            actions.as_slice().map_err(bad)?,
+            probabilities.as_slice().map_err(bad)?,
+        );
+        let total: usize = c.iter().map(|&n| n as usize).sum();
+        if k.len() != c.len()
+            || a.len() != total
+            || p.len() != total
+            || k.windows(2).any(|w| w[0] >= w[1])
+        {
+            return Err(InvalidArgumentError::new_err(
+                "a table needs ascending keys, one count per key, and as many actions and probabilities as the counts add up to",
+            ));
+        }
+        Ok(PyArray1::from_vec(
+            py,
+            self.inner.policy_from_table(k, c, a, p),
+        ))
+    }
+    /// The exact exploitability of ``policy`` (float64, aligned with the tree's actions):
+    /// ``{"exploitability", "nash_conv", "best_response_values", "policy_values"}``,
+    /// computed with the GIL released.
+    fn exploitability<'py>(
+        &self,
+        py: Python<'py>,
+        policy: PyReadonlyArray1<'py, f64>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let p = aligned(&self.inner, &policy)?;
+        let tree = &self.inner;
+        let e = py.detach(|| exploitability(tree, &p));
+        worth(py, &e)
+    }
+}
+
+/// A CFR+ run over a ``GameTree``.
+#[pyclass(name = "CfrPlus", module = "regalia._core")]
+pub struct PyCfrPlus {
+    inner: CfrPlus,
+}
+
+#[pymethods]
+impl PyCfrPlus {
+    /// A run over ``tree``, nothing computed yet.
+    #[new]
+    fn new(tree: &Bound<'_, PyGameTree>) -> Self {
+        PyCfrPlus {
+            inner: CfrPlus::new(Arc::clone(&tree.get().inner)),
+        }
+    }
+    /// Runs up to ``iterations`` more iterations, for at most ``seconds`` when given (looked at
+    /// between iterations), with the GIL released; returns how many ran. Ctrl-C stops it
+    /// between iterations (what was computed is kept) and raises ``KeyboardInterrupt``.
+    #[pyo3(signature = (iterations, seconds=None))]
+    fn run(
+        &mut self,
+        py: Python<'_>,
+        iterations: &Bound<'_, PyAny>,
+        seconds: Option<f64>,
+    ) -> PyResult<u64> {
+        let iterations = count_arg(iterations, "iterations", 0)?;
+        let deadline = match seconds {
+            None => None,
+            Some(s) if s.is_finite() && s >= 0.0 => {
+                Some(Instant::now() + Duration::from_secs_f64(s.min(1e9)))
+            }
+            Some(_) => {
+                return Err(InvalidArgumentError::new_err(
+                    "seconds must be None or a number >= 0",
+                ))
+            }
+        };
+        let inner = &mut self.inner;
+        interruptible(py, move |stop| Ok(inner.run(iterations, deadline, stop)))
+    }
+    /// Iterations done.
+    #[getter]
+    fn iterations(&self) -> u64 {
+        self.inner.iterations()
+    }
+    /// Decision nodes visited (each one information-set update or read).
+    #[getter]
+    fn updates(&self) -> u64 {
+        self.inner.visits()
+    }
+    /// The tree solved.
+    #[getter]
+    fn tree(&self) -> PyGameTree {
+        PyGameTree {
+            inner: Arc::clone(self.inner.tree()),
+        }
+    }
+    /// The average policy (float64, aligned with the tree's actions).
+    fn average<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        PyArray1::from_vec(py, self.inner.average())
+    }
+    /// The current policy (regret matching+), aligned with the tree's actions.
+    fn current<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        PyArray1::from_slice(py, self.inner.current())
+    }
+    /// The exact exploitability of the average policy (see ``GameTree.exploitability``).
+    fn exploitability<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let inner = &self.inner;
+        let e = py.detach(|| inner.exploitability());
+        worth(py, &e)
+    }
+}
