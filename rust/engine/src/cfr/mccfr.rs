@@ -222,32 +222,30 @@ impl<G: Game> Mccfr<G> {
         Ok((mover, key, actions, self.strategy.clone()))
     }
 
-    /// `state` past its chance nodes (explicit chance), each outcome drawn by its probability.
-    fn past_chance(
-        &self,
-        mut state: G::State,
-        mut tracker: Tracker,
-        rng: &mut Rng,
-    ) -> (G::State, Tracker) {
-        while self.game.is_chance_node(&state) {
-            let outcomes = self.game.chance_outcomes(&state);
+    /// `state` past its chance nodes (explicit chance), each outcome drawn by its
+    /// probability; the product of the probabilities drawn.
+    fn past_chance(&self, state: &mut G::State, tracker: &mut Tracker, rng: &mut Rng) -> f32 {
+        let mut reach = 1.0;
+        while self.game.is_chance_node(state) {
+            let outcomes = self.game.chance_outcomes(state);
             let probs: Vec<f32> = outcomes.iter().map(|o| o.1 as f32).collect();
-            let outcome = outcomes[sample(&probs, rng)].0;
-            tracker.apply(&self.game, &mut state, Seat::MAX, outcome);
+            let i = sample(&probs, rng);
+            reach *= probs[i];
+            tracker.apply(&self.game, state, Seat::MAX, outcomes[i].0);
         }
-        (state, tracker)
+        reach
     }
 
     /// External sampling from `state`: `seat`'s sampled counterfactual value.
     fn external(
         &mut self,
-        state: G::State,
-        tracker: Tracker,
+        mut state: G::State,
+        mut tracker: Tracker,
         seat: Seat,
         rng: &mut Rng,
         budget: &Budget<'_>,
     ) -> f32 {
-        let (state, tracker) = self.past_chance(state, tracker, rng);
+        self.past_chance(&mut state, &mut tracker, rng);
         let (mover, key, actions, strategy) = match self.visit(&state, &tracker, seat, budget) {
             Ok(node) => node,
             Err(value) => return value,
@@ -286,14 +284,17 @@ impl<G: Game> Mccfr<G> {
     /// reach, everybody else's and the sampling's; the sampled value for `seat`.
     fn outcome(
         &mut self,
-        state: G::State,
-        tracker: Tracker,
+        mut state: G::State,
+        mut tracker: Tracker,
         seat: Seat,
         [mine, theirs, sampled]: [f32; 3],
         rng: &mut Rng,
         budget: &Budget<'_>,
     ) -> f32 {
-        let (state, tracker) = self.past_chance(state, tracker, rng);
+        // Chance's reach counts with the others' and the sampling's, as OpenSpiel's
+        // outcome sampling counts it (it cancels in the regrets, not in the averages).
+        let chance = self.past_chance(&mut state, &mut tracker, rng);
+        let (theirs, sampled) = (theirs * chance, sampled * chance);
         let (mover, key, actions, strategy) = match self.visit(&state, &tracker, seat, budget) {
             Ok(node) => node,
             Err(value) => return value,
