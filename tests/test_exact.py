@@ -210,3 +210,32 @@ def test_cfr_plus_is_deterministic_and_bounded_by_seconds() -> None:
     assert np.array_equal(a.keys, b.keys) and np.array_equal(a.probabilities, b.probabilities)
     timed = solve(ours, method="cfr+", seconds=0.2, progress=False)
     assert timed.info["iterations"] >= 1
+
+
+INTERRUPTED = """
+import regalia
+from regalia import cfr
+game = regalia.make("duo-regna", dragon_deck=[2, 1], dragons_to_win=2, max_rounds=2, chance="explicit")
+print("started", flush=True)
+policy = cfr.solve(game, method="cfr+", iterations=10**9, progress=False)
+print(policy.info["interrupted"], len(policy) == 328, 0 < policy.info["iterations"] < 10**9, flush=True)
+"""
+
+
+def test_ctrl_c_returns_the_cfr_plus_policy_so_far() -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-c", INTERRUPTED], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "started"
+    time.sleep(2.5)  # past the tree's walk, inside the native run
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, _ = proc.communicate(timeout=60)  # a billion iterations would take weeks
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, out
+    assert out.strip() == "True True True"

@@ -1,0 +1,163 @@
+"""Exact game theory on small variants with explicit chance: the size of each game's tree
+(histories and information sets, counted by the tree walk, or the estimate a too-large tree
+is refused with), and exploitability against iterations and against seconds for CFR+ and
+both MCCFR samplers on one small variant, as tables and a PNG drawn with Pillow.
+
+    python benches/exact_report.py --seconds 60 --out docs/game-theory
+
+Seconds are the solver's own (``run`` calls), not the exact evaluations between them.
+MCCFR runs from seed 1; CFR+ is deterministic.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import platform
+import time
+from pathlib import Path
+from typing import Any
+
+import regalia
+from regalia import _core, exact
+from regalia.errors import GameTooLargeError
+
+#: Small variants of the games that have explicit chance (the smallest options allow, for
+#: the games whose options cannot make the tree small).
+VARIANTS: list[tuple[str, dict[str, Any]]] = [
+    ("duo-regna", {"dragon_deck": [1, 1], "dragons_to_win": 1, "max_rounds": 1}),
+    ("duo-regna", {"dragon_deck": [2, 1], "dragons_to_win": 2, "max_rounds": 2}),
+    ("duo-regna", {"dragon_deck": [1, 1], "dragons_to_win": 2, "max_rounds": 3}),
+    ("duell-der-drachen", {"values": 2, "hand_size": 1}),
+    ("duo", {"players": 2, "rounds": 1}),
+]
+#: The variant the convergence runs are on.
+CURVE = ("duo-regna", {"dragon_deck": [1, 1], "dragons_to_win": 2, "max_rounds": 3})
+
+
+def label(name: str, options: dict[str, Any]) -> str:
+    """``name k=v ...`` (JSON values)."""
+    return name + "".join(f" {k}={json.dumps(v, separators=(',', ':'))}" for k, v in options.items())
+
+
+def sizes() -> list[str]:
+    """The markdown rows of the sizes table."""
+    rows = []
+    for name, options in VARIANTS:
+        game = regalia.make(name, chance="explicit", **options)
+        start = time.perf_counter()
+        try:
+            tree = exact.game_tree(game)
+        except GameTooLargeError as e:
+            rows.append(f"| {label(name, options)} | refused: about {e.estimate:.1e} (estimated) | | | | |")
+            continue
+        took = time.perf_counter() - start
+        rows.append(
+            f"| {label(name, options)} | {tree.histories:,} | {tree.decision_nodes:,} | {tree.chance_nodes:,} "
+            f"| {len(tree):,} | {took:.2f} |"
+        )
+    return rows
+
+
+def checkpoints(total_seconds: float, run: Any, evaluate: Any) -> list[dict[str, float]]:
+    """Runs ``run(n)`` in doubling steps until ``total_seconds`` of solving; after each step
+    the exploitability of the average policy (``evaluate()``)."""
+    points, spent, target = [], 0.0, 1
+    done = 0
+    while spent < total_seconds:
+        start = time.perf_counter()
+        done += run(target - done, total_seconds - spent)
+        spent += time.perf_counter() - start
+        points.append({"iterations": done, "seconds": spent, "exploitability": evaluate()})
+        target *= 2
+    return points
+
+
+def curves(seconds: float) -> dict[str, list[dict[str, float]]]:
+    """Exploitability checkpoints of CFR+ and both MCCFR samplers on ``CURVE``."""
+    name, options = CURVE
+    game = regalia.make(name, chance="explicit", **options)
+    tree = exact.game_tree(game)
+    out: dict[str, list[dict[str, float]]] = {}
+    plus = _core.CfrPlus(tree)
+    out["CFR+"] = checkpoints(seconds, lambda n, s: plus.run(n, s), lambda: plus.exploitability()["exploitability"])
+    for method in ("external", "outcome"):
+        mccfr = _core.Mccfr(_core.make(name, dict(game.options)), method, 1)
+
+        def value(m: Any = mccfr) -> float:
+            return float(tree.exploitability(tree.table_policy(*m.averages()))["exploitability"])
+
+        out[f"MCCFR {method}"] = checkpoints(seconds, lambda n, s, m=mccfr: m.run(n, s), value)
+    return out
+
+
+COLOURS = {"CFR+": (200, 40, 40), "MCCFR external": (40, 90, 200), "MCCFR outcome": (30, 150, 60)}
+
+
+def plot(data: dict[str, list[dict[str, float]]], x: str, path: Path, title: str) -> None:
+    """A log-log line plot of exploitability against ``x`` into ``path`` (PNG, Pillow)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    width, height, left, right, top, bottom = 720, 440, 70, 20, 40, 50
+    image = Image.new("RGB", (width, height), "white")
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=13)
+    points = [(p[x], p["exploitability"]) for rows in data.values() for p in rows if p[x] > 0]
+    xs = [math.log10(px) for px, _ in points]
+    ys = [math.log10(max(py, 1e-12)) for _, py in points]
+    x0, x1 = math.floor(min(xs)), math.ceil(max(xs))
+    y0, y1 = math.floor(min(ys)), math.ceil(max(ys))
+
+    def at(px: float, py: float) -> tuple[float, float]:
+        fx = (math.log10(px) - x0) / max(x1 - x0, 1)
+        fy = (math.log10(max(py, 1e-12)) - y0) / max(y1 - y0, 1)
+        return left + fx * (width - left - right), height - bottom - fy * (height - top - bottom)
+
+    draw.rectangle([left, top, width - right, height - bottom], outline="black")
+    for e in range(x0, x1 + 1):
+        px, _ = at(10.0**e, 10.0**y0)
+        draw.line([px, top, px, height - bottom], fill=(225, 225, 225))
+        draw.text((px - 12, height - bottom + 6), f"1e{e}", fill="black", font=font)
+    for e in range(y0, y1 + 1):
+        _, py = at(10.0**x0, 10.0**e)
+        draw.line([left, py, width - right, py], fill=(225, 225, 225))
+        draw.text((8, py - 7), f"1e{e}", fill="black", font=font)
+    draw.text((left, 12), title, fill="black", font=font)
+    draw.text((width // 2 - 30, height - 22), x, fill="black", font=font)
+    for i, (name, rows) in enumerate(data.items()):
+        line = [at(p[x], p["exploitability"]) for p in rows if p[x] > 0]
+        colour = COLOURS.get(name, (0, 0, 0))
+        if len(line) > 1:
+            draw.line(line, fill=colour, width=2)
+        for px, py in line:
+            draw.ellipse([px - 2, py - 2, px + 2, py + 2], fill=colour)
+        draw.text((left + 12, height - bottom - 16 * (len(data) - i) - 6), name, fill=colour, font=font)
+    image.save(path)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=60.0, help="solving time per method")
+    parser.add_argument("--out", type=Path, default=None, help="folder for the PNGs and the JSON data")
+    args = parser.parse_args()
+    print(f"# {platform.machine()}, Python {platform.python_version()}, {args.seconds:g} s per method")
+    print("\n| variant (chance=explicit) | histories | decision nodes | chance nodes | information sets | walk s |")
+    print("|---|---|---|---|---|---|")
+    print("\n".join(sizes()))
+    data = curves(args.seconds)
+    print(f"\nExploitability on {label(*CURVE)}, chance=explicit:\n")
+    print("| method | iterations | seconds | exploitability |\n|---|---|---|---|")
+    for name, rows in data.items():
+        for p in rows:
+            print(f"| {name} | {p['iterations']:,.0f} | {p['seconds']:.2f} | {p['exploitability']:.5f} |")
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "exploitability.json").write_text(json.dumps({"variant": label(*CURVE), "runs": data}, indent=1))
+        title = f"exploitability, {label(*CURVE)}"
+        plot(data, "iterations", args.out / "exploitability-iterations.png", title)
+        plot(data, "seconds", args.out / "exploitability-seconds.png", title)
+
+
+if __name__ == "__main__":
+    main()
