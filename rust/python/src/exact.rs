@@ -3,7 +3,7 @@
 //! with what was computed kept).
 
 use crate::convert::count_arg;
-use crate::errors::{guard, InvalidArgumentError};
+use crate::errors::InvalidArgumentError;
 use crate::game::PyGame;
 use crate::interrupt::interruptible;
 use numpy::{PyArray1, PyReadonlyArray1};
@@ -55,8 +55,8 @@ fn aligned(tree: &Tree, policy: &PyReadonlyArray1<'_, f64>) -> PyResult<Vec<f64>
 #[pymethods]
 impl PyGameTree {
     /// Enumerates the whole tree of ``game`` (made with ``chance="explicit"``) with the GIL
-    /// released; ``GameTooLargeError`` naming its estimated size when it has more than
-    /// ``max_histories`` histories, before it is built.
+    /// released (Ctrl-C gives it up); ``GameTooLargeError`` naming its estimated size when it
+    /// has more than ``max_histories`` histories, before it is built.
     #[new]
     fn new(
         py: Python<'_>,
@@ -66,7 +66,7 @@ impl PyGameTree {
         let limit = count_arg(max_histories, "max_histories", 1)?;
         let game = &game.get().inner;
         let (name, options) = (game.info().name, game.options());
-        let built = py.detach(|| guard(|| Ok(build_tree(name, &options, limit))))?;
+        let built = interruptible(py, |stop| Ok(build_tree(name, &options, limit, stop)))?;
         match built {
             Ok(tree) => Ok(PyGameTree {
                 inner: Arc::new(tree),

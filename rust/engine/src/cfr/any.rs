@@ -111,21 +111,22 @@ pub fn new_mccfr(
     by_game(name, options, NewMccfr(method, seed))?
 }
 
-/// The whole tree of a game, refused above a limit on histories.
-struct BuildTree(u64);
+/// The whole tree of a game, refused above a limit on histories, given up once told to stop.
+struct BuildTree<'s>(u64, &'s AtomicBool);
 
-impl ByGame for BuildTree {
+impl ByGame for BuildTree<'_> {
     type Out = std::result::Result<Tree, BuildError>;
     fn make<G: Game>(self, options: &Options) -> Self::Out {
-        Tree::build(&G::from_options(options)?, self.0)
+        Tree::build_until(&G::from_options(options)?, self.0, self.1)
     }
 }
 
-/// The whole tree of the game `name` with `options` (see [`Tree::build`]).
+/// The whole tree of the game `name` with `options` (see [`Tree::build_until`]).
 pub fn build_tree(
     name: &str,
     options: &Options,
     limit: u64,
+    stop: &AtomicBool,
 ) -> std::result::Result<Tree, BuildError> {
-    by_game(name, options, BuildTree(limit))?
+    by_game(name, options, BuildTree(limit, stop))?
 }

@@ -84,6 +84,8 @@ fn a_tree_beyond_the_limit_is_refused_with_its_estimate() {
         Err(BuildError::TooLarge(_))
     ));
     assert!(Tree::build(&small, 11_847).is_ok());
+    let stopped = Tree::build_until(&small, 11_847, &AtomicBool::new(true));
+    assert!(matches!(stopped, Err(BuildError::Game(_))));
     let seeded = duo_regna(serde_json::json!({"max_rounds": 1}));
     assert!(matches!(
         Tree::build(&seeded, 1000),

@@ -15,6 +15,7 @@ use crate::game::{Game, Seat};
 use crate::rng::Rng;
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The most seats a tree is built for (the largest game's).
 pub const MAX_SEATS: usize = 6;
@@ -127,6 +128,8 @@ pub struct Tree {
     index: HashMap<u64, u32, KeyBuild>,
     /// A key met with another seat or other legal actions (a key collision), if any.
     collision: Option<u64>,
+    /// Whether the walk was stopped before it ended.
+    stopped: bool,
 }
 
 /// The counts of a tree.
@@ -144,6 +147,9 @@ pub struct Counts {
     pub infosets: u64,
 }
 
+/// Nodes between two looks at the stop flag while the tree is walked.
+const CHECK_EVERY: u32 = 4096;
+
 /// The mover passed to [`Tracker::apply`] at a chance node: no seat, so nobody "played" it.
 const NOBODY: Seat = Seat::MAX;
 
@@ -151,6 +157,15 @@ impl Tree {
     /// Enumerates the whole tree of `game` (which must have explicit chance), refusing it
     /// before any work when it has more than `limit` histories.
     pub fn build<G: Game>(game: &G, limit: u64) -> Result<Tree, BuildError> {
+        Tree::build_until(game, limit, &AtomicBool::new(false))
+    }
+
+    /// [`Tree::build`], given up (with an error) once `stop` is set.
+    pub fn build_until<G: Game>(
+        game: &G,
+        limit: u64,
+        stop: &AtomicBool,
+    ) -> Result<Tree, BuildError> {
         if !game.explicit_chance() {
             return Err(Error::InvalidArgument(format!(
                 "exact methods need the whole tree with its chance events: make {} with chance=\"explicit\" (games that have it: duo-regna, duo, duell-der-drachen)",
@@ -183,7 +198,10 @@ impl Tree {
             ..Tree::default()
         };
         let tracker = Tracker::new(game, &root);
-        tree.add(game, root, tracker, 0);
+        tree.add(game, root, tracker, 0, stop);
+        if tree.stopped {
+            return Err(Error::InvalidArgument("the game tree's walk was stopped".into()).into());
+        }
         if let Some(key) = tree.collision {
             return Err(Error::InvalidState(format!(
                 "two information states with different legal actions share the key {key:#x}"
@@ -195,8 +213,21 @@ impl Tree {
     }
 
     /// Adds the subtree of `state` (whose parent is `parent`); its index.
-    fn add<G: Game>(&mut self, game: &G, state: G::State, tracker: Tracker, parent: u32) -> u32 {
+    fn add<G: Game>(
+        &mut self,
+        game: &G,
+        state: G::State,
+        tracker: Tracker,
+        parent: u32,
+        stop: &AtomicBool,
+    ) -> u32 {
         let at = self.nodes.len() as u32;
+        if at % CHECK_EVERY == 0 && stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return at;
+        }
         let mover = game.current_player(&state);
         let outcomes: Vec<(Action, f64)> = if game.is_chance_node(&state) {
             game.chance_outcomes(&state)
@@ -233,7 +264,7 @@ impl Tree {
         for (i, &(action, _)) in outcomes.iter().enumerate() {
             let (mut child, mut t) = (state.clone(), tracker.clone());
             t.apply(game, &mut child, mover.unwrap_or(NOBODY), action);
-            let c = self.add(game, child, t, at);
+            let c = self.add(game, child, t, at, stop);
             self.edges[first as usize + i].child = c;
         }
         at
