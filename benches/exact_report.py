@@ -1,9 +1,12 @@
 """Exact game theory on small variants with explicit chance: the size of each game's tree
 (histories and information sets, counted by the tree walk, or the estimate a too-large tree
-is refused with), and exploitability against iterations and against seconds for CFR+ and
-both MCCFR samplers on one small variant, as tables and a PNG drawn with Pillow.
+is refused with), exploitability against iterations and against seconds for CFR+ and
+both MCCFR samplers on one small variant, as tables and a PNG drawn with Pillow, and
+(``--openspiel``) CFR+ and exploitability side by side with OpenSpiel's Python ones on the
+adapter (OpenSpiel's C++ algorithms cannot run a game written in Python).
 
     python benches/exact_report.py --seconds 60 --out docs/game-theory
+    python benches/exact_report.py --openspiel-only
 
 Seconds are the solver's own (``run`` calls), not the exact evaluations between them.
 MCCFR runs from seed 1; CFR+ is deterministic.
@@ -136,12 +139,58 @@ def plot(data: dict[str, list[dict[str, float]]], x: str, path: Path, title: str
     image.save(path)
 
 
+#: The variant of the side-by-side run with OpenSpiel.
+SIDE_BY_SIDE = ("duo-regna", {"dragon_deck": [2, 1], "dragons_to_win": 2, "max_rounds": 2})
+
+
+def openspiel_rows(iterations: int) -> list[str]:
+    """Markdown rows: seconds of ``iterations`` CFR+ iterations and of one exploitability, by
+    OpenSpiel's Python algorithms on the adapter and by Regalia's, and the exploitability."""
+    import pyspiel
+    from open_spiel.python.algorithms import cfr as os_cfr
+    from open_spiel.python.algorithms import exploitability as os_exploitability
+
+    import regalia.openspiel  # noqa: F401  (registers the games)
+
+    name, options = SIDE_BY_SIDE
+    params = {k: json.dumps(v).replace(",", ";") if isinstance(v, list) else v for k, v in options.items()}
+    theirs = pyspiel.load_game("regalia_" + name.replace("-", "_"), {**params, "chance": "explicit"})
+    start = time.perf_counter()
+    solver = os_cfr.CFRPlusSolver(theirs)
+    for _ in range(iterations):
+        solver.evaluate_and_update_policy()
+    their_solve = time.perf_counter() - start
+    start = time.perf_counter()
+    their_value = os_exploitability.exploitability(theirs, solver.average_policy())
+    their_eval = time.perf_counter() - start
+    start = time.perf_counter()
+    tree = _core.GameTree(_core.make(name, {**options, "chance": "explicit"}), exact.DEFAULT_MAX_HISTORIES)
+    plus = _core.CfrPlus(tree)
+    plus.run(iterations)
+    our_solve = time.perf_counter() - start
+    start = time.perf_counter()
+    our_value = plus.exploitability()["exploitability"]
+    our_eval = time.perf_counter() - start
+    return [
+        f"| OpenSpiel (Python, adapter) | {their_solve:.2f} | {their_eval:.2f} | {their_value:.12f} |",
+        f"| Regalia (Rust, tree walk included) | {our_solve:.3f} | {our_eval:.4f} | {our_value:.12f} |",
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=60.0, help="solving time per method")
     parser.add_argument("--out", type=Path, default=None, help="folder for the PNGs and the JSON data")
+    parser.add_argument("--openspiel-only", action="store_true", help="only the side-by-side run with OpenSpiel")
+    parser.add_argument("--openspiel-iterations", type=int, default=20)
     args = parser.parse_args()
     print(f"# {platform.machine()}, Python {platform.python_version()}, {args.seconds:g} s per method")
+    n = args.openspiel_iterations
+    print(f"\nCFR+ for {n} iterations on {label(*SIDE_BY_SIDE)}, chance=explicit:\n")
+    print("| solver | CFR+ seconds | exploitability seconds | exploitability |\n|---|---|---|---|")
+    print("\n".join(openspiel_rows(n)))
+    if args.openspiel_only:
+        return
     print("\n| variant (chance=explicit) | histories | decision nodes | chance nodes | information sets | walk s |")
     print("|---|---|---|---|---|---|")
     print("\n".join(sizes()))

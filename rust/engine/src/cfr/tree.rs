@@ -168,7 +168,7 @@ impl Tree {
     ) -> Result<Tree, BuildError> {
         if !game.explicit_chance() {
             return Err(Error::InvalidArgument(format!(
-                "exact methods need the whole tree with its chance events: make {} with chance=\"explicit\" (games that have it: duo-regna, duo, duell-der-drachen)",
+                "exact methods need the whole tree with its chance events: make {} with chance=\"explicit\" (regalia.games() lists the games that have that option)",
                 G::NAMES.name
             ))
             .into());
