@@ -200,6 +200,9 @@ def test_bad_policies_are_refused() -> None:
         tree.exploitability(np.zeros(3))
     with pytest.raises(InvalidArgumentError):
         tree.exploitability(np.full(len(tree.uniform_policy()), np.inf))
+    for index in (-1, len(tree)):
+        with pytest.raises(InvalidArgumentError):
+            tree.history(index)
 
 
 def test_cfr_plus_is_deterministic_and_bounded_by_seconds() -> None:

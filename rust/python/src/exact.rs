@@ -130,13 +130,16 @@ impl PyGameTree {
     }
     /// The actions and chance outcomes from the root to the first history of information set
     /// ``index``.
-    fn history(&self, index: usize) -> PyResult<Vec<u16>> {
-        if index >= self.inner.sets.len() {
+    fn history(&self, index: i64) -> PyResult<Vec<u16>> {
+        let Some(index) = usize::try_from(index)
+            .ok()
+            .filter(|&i| i < self.inner.sets.len())
+        else {
             return Err(InvalidArgumentError::new_err(format!(
                 "information set {index} out of range (the tree has {})",
                 self.inner.sets.len()
             )));
-        }
+        };
         Ok(self.inner.history(self.inner.set_members(index as u32)[0]))
     }
     /// The uniform policy, aligned with ``information_sets()``'s actions.
