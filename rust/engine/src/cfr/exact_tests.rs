@@ -169,3 +169,40 @@ fn cfr_plus_approaches_an_equilibrium() {
     }
     assert_eq!(CfrPlus::new(tree).run(5, None, &AtomicBool::new(true)), 0);
 }
+
+/// Three rounds, a pile of a single and a double: 530,635 histories, chance inside the game
+/// (each captured dragon's replacement).
+fn three_rounds() -> DuoRegna {
+    duo_regna(
+        serde_json::json!({"dragon_deck": [1, 1], "dragons_to_win": 2, "max_rounds": 3, "chance": "explicit"}),
+    )
+}
+
+#[test]
+fn no_key_of_the_tree_stands_for_two_information_state_strings() {
+    use crate::session::Session;
+    use std::collections::HashMap;
+    let game = Arc::new(three_rounds());
+    let tree = Tree::build(&*game, 1_000_000).unwrap();
+    assert!(tree.counts().chance > 1);
+    // Every decision node's information-state string, by the session, against its set's key.
+    let mut strings: HashMap<u64, String> = HashMap::new();
+    let mut stack = vec![(0u32, Session::new(game.clone(), 0))];
+    while let Some((n, session)) = stack.pop() {
+        if let Kind::Decision(s) = tree.nodes[n as usize].kind {
+            let set = tree.sets[s as usize];
+            let text = session.information_state_string(set.seat as i64).unwrap();
+            assert_eq!(super::key::key_of_text(&text), Some(set.key));
+            assert_eq!(
+                strings.entry(set.key).or_insert_with(|| text.clone()),
+                &text
+            );
+        }
+        for e in tree.node_edges(n) {
+            let mut child = session.clone();
+            child.apply(e.action as i64).unwrap();
+            stack.push((e.child, child));
+        }
+    }
+    assert_eq!(strings.len(), tree.sets.len());
+}
