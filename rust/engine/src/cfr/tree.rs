@@ -19,6 +19,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The most seats a tree is built for (the largest game's).
 pub const MAX_SEATS: usize = 6;
+/// The most histories a tree may hold: every index (of a node, an edge, a terminal's returns)
+/// fits a `u32`.
+pub const MAX_HISTORIES: u64 = u32::MAX as u64 / MAX_SEATS as u64;
 /// Random paths behind a size estimate.
 const PROBES: u32 = 256;
 /// How far beyond the limit an estimate may be before the tree is refused without a count.
@@ -160,7 +163,8 @@ impl Tree {
         Tree::build_until(game, limit, &AtomicBool::new(false))
     }
 
-    /// [`Tree::build`], given up (with an error) once `stop` is set.
+    /// [`Tree::build`], given up (with an error) once `stop` is set. The limit is capped at
+    /// [`MAX_HISTORIES`] (the tree's indices are `u32`).
     pub fn build_until<G: Game>(
         game: &G,
         limit: u64,
@@ -179,6 +183,7 @@ impl Tree {
             ))
             .into());
         }
+        let limit = limit.min(MAX_HISTORIES);
         let root = game.new_state(Rng::new(0));
         let estimate = estimate_size(game, &root, PROBES, 0x7EE5);
         let refuse = |estimate: f64| {
