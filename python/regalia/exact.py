@@ -42,7 +42,7 @@ __all__ = [
     "uniform",
 ]
 
-#: The most histories an exact method enumerates unless told otherwise (about 100 bytes each).
+#: The most histories an exact method enumerates unless told otherwise.
 DEFAULT_MAX_HISTORIES = 5_000_000
 
 _TREES: dict[tuple[str, str, int], _core.GameTree] = {}
