@@ -61,6 +61,31 @@ def test_the_agent_plays_the_legal_action_of_highest_logit(policy_path: Path) ->
         state.apply(agent.act(view))
 
 
+def test_the_agent_chooses_for_many_games_at_once(policy_path: Path) -> None:
+    """``act_batch`` (what the vector envs ask): greedy, the legal action of highest logit in
+    each row; sampling, only legal actions, each about as often as the policy's probability."""
+    net, game = load_policy(policy_path), regalia.make("duo-regna")
+    state = game.new_state(4)
+    state.apply(state.legal_actions()[2])
+    rows = 6_000
+    observations = np.repeat(np.asarray(state.observation_tensor(1), dtype=np.float32)[None], rows, axis=0)
+    masks = np.zeros((rows, 9), dtype=np.bool_)
+    masks[:, [0, 3, 5, 8]] = True
+    masks[::2, 3] = False  # two kinds of rows: four legal actions, and three
+    logits = net.logits(observations[:1])[0]
+    greedy = PolicyAgent(path=str(policy_path)).act_batch(game, observations, masks)
+    for kind in (0, 1):
+        legal = np.flatnonzero(masks[kind])
+        assert (greedy[kind::2] == legal[np.argmax(logits[legal])]).all()
+    sampled = PolicyAgent(seed=5, path=str(policy_path), sample=True).act_batch(game, observations, masks)
+    assert masks[np.arange(rows), sampled].all()
+    for kind in (0, 1):
+        legal = np.flatnonzero(masks[kind])
+        p = np.exp(logits[legal] - logits[legal].max())
+        seen = np.array([(sampled[kind::2] == a).mean() for a in legal])
+        np.testing.assert_allclose(seen, p / p.sum(), atol=0.03)
+
+
 def state_options() -> dict[str, object]:
     return dict(regalia.make("duo-regna").options)
 

@@ -200,3 +200,98 @@ def test_gymnasium_make_vec_gives_the_native_vector_env() -> None:
     assert type(envs).__name__ == "RegaliaVectorEnv" and envs.num_envs == 8
     obs, infos = envs.reset(seed=1)
     assert obs.shape == (8, 55) and infos["action_mask"].shape == (8, 9)
+
+
+def last_legal(view: View) -> int:
+    return view.legal_actions[-1]
+
+
+def trajectory(batch: SeatBatch, steps: int) -> list[tuple[np.ndarray, ...]]:
+    """What the learner sees over ``steps`` steps of first-legal play, and the games at the end."""
+    out, seen = batch.reset(), []
+    for _ in range(steps):
+        seen.append((out.observations.copy(), out.masks.copy(), out.rewards.copy(), out.terminated.copy()))
+        out = batch.step(np.argmax(out.masks, axis=1))
+    seen.append(tuple(np.array(batch.batch.state(i).history()) for i in range(batch.num_envs)))
+    return seen
+
+
+def assert_same(a: list[tuple[np.ndarray, ...]], b: list[tuple[np.ndarray, ...]]) -> None:
+    assert len(a) == len(b)
+    for x, y in zip(a, b):
+        assert len(x) == len(y) and all(np.array_equal(u, v) for u, v in zip(x, y))
+
+
+def test_batched_opponents_play_as_they_would_game_by_game(config: tuple[str, int], tmp_path: Any) -> None:
+    """``first-legal``, ``last-legal`` and a trained policy answer all their games in one call
+    (``BatchAgent``), from each game's observation for their seat: the same games as when
+    they are asked view by view through Python."""
+    from regalia.agents import PolicyAgent
+    from regalia.policy_file import save_policy
+    from tests.test_policy_agent import random_net
+
+    name, players = config
+    options = {"players": players, **SUITE_OPTIONS.get(name, {})}
+    save_policy(tmp_path / "net.npz", random_net(name, 1, **options))
+    policy = PolicyAgent(path=str(tmp_path / "net.npz"))
+    seats = [i % players for i in range(4)]
+    for batched, one_by_one in [("first-legal", first_legal), ("last-legal", last_legal), (policy, policy.act)]:
+        fast = SeatBatch(name, 4, seat=seats, opponents=batched, seed=6, threads=1, **options)
+        slow = SeatBatch(name, 4, seat=seats, opponents=one_by_one, seed=6, threads=1, **options)
+        assert_same(trajectory(fast, 150), trajectory(slow, 150))
+
+
+def test_a_pool_draws_one_entry_per_game_from_its_seed() -> None:
+    """Each game plays one opponent of the pool (every entry is drawn), the same whether the
+    entries are batched or asked through Python."""
+    fast = SeatBatch("duo-regna", 6, seat=[0, 1, 0, 1, 0, 1], seed=2, threads=1)
+    fast.set_opponent_pool(["first-legal", "last-legal", "random"])
+    slow = SeatBatch("duo-regna", 6, seat=[0, 1, 0, 1, 0, 1], seed=2, threads=1)
+    slow.set_opponent_pool([first_legal, last_legal, "random"])
+    assert not fast.native
+    kinds: set[str] = set()
+    out = fast.reset()
+    for _ in range(400):
+        for i in range(6):
+            state = fast.batch.state(i)
+            replay, moves = fast.game.new_state(state.seed), {"first": 0, "last": 0, "other": 0}
+            for a in state.history():
+                if replay.current_player != fast.seats[i]:
+                    legal = replay.legal_actions()
+                    if len(legal) > 1:
+                        moves["first" if a == legal[0] else "last" if a == legal[-1] else "other"] += 1
+                replay.apply(a)
+            played = {k for k, v in moves.items() if v}
+            if played in ({"first"}, {"last"}):
+                kinds |= played
+            elif moves["other"]:
+                kinds.add("random")
+        out = fast.step(np.argmax(out.masks, axis=1))
+    assert kinds == {"first", "last", "random"}
+    fixed = SeatBatch("duo-regna", 6, seat=[0, 1, 0, 1, 0, 1], seed=2, threads=1)
+    fixed.set_opponent_pool(["first-legal", last_legal])
+    python = SeatBatch("duo-regna", 6, seat=[0, 1, 0, 1, 0, 1], seed=2, threads=1)
+    python.set_opponent_pool([first_legal, "last-legal"])
+    assert_same(trajectory(fixed, 300), trajectory(python, 300))
+    with pytest.raises(regalia.InvalidOptionError, match="pool"):
+        fixed.set_opponent_pool([])
+
+
+def test_a_batched_opponents_illegal_choice_names_the_game_seat_and_action() -> None:
+    class Stubborn:
+        name = "stubborn"
+
+        def act(self, view: View) -> int:
+            return 8
+
+        def act_batch(self, game: Any, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+            return np.full(len(masks), 8)
+
+    batch = SeatBatch("duo-regna", 3, opponents=Stubborn(), seed=1, threads=1)
+    out = batch.reset()
+    with pytest.raises(
+        regalia.AgentError, match=r"game \d: opponent at seat 1 \(stubborn\) chose illegal action 8"
+    ) as e:
+        for _ in range(9):
+            out = batch.step(np.argmax(out.masks, axis=1))
+    assert (e.value.seat, e.value.action) == (1, 8)

@@ -3,10 +3,17 @@ the RL libraries (``regalia.sb3``, ``regalia.gymnasium.RegaliaVectorEnv``).
 
 Every step is one call into Rust for all games (``VectorEnv.step_seats``): the learner's
 actions are played, then the other seats'. Where every opponent is the built-in ``random``
-the other seats are played in that same call, natively; any other opponent (a name, an
-agent object, a function, a trained ``policy``) is asked through Python, one view per game
-waiting for it, and its moves are played natively in further calls until the learner is to
-move again in every game.
+the other seats are played in that same call, natively. Otherwise the games waiting for an
+opponent are answered together where that opponent can be: ``random`` from each game's own
+native generator, a ``BatchAgent`` (``first-legal``, ``last-legal``, ``fixed-order``, a trained
+``policy``) in one call for all its games from their observation tensors and masks; any
+other opponent (a name, an agent object, a function) is asked through Python, one view per
+game. Their moves are played natively in further calls until the learner is to move again
+in every game.
+
+Opponents are fixed for all games (``set_opponents``) or drawn per game from a pool
+(``set_opponent_pool``: each game that starts plays one entry, drawn from its seed), e.g. a
+mix of fixed strategies and past checkpoints for self-play.
 """
 
 from __future__ import annotations
@@ -19,13 +26,17 @@ import numpy as np
 import numpy.typing as npt
 
 from regalia._core import VectorEnv
-from regalia.agents import Agent, view_of
-from regalia.agents.base import call_hook, world_seed
+from regalia.agents import Agent, BatchAgent, make_agent, view_of
+from regalia.agents.base import agent_name, call_hook, world_seed
 from regalia.agents.opponents import Opponents, OpponentSpec, checked_action
-from regalia.errors import AgentError, InvalidArgumentError
+from regalia.errors import AgentError, InvalidArgumentError, InvalidOptionError
 from regalia.seeds import derive_seed
 
 __all__ = ["SeatBatch", "SeatStep"]
+
+#: A pool entry's opponent at one seat: the native ``random``, an agent asked for many games
+#: at once, or a spec asked game by game through Python.
+_Kind = str | BatchAgent | Agent
 
 
 @dataclass
@@ -41,6 +52,20 @@ class SeatStep:
     terminated: npt.NDArray[np.bool_]
     #: The learner's observation of the last position of each game that ended (zeros elsewhere).
     final_observations: npt.NDArray[np.float32]
+
+
+def _batched(spec: str | Agent, seed: int) -> _Kind:
+    """How ``spec`` is asked: ``"random"`` natively, a ``BatchAgent`` (given, or made once
+    from a name) for many games at once, anything else game by game."""
+    if spec == "random":
+        return "random"
+    if isinstance(spec, BatchAgent):
+        return spec
+    if isinstance(spec, str):
+        made = make_agent(spec, seed)
+        if isinstance(made, BatchAgent):
+            return made
+    return spec
 
 
 class SeatBatch:
@@ -60,12 +85,16 @@ class SeatBatch:
     ) -> None:
         self.batch = VectorEnv(game, num_envs, seed=seed, threads=threads, **options)
         self.game = self.batch.game
+        self.seed = seed
         n, players = self.batch.num_envs, self.game.num_players
         seats = [seat] * n if isinstance(seat, int) else list(seat)
         if len(seats) != n or any(not isinstance(s, int) or not 0 <= s < players for s in seats):
             raise InvalidArgumentError(f"seat must be a seat from 0 to {players - 1}, or one for each of the {n} games")
         self.seats = np.array(seats, dtype=np.int64)
         self.set_opponents(opponents)
+        #: Each game's opponents (of the pool entry it drew when it started) and how each is asked.
+        seeds = self.batch.seeds()
+        self._playing: list[tuple[Opponents, dict[int, _Kind]]] = [self._draw(i, int(seeds[i])) for i in range(n)]
         self._agents: list[dict[int, Agent]] = [{} for _ in range(n)]
         self._last: SeatStep | None = None
 
@@ -76,15 +105,30 @@ class SeatBatch:
 
     def set_opponents(self, opponents: OpponentSpec | Sequence[OpponentSpec]) -> None:
         """Who plays the other seats from each game's next start on (``reset`` starts all)."""
+        self.set_opponent_pool([opponents])
+
+    def set_opponent_pool(self, pool: Sequence[OpponentSpec | Sequence[OpponentSpec]]) -> None:
+        """Opponents drawn per game: each game that starts from now on (``reset`` starts all)
+        plays one entry of ``pool`` (each entry as ``opponents`` in ``set_opponents``; repeat
+        an entry to weigh it), drawn uniformly from the game's seed. Games under way keep
+        their opponents."""
+        if isinstance(pool, str) or not isinstance(pool, Sequence) or not len(pool):
+            raise InvalidOptionError("an opponent pool is a non-empty list of opponents")
         players = self.game.num_players
-        self.opponents = {int(s): Opponents(opponents, players, int(s)) for s in set(self.seats.tolist())}
-        self.native = all(o.is_native_random() for o in self.opponents.values())
+        learner_seats = sorted(set(self.seats.tolist()))
+        self.pool = [{s: Opponents(entry, players, s) for s in learner_seats} for entry in pool]
+        #: How each entry's opponent at each seat is asked, by entry and learner seat.
+        self.native = all(o.is_native_random() for entry in self.pool for o in entry.values())
+        self._kinds = [
+            {s: {p: _batched(spec, derive_seed(self.seed, k)) for p, spec in o.specs.items()} for s, o in entry.items()}
+            for k, entry in enumerate(self.pool)
+        ]
 
     def reset(self, seed: int | None = None) -> SeatStep:
         """Starts every game again (from ``seed`` when given) and plays the opponents until
         the learner is to move."""
         self.batch.reset(seed)
-        self._agents = [{} for _ in range(self.num_envs)]
+        self._started(np.ones(self.num_envs, dtype=np.bool_))
         none = np.full(self.num_envs, -1, dtype=np.int64)
         return self._advance(none)
 
@@ -101,36 +145,84 @@ class SeatBatch:
             return np.zeros((self.num_envs, self.game.num_actions), dtype=np.bool_)
         return self._last.masks
 
+    def _draw(self, i: int, game_seed: int) -> tuple[Opponents, dict[int, _Kind]]:
+        """The opponents of game ``i``, which started from ``game_seed``: one pool entry."""
+        k = derive_seed(game_seed, 0x0990) % len(self.pool) if len(self.pool) > 1 else 0
+        seat = int(self.seats[i])
+        return self.pool[k][seat], self._kinds[k][seat]
+
     def _advance(self, actions: npt.NDArray[Any]) -> SeatStep:
         obs, masks, rewards, terminated, players, finals = self.batch.step_seats(self.seats, actions, self.native)
         rows = np.arange(self.num_envs)
         mine = rewards[rows, self.seats].copy()
         ended = terminated.copy()
         if not self.native:
-            for i in np.flatnonzero(ended):
-                self._agents[i] = {}
+            self._started(ended)
             while True:
-                waiting = np.flatnonzero((players != self.seats) & (players >= 0))
-                if not len(waiting):
+                waiting = (players != self.seats) & (players >= 0)
+                if not waiting.any():
                     break
-                moves = np.full(self.num_envs, -1, dtype=np.int64)
-                for i in waiting:
-                    moves[i] = self._opponent_move(int(i), int(players[i]))
+                moves = self._opponent_moves(waiting, players, masks)
                 obs, masks, rewards, terminated, players, new_finals = self.batch.step_seats(self.seats, moves, False)
                 mine += rewards[rows, self.seats]
                 finals[terminated] = new_finals[terminated]
                 ended |= terminated
-                for i in np.flatnonzero(terminated):
-                    self._agents[i] = {}
+                self._started(terminated)
         masks = masks & (players == self.seats)[:, None]
         self._last = SeatStep(obs, masks, mine, ended, finals)
         return self._last
+
+    def _started(self, started: npt.NDArray[np.bool_]) -> None:
+        """Draws the opponents of every game that has just started."""
+        seeds = self.batch.seeds()
+        for i in np.flatnonzero(started):
+            self._agents[i] = {}
+            self._playing[i] = self._draw(int(i), int(seeds[i]))
+
+    def _opponent_moves(
+        self, waiting: npt.NDArray[np.bool_], players: npt.NDArray[np.int64], masks: npt.NDArray[np.bool_]
+    ) -> npt.NDArray[np.int64]:
+        """The move of the opponent to play in every waiting game (``-1`` elsewhere): natively
+        drawn, batched, or asked game by game."""
+        moves = np.full(self.num_envs, -1, dtype=np.int64)
+        groups: dict[int, tuple[BatchAgent, list[int]]] = {}
+        sampled: npt.NDArray[np.int64] | None = None
+        observed: npt.NDArray[np.float32] | None = None
+        for i in np.flatnonzero(waiting).tolist():
+            seat = int(players[i])
+            kind = self._playing[i][1][seat]
+            if isinstance(kind, str) and kind == "random":
+                if sampled is None:
+                    sampled = self.batch.sample_actions()
+                moves[i] = sampled[i]
+            elif isinstance(kind, BatchAgent):
+                groups.setdefault(id(kind), (kind, []))[1].append(i)
+            else:
+                moves[i] = self._opponent_move(i, seat)
+        for agent, games in groups.values():
+            if observed is None:
+                observed = self._observe(players)
+            chosen = np.asarray(agent.act_batch(self.game, observed[games], masks[games]), dtype=np.int64)
+            for g, action in zip(games, chosen.tolist()):
+                if not (0 <= action < masks.shape[1] and masks[g, action]):
+                    seat = int(players[g])
+                    who = f"opponent at seat {seat} ({agent_name(agent)})"
+                    raise AgentError(f"game {g}: {who} chose illegal action {action}", seat=seat, action=action)
+                moves[g] = action
+        return moves
+
+    def _observe(self, players: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
+        """Each game's observation tensor for its current player (the learner's where the
+        game is over): a step that plays no move (``-1``) shows them."""
+        seats = np.where(players >= 0, players, self.seats)
+        observations: npt.NDArray[np.float32] = self.batch.step_seats(seats, np.full(self.num_envs, -1), False)[0]
+        return observations
 
     def _opponent_move(self, i: int, seat: int) -> int:
         state = self.batch.state(i)
         match_seed = int(state.seed or 0)
         if not self._agents[i]:
-            opponents = self.opponents[int(self.seats[i])]
+            opponents = self._playing[i][0]
             agents = opponents.agents([derive_seed(match_seed, s) for s in opponents.seats])
             game, options = self.game.name, self.game.options
             for s, agent in agents.items():

@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from regalia.agents.base import Agent, AgentLike, FunctionAgent, View, as_agent, view_of
+from regalia.agents.base import Agent, AgentLike, BatchAgent, FunctionAgent, View, as_agent, view_of
 from regalia.agents.best import BEST, BestAgent
 from regalia.agents.cfr_agent import CfrAgent
 from regalia.agents.fixed import FirstLegal, FixedOrder, LastLegal
@@ -32,6 +32,7 @@ __all__ = [
     "POLICIES",
     "Agent",
     "AgentLike",
+    "BatchAgent",
     "BestAgent",
     "CfrAgent",
     "FirstLegal",

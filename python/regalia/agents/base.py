@@ -64,6 +64,19 @@ class Agent(Protocol):
         ...
 
 
+@runtime_checkable
+class BatchAgent(Protocol):
+    """An agent that can also choose in many games at once from each game's observation
+    tensor and legal-action mask alone, with no memory between moves (a fixed order, a
+    trained policy): the vector envs (``regalia.seat_batch``) ask it once for all the games
+    waiting for it instead of once per game, and call no hooks."""
+
+    def act_batch(self, game: Any, observations: Any, masks: Any) -> Any:
+        """One legal action per row of ``observations`` (float32, one observation tensor of
+        ``game`` per row) and ``masks`` (bool, the legal actions of that row)."""
+        ...
+
+
 #: Anything ``play`` accepts as a player: an agent, or a plain function of the view.
 AgentLike = Agent | Callable[[View], int]
 

@@ -3,6 +3,11 @@ ids. No serious player may lose to them; the gauntlet (``regalia.gauntlet``) che
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
 from regalia.agents.base import View
 from regalia.errors import InvalidArgumentError
 from regalia.seeds import derive_seed
@@ -20,6 +25,11 @@ class FirstLegal:
         """The first legal action."""
         return view.legal_actions[0]
 
+    def act_batch(self, game: Any, observations: Any, masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+        """The first legal action of each row of ``masks`` (``BatchAgent``)."""
+        first: npt.NDArray[np.int64] = np.argmax(masks, axis=1).astype(np.int64)
+        return first
+
 
 class LastLegal:
     """Always the legal action with the highest id."""
@@ -32,6 +42,11 @@ class LastLegal:
     def act(self, view: View) -> int:
         """The last legal action."""
         return view.legal_actions[-1]
+
+    def act_batch(self, game: Any, observations: Any, masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+        """The last legal action of each row of ``masks`` (``BatchAgent``)."""
+        last: npt.NDArray[np.int64] = (masks.shape[1] - 1 - np.argmax(masks[:, ::-1], axis=1)).astype(np.int64)
+        return last
 
 
 class FixedOrder:
@@ -49,3 +64,10 @@ class FixedOrder:
     def act(self, view: View) -> int:
         """The legal action that comes first in this order."""
         return min(view.legal_actions, key=lambda a: derive_seed(self.order, a))
+
+    def act_batch(self, game: Any, observations: Any, masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+        """The legal action of each row of ``masks`` that comes first in this order (``BatchAgent``)."""
+        keys = [derive_seed(self.order, a) for a in range(masks.shape[1])]
+        rank = np.argsort(np.argsort(np.array(keys, dtype=np.uint64)))
+        chosen: npt.NDArray[np.int64] = np.argmin(np.where(masks, rank, masks.shape[1]), axis=1).astype(np.int64)
+        return chosen

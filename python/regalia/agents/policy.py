@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 import regalia
 from regalia.agents.base import View
@@ -70,11 +71,11 @@ class PolicyAgent:
 
     def game_start(self, view: View) -> None:
         """Refuses a game the policy was not trained for, before its first move."""
-        self._net(view)
+        self._net(view.game, view.options)
 
     def act(self, view: View) -> int:
         """The policy's choice among ``view.legal_actions``."""
-        net = self._net(view)
+        net = self._net(view.game, view.options)
         logits = net.logits(np.asarray(view.observation_tensor(), dtype=np.float32)[None])[0]
         legal = np.asarray(view.legal_actions)
         if not self.sample:
@@ -82,11 +83,33 @@ class PolicyAgent:
         weights = np.exp(logits[legal] - logits[legal].max())
         return int(self._rng.choice(legal, p=weights / weights.sum()))
 
-    def _net(self, view: View) -> PolicyNet:
-        key = f"{view.game} {sorted(view.options.items())}"
+    def act_batch(
+        self, game: Any, observations: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_]
+    ) -> npt.NDArray[np.int64]:
+        """The policy's choice in each row (``BatchAgent``): one forward pass for all rows."""
+        return self._choose(self._net(game.name, dict(game.options)), observations, masks)
+
+    def _choose(
+        self, net: PolicyNet, observations: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_]
+    ) -> npt.NDArray[np.int64]:
+        logits = np.where(masks, net.logits(observations), -np.inf)
+        if not self.sample:
+            greedy: npt.NDArray[np.int64] = np.argmax(logits, axis=1).astype(np.int64)
+            return greedy
+        weights = np.exp(logits - logits.max(axis=1, keepdims=True))
+        cumulative = np.cumsum(weights / weights.sum(axis=1, keepdims=True), axis=1)
+        drawn = (cumulative <= self._rng.random((len(logits), 1))).sum(axis=1)
+        # A draw beyond the rounded total takes the last legal action.
+        last = masks.shape[1] - 1 - np.argmax(masks[:, ::-1], axis=1)
+        inside = np.minimum(drawn, masks.shape[1] - 1)
+        chosen: npt.NDArray[np.int64] = np.where(masks[np.arange(len(masks)), inside], inside, last).astype(np.int64)
+        return chosen
+
+    def _net(self, game_name: str, options: dict[str, Any]) -> PolicyNet:
+        key = f"{game_name} {sorted(options.items())}"
         net = self._nets.get(key)
         if net is None:
-            game = regalia.make(view.game, **view.options)
+            game = regalia.make(game_name, **options)
             if isinstance(self._loaded, PolicyNet):
                 net = self._loaded
             else:
@@ -95,7 +118,7 @@ class PolicyAgent:
                 model = self._loaded
                 shape, actions = tuple(model.observation_space.shape), int(model.action_space.n)
                 net = replace(policy_net(model, game), observation_shape=shape, num_actions=actions)
-            net.check_game(view.game, tuple(game.observation_shape), game.num_actions)
+            net.check_game(game_name, tuple(game.observation_shape), game.num_actions)
             self._nets[key] = net
         return net
 
