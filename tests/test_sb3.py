@@ -80,12 +80,18 @@ def test_seeding_replays_and_is_spent_once() -> None:
     assert env._seeds == [None] * 4
 
 
-def test_maskable_ppo_learns_a_few_steps_within_the_masks() -> None:
+def test_maskable_ppo_learns_a_few_steps_within_the_masks(tmp_path: Any) -> None:
     import torch
     from sb3_contrib import MaskablePPO
 
+    from regalia.agents import PolicyAgent
+    from regalia.policy_file import save_policy
+    from tests.test_policy_agent import random_net
+
     torch.set_num_threads(1)
+    save_policy(tmp_path / "past.npz", random_net())
     env = RegaliaVecEnv("duo-regna", num_envs=16, seed=0)
+    env.set_opponent_pool(["random", "first-legal", PolicyAgent(seed=1, path=str(tmp_path / "past.npz"), sample=True)])
     played: list[bool] = []
     step_async = env.step_async
 
@@ -139,12 +145,42 @@ def test_the_training_script_runs_and_records_its_curve(tmp_path: Any) -> None:
     from regalia.policy_file import load_policy
 
     root = Path(__file__).resolve().parents[1]
-    args = ["--minutes", "0.001", "--envs", "8", "--chunk", "4096", "--eval-games", "40", "--out", str(tmp_path)]
+    args = ["--minutes", "10", "--steps", "8192", "--envs", "8", "--chunk", "4096", "--eval-games", "40"]
+    args += ["--opponent", "random,first-legal", "--eval", "random,last-legal", "--self-play-from", "0"]
+    args += ["--hidden", "16,16", "--out", str(tmp_path)]
     done = subprocess.run(
         [sys.executable, str(root / "benches" / "train_policy.py"), *args], capture_output=True, text=True, timeout=600
     )
     assert done.returncode == 0, done.stderr
-    header, row = [json.loads(line) for line in (tmp_path / "curve.jsonl").read_text().splitlines()]
-    assert header["run"]["game"] == "duo-regna" and row["steps"] >= 4096
-    assert row["wins"] + row["draws"] + row["losses"] == 40
+    header, first, row = [json.loads(line) for line in (tmp_path / "curve.jsonl").read_text().splitlines()]
+    assert header["run"]["game"] == "duo-regna" and (first["steps"], row["steps"]) == (4096, 8192)
+    assert row["wins"] + row["draws"] + row["losses"] == 40 and set(row["against"]) == {"random", "last-legal"}
+    assert {k: row[k] for k in ("wins", "draws", "losses")} == row["against"]["random"]
     assert load_policy(tmp_path / f"policy-{row['steps']}.npz").game == "duo-regna"
+
+
+def test_a_model_continues_from_a_policy_file(tmp_path: Any) -> None:
+    """``load_actor`` sets a fresh model's actor to an exported one (it then chooses as the
+    exported policy does); an actor of other layer sizes is refused, naming both."""
+    from sb3_contrib import MaskablePPO
+
+    from regalia.errors import InvalidArgumentError
+    from regalia.policy_file import load_policy
+    from regalia.sb3 import export_policy, load_actor
+
+    env = RegaliaVecEnv("duo-regna", num_envs=8, seed=3)
+    trained = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=256, n_epochs=1, seed=1, device="cpu")
+    trained.learn(total_timesteps=256)
+    export_policy(trained, env.batch.game, tmp_path / "p.npz")
+    net = load_policy(tmp_path / "p.npz")
+    fresh = MaskablePPO("MlpPolicy", env, seed=2, device="cpu")
+    obs, masks = env.reset(), env.action_masks()
+    logits = np.where(masks, net.logits(obs), -np.inf)
+    before, _ = fresh.predict(obs, action_masks=masks, deterministic=True)
+    load_actor(fresh, net)
+    after, _ = fresh.predict(obs, action_masks=masks, deterministic=True)
+    np.testing.assert_array_equal(after, np.argmax(logits, axis=1))
+    assert not np.array_equal(before, after)
+    wide = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [32]}, device="cpu")
+    with pytest.raises(InvalidArgumentError, match=r"layers \[\(32, 55\), \(9, 32\)\].*\(64, 55\)"):
+        load_actor(wide, net)

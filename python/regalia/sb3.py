@@ -29,7 +29,7 @@ from regalia.gymnasium import observation_box
 from regalia.policy_file import PolicyNet, save_policy
 from regalia.seat_batch import SeatBatch, SeatStep
 
-__all__ = ["RegaliaVecEnv", "export_policy", "policy_net"]
+__all__ = ["RegaliaVecEnv", "export_policy", "load_actor", "policy_net"]
 
 Obs = npt.NDArray[np.float32]
 
@@ -61,6 +61,11 @@ class RegaliaVecEnv(VecEnv):  # type: ignore[misc]
     def set_opponents(self, opponents: OpponentSpec | Sequence[OpponentSpec]) -> None:
         """Who plays the other seats from each game's next start on."""
         self.batch.set_opponents(opponents)
+
+    def set_opponent_pool(self, pool: Sequence[OpponentSpec | Sequence[OpponentSpec]]) -> None:
+        """Opponents drawn per game from ``pool`` from each game's next start on (see
+        ``regalia.seat_batch.SeatBatch.set_opponent_pool``): a mix, past checkpoints."""
+        self.batch.set_opponent_pool(pool)
 
     def reset(self) -> npt.NDArray[np.float32]:
         """Starts every game again (from the seed given to ``seed()`` if any)."""
@@ -122,14 +127,20 @@ class RegaliaVecEnv(VecEnv):  # type: ignore[misc]
         return [False for _ in self._get_indices(indices)]
 
 
+def _actor_modules(model: Any) -> tuple[list[Any], list[Any]]:
+    """The actor's linear layers of an ``MlpPolicy`` model, and the modules between them."""
+    policy = model.policy
+    modules = [*policy.mlp_extractor.policy_net, policy.action_net]
+    return modules[::2], modules[1::2]
+
+
 def policy_net(model: Any, game: Any) -> PolicyNet:
     """The actor of a trained MaskablePPO (or PPO) ``MlpPolicy`` model of ``game`` (a
     ``Game``) as a numpy ``PolicyNet``; other architectures raise ``InvalidArgumentError``."""
     import torch
 
-    policy = model.policy
-    modules = [*policy.mlp_extractor.policy_net, policy.action_net]
-    linear, between = modules[::2], modules[1::2]
+    linear, between = _actor_modules(model)
+    modules = [*linear, *between]
     activations = {type(m).__name__.lower() for m in between}
     alternating = all(isinstance(m, torch.nn.Linear) for m in linear) and len(modules) % 2 == 1
     if not alternating or len(activations) > 1 or not activations <= {"tanh", "relu"}:
@@ -152,3 +163,23 @@ def export_policy(model: Any, game: Any, path: str | Path) -> None:
     """Writes the actor of a trained model of ``game`` to ``path`` as a policy file that
     plays with numpy alone (``policy:path=PATH``)."""
     save_policy(path, policy_net(model, game))
+
+
+def load_actor(model: Any, net: PolicyNet) -> None:
+    """Sets the actor of an ``MlpPolicy`` model to the layers of ``net`` (a policy file
+    loaded by ``regalia.policy_file.load_policy``), to continue training from it; a model
+    whose actor has other layer shapes or another activation raises ``InvalidArgumentError``."""
+    import torch
+
+    linear, between = _actor_modules(model)
+    shapes = [tuple(m.weight.shape) for m in linear]
+    activations = {type(m).__name__.lower() for m in between}
+    if shapes != [tuple(w.shape) for w, _ in net.layers] or (between and activations != {net.activation}):
+        raise InvalidArgumentError(
+            f"the model's actor has layers {shapes} ({', '.join(sorted(activations))}); "
+            f"the policy file's are {[tuple(w.shape) for w, _ in net.layers]} ({net.activation})"
+        )
+    with torch.no_grad():
+        for module, (weight, bias) in zip(linear, net.layers):
+            module.weight.copy_(torch.from_numpy(weight))
+            module.bias.copy_(torch.from_numpy(bias))
