@@ -1,6 +1,6 @@
 """Draws a learning curve recorded by ``benches/train_policy.py`` (its ``curve.jsonl``): the
-win rate against the opponent, with its 99% Wilson interval, against training steps and
-against training wall-clock time, into a PNG (``pip install matplotlib``).
+win rate against each evaluated opponent, with its 99% Wilson interval, against training
+steps and against training wall-clock time, into a PNG (``pip install matplotlib``).
 
     python benches/plot_learning.py docs/learning/duo-regna-random.jsonl \\
         --out docs/learning/duo-regna-random.png --line 0.6681:"best response to random" \\
@@ -37,27 +37,36 @@ def main() -> None:
 
     header, rows = read_curve(args.curve)
     run = header["run"]
-    games = [r["wins"] + r["draws"] + r["losses"] for r in rows]
-    rate = [r["wins"] / n for r, n in zip(rows, games)]
-    bounds = [wilson_interval(r["wins"], n, 0.99) for r, n in zip(rows, games)]
-    low, high = [b[0] for b in bounds], [b[1] for b in bounds]
+    against = rows[0].get("against") or {run["opponent"]: {}}
     xs = {
         "training steps (millions)": [r["steps"] / 1e6 for r in rows],
         "training wall-clock time (minutes, 1 torch thread)": [r["seconds"] / 60 for r in rows],
     }
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
     for ax, (label, x) in zip(axes, xs.items()):
-        ax.fill_between(x, low, high, alpha=0.25, label="99% interval")
-        ax.plot(x, rate, marker=".", label=f"win rate over {games[0]:,} games")
+        for opponent in against:
+            counts = [r["against"][opponent] if "against" in r else r for r in rows]
+            games = [c["wins"] + c["draws"] + c["losses"] for c in counts]
+            rate = [c["wins"] / n for c, n in zip(counts, games)]
+            bounds = [wilson_interval(c["wins"], n, 0.99) for c, n in zip(counts, games)]
+            ax.fill_between(x, [b[0] for b in bounds], [b[1] for b in bounds], alpha=0.2)
+            ax.plot(x, rate, marker=".", label=f"against {opponent} ({games[0]:,} games, 99% interval)")
         for spec in args.line:
             value, _, name = spec.partition(":")
             ax.axhline(float(value), linestyle="--", linewidth=1, color="grey")
             ax.annotate(name, (x[0], float(value)), fontsize=8, va="bottom")
         ax.set_xlabel(label)
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel(f"wins against {run['opponent']}")
+    axes[0].set_ylabel("share of games won (greedy play)")
     axes[0].legend(loc="lower right", fontsize=8)
-    fig.suptitle(f"MaskablePPO on {run['game']} against {run['opponent']} (seed {run['seed']}, {run['envs']} envs)")
+    trained = (
+        run["opponent"]
+        if "," not in run["opponent"]
+        else "a pool (" + ", ".join(sorted(set(run["opponent"].split(",")))) + ")"
+    )
+    fig.suptitle(
+        f"MaskablePPO on {run['game']} against {trained}\n(seed {run['seed']}, {run['envs']} envs)", fontsize=10
+    )
     fig.tight_layout()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(args.out, dpi=100)
