@@ -64,8 +64,9 @@ def main() -> None:
         if "," not in run["opponent"]
         else "a pool (" + ", ".join(sorted(set(run["opponent"].split(",")))) + ")"
     )
+    start = f", its actor started from {run['init_policy']}" if run.get("init_policy") else ""
     fig.suptitle(
-        f"MaskablePPO on {run['game']} against {trained}\n(seed {run['seed']}, {run['envs']} envs)", fontsize=10
+        f"MaskablePPO on {run['game']} against {trained}\n(seed {run['seed']}, {run['envs']} envs{start})", fontsize=10
     )
     fig.tight_layout()
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -172,18 +172,37 @@ def test_a_zip_model_without_torch_names_the_extra(tmp_path: Path) -> None:
         make_agent(f"policy:path={path}")
 
 
+def shipped_results(name: str, opponent: str, games: int) -> tuple[int, int]:
+    """Wins and losses of the shipped policy ``docs/learning/NAME`` over ``games`` native games
+    against ``opponent`` (half from each seat, greedy), after checking it is intact."""
+    from regalia.seat_batch import SeatBatch
+
+    net = load_policy(Path(__file__).resolve().parents[1] / "docs" / "learning" / name)
+    assert (net.game, net.observation_shape) == ("duo-regna", (55,))
+    slots = 200
+    batch = SeatBatch("duo-regna", slots, seat=[i % 2 for i in range(slots)], opponents=opponent, seed=77, threads=1)
+    out, played, wins, losses = batch.reset(), np.zeros(slots, dtype=np.int64), 0, 0
+    while (played < games // slots).any():
+        out = batch.step(np.argmax(np.where(out.masks, net.logits(out.observations), -np.inf), axis=1))
+        counted = out.terminated & (played < games // slots)
+        wins += int((out.rewards[counted] > 0).sum())
+        losses += int((out.rewards[counted] < 0).sum())
+        played += out.terminated
+    return wins, losses
+
+
 def test_the_shipped_duo_regna_policy_loads_and_beats_the_equilibriums_rate() -> None:
     """docs/learning/duo-regna-random.npz: intact, and over 1,000 native games against
     random it wins more often than the equilibrium does (52.42%, docs/agents.md)."""
-    from regalia.seat_batch import SeatBatch
-
-    net = load_policy(Path(__file__).resolve().parents[1] / "docs" / "learning" / "duo-regna-random.npz")
-    assert (net.game, net.observation_shape) == ("duo-regna", (55,))
-    batch = SeatBatch("duo-regna", 200, seat=[i % 2 for i in range(200)], opponents="random", seed=77, threads=1)
-    out, games, wins = batch.reset(), np.zeros(200, dtype=np.int64), 0
-    while (games < 5).any():
-        out = batch.step(np.argmax(np.where(out.masks, net.logits(out.observations), -np.inf), axis=1))
-        counted = out.terminated & (games < 5)
-        wins += int((out.rewards[counted] > 0).sum())
-        games += out.terminated
+    wins, _ = shipped_results("duo-regna-random.npz", "random", 1_000)
     assert wins / 1_000 > 0.5242
+
+
+@pytest.mark.parametrize("opponent", ["random", "first-legal", "last-legal"])
+def test_the_shipped_pool_policy_wins_against_random_and_the_fixed_strategies(opponent: str) -> None:
+    """docs/learning/duo-regna-pool.npz, trained against a pool that holds fixed strategies:
+    it wins more games than it loses against first-legal and last-legal (the policy trained
+    against random alone lost every game to first-legal), and beats the equilibrium's rate
+    against random."""
+    wins, losses = shipped_results("duo-regna-pool.npz", opponent, 1_000)
+    assert wins > losses and (opponent != "random" or wins / 1_000 > 0.5242)
