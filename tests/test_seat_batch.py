@@ -190,6 +190,11 @@ def test_the_gymnasium_vector_env_follows_same_step_autoreset(config: tuple[str,
     first, _ = envs.reset(seed=3)
     again, _ = envs.reset(seed=3, options={"opponents": "random"})
     assert np.array_equal(first, again)
+    pooled, _ = envs.reset(seed=3, options={"opponent_pool": ["random", first_legal]})
+    assert envs.unwrapped.batch.native is False and len(envs.unwrapped.batch.pool) == 2
+    assert envs.observation_space.contains(pooled)
+    with pytest.raises(regalia.InvalidOptionError, match="opponent_pool"):
+        envs.reset(options={"opponentpool": []})
 
 
 def test_gymnasium_make_vec_gives_the_native_vector_env() -> None:

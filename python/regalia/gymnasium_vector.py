@@ -9,7 +9,8 @@ Autoreset is Gymnasium's ``SAME_STEP`` mode (``metadata["autoreset_mode"]``): on
 game ends, ``terminations[i]`` is true, the observation is already the next game's first, and
 ``infos["final_obs"][i]`` (``infos["_final_obs"]`` marks the rows) is the learner's last
 observation of the game that ended. Opponents are as in ``RegaliaEnv``
-(``reset(options={"opponents": ...})`` swaps them); see ``regalia.seat_batch``.
+(``reset(options={"opponents": ...})`` swaps them, ``{"opponent_pool": [...]}`` draws them
+per game from a pool); see ``regalia.seat_batch``.
 """
 
 from __future__ import annotations
@@ -61,12 +62,16 @@ class RegaliaVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.NDAr
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Obs, dict[str, Any]]:
         """Starts every game again: from ``seed`` (an int, or a list whose first entry is
-        used) when given; ``options={"opponents": ...}`` sets new opponents first."""
-        unknown = sorted(set(options or {}) - {"opponents"})
+        used) when given; ``options={"opponents": ...}`` sets new opponents first, and
+        ``options={"opponent_pool": [...]}`` a pool each game draws its opponents from
+        (``regalia.seat_batch.SeatBatch.set_opponent_pool``)."""
+        unknown = sorted(set(options or {}) - {"opponents", "opponent_pool"})
         if unknown:
-            raise InvalidOptionError(f"unknown reset option {unknown[0]!r}; reset options: opponents")
+            raise InvalidOptionError(f"unknown reset option {unknown[0]!r}; reset options: opponents, opponent_pool")
         if options and "opponents" in options:
             self.batch.set_opponents(options["opponents"])
+        if options and "opponent_pool" in options:
+            self.batch.set_opponent_pool(options["opponent_pool"])
         first = seed[0] if isinstance(seed, list) else seed
         out = self.batch.reset(first)
         return out.observations.copy(), self._infos(out)
