@@ -228,10 +228,10 @@ def assert_same(a: list[tuple[np.ndarray, ...]], b: list[tuple[np.ndarray, ...]]
 
 
 def test_batched_opponents_play_as_they_would_game_by_game(config: tuple[str, int], tmp_path: Any) -> None:
-    """``first-legal``, ``last-legal`` and a trained policy answer all their games in one call
+    """``first-legal``, ``last-legal``, ``fixed-order`` and a trained policy answer all their games in one call
     (``BatchAgent``), from each game's observation for their seat: the same games as when
     they are asked view by view through Python."""
-    from regalia.agents import PolicyAgent
+    from regalia.agents import FixedOrder, PolicyAgent
     from regalia.policy_file import save_policy
     from tests.test_policy_agent import random_net
 
@@ -240,7 +240,9 @@ def test_batched_opponents_play_as_they_would_game_by_game(config: tuple[str, in
     save_policy(tmp_path / "net.npz", random_net(name, 1, **options))
     policy = PolicyAgent(path=str(tmp_path / "net.npz"))
     seats = [i % players for i in range(4)]
-    for batched, one_by_one in [("first-legal", first_legal), ("last-legal", last_legal), (policy, policy.act)]:
+    ordered = FixedOrder(order=3).act
+    pairs = [("first-legal", first_legal), ("last-legal", last_legal), ("fixed-order:order=3", ordered)]
+    for batched, one_by_one in [*pairs, (policy, policy.act)]:
         fast = SeatBatch(name, 4, seat=seats, opponents=batched, seed=6, threads=1, **options)
         slow = SeatBatch(name, 4, seat=seats, opponents=one_by_one, seed=6, threads=1, **options)
         assert_same(trajectory(fast, 150), trajectory(slow, 150))

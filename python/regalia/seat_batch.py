@@ -174,6 +174,8 @@ class SeatBatch:
 
     def _started(self, started: npt.NDArray[np.bool_]) -> None:
         """Draws the opponents of every game that has just started."""
+        if not started.any():
+            return
         seeds = self.batch.seeds()
         for i in np.flatnonzero(started):
             self._agents[i] = {}
