@@ -7,8 +7,11 @@ use crate::actions::{Action, ActionSet};
 use crate::error::{Error, Result};
 use crate::game::{Game, Seat};
 use crate::recall::{self, Memo, Progress};
-use crate::rng::Rng;
+use crate::rng::{derive_seed, Rng};
+use crate::search::belief::{Belief, BeliefModel, ParticleFilter, Worlds};
+use crate::search::{ismcts_in, IsmctsConfig, IsmctsResult};
 use serde_json::{json, Value};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// The `format` tag of a saved state.
@@ -47,6 +50,9 @@ enum Origin<G: Game> {
     /// Unknown (a state loaded without its seed): there is no record to give.
     Unknown,
 }
+
+/// The sub-stream of a search's seed its belief's filter draws from.
+const BELIEF_STREAM: u64 = 0x00BE_11EF;
 
 /// The fields of a saved state's envelope, every one required and no other allowed.
 pub const ENVELOPE_FIELDS: [&str; 7] = [
@@ -495,6 +501,70 @@ impl<G: Game> Session<G> {
         })
         .to_string()
     }
+    /// ISMCTS for the seat to move (`None` once over): in worlds determinized from this
+    /// state, or with a belief model ([`IsmctsConfig::belief`]) in the worlds of that seat's
+    /// belief over the history it saw ([`Session::belief`]). It ends early once `stop` is set.
+    pub fn ismcts(&self, config: &IsmctsConfig, stop: &AtomicBool) -> Result<Option<IsmctsResult>> {
+        let Some(seat) = self.current_player() else {
+            return Ok(None);
+        };
+        let worlds = match config.belief.model {
+            BeliefModel::None => None,
+            _ => Some(Worlds::of(&self.belief(
+                seat,
+                config.belief,
+                derive_seed(config.seed, BELIEF_STREAM),
+            )?)),
+        };
+        Ok(ismcts_in(
+            &*self.game,
+            &self.state,
+            config,
+            stop,
+            worlds.as_ref(),
+        ))
+    }
+
+    /// `seat`'s belief now: a particle filter ([`crate::search::belief`]) that followed the
+    /// game from its start, shown only what the seat saw. It needs the chance outcomes in
+    /// the history (explicit chance) and the history itself: a game from its seed, or a
+    /// world determinized for `seat` from one.
+    pub fn belief(&self, seat: Seat, belief: Belief, seed: u64) -> Result<ParticleFilter<G>> {
+        if !self.game.explicit_chance() {
+            return Err(Error::InvalidArgument(format!(
+                "a belief follows the chance outcomes of the game's history, and {} draws them from its seed: make it with chance='explicit'",
+                G::NAMES.name
+            )));
+        }
+        let (start, mut filter) = match (&self.origin, self.seed) {
+            (Origin::Seed, Some(seed_of_game)) => {
+                let start = self.game.new_state(Rng::new(seed_of_game));
+                let filter = ParticleFilter::new(&*self.game, &start, seat, belief, seed);
+                (start, filter)
+            }
+            (
+                Origin::World {
+                    start,
+                    parent,
+                    seat: s,
+                },
+                _,
+            ) if *s == seat => (G::State::clone(start), parent.belief(seat, belief, seed)?),
+            _ => {
+                return Err(bad_state(
+                    "a belief needs the history its seat saw: this state was loaded without its seed, or determinized for another seat",
+                ))
+            }
+        };
+        let mut now = start;
+        for &a in &self.history {
+            let before = now.clone();
+            self.game.apply(&mut now, a);
+            filter.step(&*self.game, &before, a, &now);
+        }
+        Ok(filter)
+    }
+
     /// Runs the game's [`Game::check_state`] on this state.
     pub fn check_state(&self) -> Result<()> {
         self.game.check_state(&self.state).map_err(bad_state)
