@@ -375,21 +375,29 @@ mod tests {
     }
 
     #[test]
-    fn a_belief_is_the_same_for_a_seed_and_needs_explicit_chance() {
+    fn a_belief_goes_on_from_the_last_as_if_built_afresh_and_needs_explicit_chance() {
         let g = duo(2);
         let s = played(&g, 7, |s| {
             s.history().len() > 80 && s.current_player() == Some(0)
         });
         let b = belief(BeliefModel::Rollout, 8);
-        let states = |seed| -> Vec<_> {
-            let f = s.belief(0, b, seed).expect("a game from its seed");
+        let states = |x: &Session<Duo>| -> Vec<_> {
+            let f = x.belief(0, b).expect("a game from its seed");
             f.worlds().map(|(w, p)| (*w, p)).collect()
         };
-        assert_eq!(states(3), states(3));
-        assert_ne!(states(3), states(4));
+        // The same game, its belief asked for along the way (kept and gone on from).
+        let mut stepped = Session::new(g.clone(), 7);
+        for (i, &a) in s.history().iter().enumerate() {
+            if i % 20 == 0 && stepped.current_player() == Some(0) {
+                states(&stepped);
+            }
+            stepped.apply(i64::from(a)).expect("legal");
+        }
+        assert_eq!(states(&stepped), states(&s));
+        assert_eq!(states(&s), states(&s));
         let seeded =
             Arc::new(Duo::from_options(&crate::options::Options::new()).expect("defaults"));
-        let err = Session::new(seeded, 1).belief(0, b, 1).expect_err("seeded");
+        let err = Session::new(seeded, 1).belief(0, b).expect_err("seeded");
         assert!(err.to_string().contains("chance='explicit'"), "{err}");
     }
 
@@ -425,7 +433,7 @@ mod tests {
                 ParticleFilter::new(&*g, s.state(), 0, belief(BeliefModel::None, 400), seed);
             plain += fitting_share(s.state(), worlds.worlds());
             let filter = s
-                .belief(0, belief(BeliefModel::Rollout, 400), seed)
+                .belief(0, belief(BeliefModel::Rollout, 400))
                 .expect("explicit");
             believed += fitting_share(s.state(), filter.worlds());
         }
@@ -465,7 +473,7 @@ mod tests {
         for model in [BeliefModel::Uniform, BeliefModel::Rollout] {
             let b = belief(model, 16);
             let worlds = |x: &Session<Duo>| -> Vec<_> {
-                let f = x.belief(0, b, 5).expect("explicit");
+                let f = x.belief(0, b).expect("explicit");
                 f.worlds().map(|(w, p)| (*w, p)).collect()
             };
             assert_eq!(worlds(&s), worlds(&other));
