@@ -2218,7 +2218,10 @@ mod tests {
             Some(1),
             "the Knight's owner still has her turn"
         );
-        g.apply(&mut s, PLAY_UP + HERALD as Action);
+        for a in [END_TURN, END_TURN, PLAY_UP + HERALD as Action] {
+            assert!(g.legal_actions(&s).contains(a as usize));
+            g.apply(&mut s, a);
+        }
         assert_eq!(g.chance_event(&s), Some(ChanceEvent::HeraldTop));
         let herald_view = g.observation(&s, 1);
         assert_eq!(herald_view["herald_card"], Value::Null);
