@@ -34,6 +34,7 @@ EXPLICIT_CHANCE_OPTIONS: dict[str, dict[str, Any]] = {
     "duo-regna": {"chance": "explicit"},
     "duell-der-drachen": {"chance": "explicit"},
     "duo": {"chance": "explicit", "rounds": 1},
+    "regine": {"chance": "explicit"},
 }
 
 

@@ -401,6 +401,9 @@ def test_openspiel_explicit_chance_is_explicit_stochastic() -> None:
     duell = pyspiel.load_game(os_adapter.game_name("duell-der-drachen"), {"chance": "explicit", "values": 3})
     assert duell.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     pyspiel.random_sim_test(duell, num_sims=5, serialize=True, verbose=False)
+    regine = pyspiel.load_game(os_adapter.game_name("regine"), {"chance": "explicit", "players": 2, "target": 6})
+    assert regine.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    pyspiel.random_sim_test(regine, num_sims=2, serialize=True, verbose=False)
     state = game.new_initial_state()
     assert state.is_chance_node() and state.current_player() == pyspiel.PlayerId.CHANCE
     assert state.chance_outcomes() == [(0, 0.5), (1, 0.5)]

@@ -9,7 +9,10 @@ import random
 from typing import Any
 
 import numpy as np
+import pytest
 
+import regalia
+from regalia.cfr import information_state_key
 from tests.conftest import DIFF_GAMES, make_explicit, make_game, pick_step
 
 #: Default games per configuration; Duo Regna's 2,000 is the foundation's bar. Duo plays one
@@ -31,6 +34,29 @@ def test_backends_agree_at_chance_nodes(explicit_name: str) -> None:
     with their probabilities."""
     rust, ref = make_explicit(explicit_name), make_explicit(explicit_name, "reference")
     play_both(rust, ref, DIFF_GAMES or DEFAULT_GAMES.get(explicit_name, 200) // 4, random.Random(explicit_name))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_regine_backends_agree_at_chance_nodes_for_every_seat_count(players: int) -> None:
+    """Regine with explicit chance for each seat count (a short game, to 12 points): the
+    harness above, then every seat's information state and its key at chance nodes."""
+    options = {"chance": "explicit", "players": players, "target": 12}
+    rust = regalia.make("regine", **options)  # type: ignore[arg-type]
+    ref = regalia.make("regine", backend="reference", **options)  # type: ignore[arg-type]
+    rnd = random.Random(f"regine explicit {players}")
+    play_both(rust, ref, DIFF_GAMES or 2, rnd)
+    r, p = rust.new_state(5), ref.new_state(5)
+    compared = 0
+    while r.legal_actions():
+        if r.is_chance_node and rnd.random() < 0.1:
+            for seat in range(players):
+                assert r.information_state_string(seat) == p.information_state_string(seat)
+                assert information_state_key(r, seat) == information_state_key(p, seat)
+            compared += 1
+        a = pick_step(r, rnd)
+        r.apply(a)
+        p.apply(a)
+    assert compared > 0 and r.returns() == p.returns()
 
 
 def play_both(rust: Any, ref: Any, games: int, rnd: random.Random) -> None:

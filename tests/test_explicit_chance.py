@@ -222,3 +222,106 @@ def test_duo_fed_the_seeded_draws_plays_the_seeded_game(seed: int, backend: str)
         seeded.apply(action)
         explicit.apply(action)
         answer_chance()
+
+
+def test_regine_deals_as_the_seeded_shuffle_does(backend: str) -> None:
+    """The Queens (8 of 40) in the two hands of a two-player deal, first dealt seat 1's then
+    seat 0's (0, 1 or 2 and more in each: 9 cells), follow the hypergeometric law in both
+    modes: 2,000 seeded deals (seeds 0..1999) and 2,000 explicit deals drawn card by card with
+    their probabilities (``random.Random(7)``); chi-square with 8 degrees of freedom refused
+    above 35 (p < 1e-4)."""
+    from math import comb
+
+    games = 2000
+
+    def hand(queens_left: int, cards_left: int, k: int) -> float:
+        """The chance of ``k`` Queens in a hand of 4 from ``cards_left`` cards."""
+        return comb(queens_left, k) * comb(cards_left - queens_left, 4 - k) / comb(cards_left, 4)
+
+    def cell(k: int) -> int:
+        return min(k, 2)
+
+    expected = [0.0] * 9
+    for q1 in range(5):
+        for q0 in range(5):
+            p = hand(8, 40, q1) * hand(8 - q1, 36, q0)
+            expected[3 * cell(q1) + cell(q0)] += p
+    assert abs(sum(expected) - 1) < 1e-12
+
+    def category(state: Any) -> int:
+        queens = [state.observation(seat)["hand"].count("queen") for seat in (1, 0)]
+        return 3 * cell(queens[0]) + cell(queens[1])
+
+    seeded = regalia.make("regine", backend=backend, players=2)  # type: ignore[arg-type]
+    counts = [0] * 9
+    for seed in range(games):
+        counts[category(seeded.new_state(seed))] += 1
+    assert chi_square(counts, expected) < 35, counts
+
+    rnd = random.Random(7)
+    explicit = regalia.make("regine", backend=backend, players=2, chance="explicit")  # type: ignore[arg-type]
+    counts = [0] * 9
+    for _ in range(games):
+        state = explicit.new_state(0)
+        while state.is_chance_node:
+            outcomes, weights = zip(*state.chance_outcomes())
+            state.apply(rnd.choices(outcomes, weights)[0])
+        counts[category(state)] += 1
+    assert chi_square(counts, expected) < 35, counts
+
+
+#: Regine's card kinds (chance outcomes) by name.
+KIND = {
+    name: i
+    for i, name in enumerate(("jester", "peasant", "assassin", "courtesan", "herald", "knight", "princess", "queen"))
+}
+
+
+def test_regine_chance_nodes_deal_take_and_turn_cards(backend: str) -> None:
+    """Two players, seat 0 deals: seat 1's hand card by card, then seat 0's; a Knight's
+    victim loses a card drawn by its share of her hand and draws another from the unseen
+    cards; a Herald's owner looks at a top card drawn at a chance node; saves round-trip at
+    every chance node; a bad outcome is refused and changes nothing; the seeded game has no
+    chance nodes."""
+    game = regalia.make("regine", backend=backend, players=2, chance="explicit")  # type: ignore[arg-type]
+    state = game.new_state(1)
+    assert state.is_chance_node and state.current_player == -1
+    assert state.chance_outcomes()[0] == (KIND["jester"], 8 / 40)
+    assert state.action_info(KIND["queen"]) == {"kind": "draw", "card": "queen", "seat": 1}
+    before = state.to_json()
+    with pytest.raises(IllegalActionError, match="not a possible outcome"):
+        state.apply(20)
+    assert state.to_json() == before
+    deal = ["knight", "herald", "jester", "jester", "queen", "queen", "peasant", "assassin"]
+    for i, name in enumerate(deal):
+        assert state.action_name(KIND[name]) == f"draw {name} for seat {1 if i < 4 else 0}"
+        state.apply(KIND[name])
+        back = game.state_from_json(state.to_json())
+        assert back == state and back.legal_actions() == state.legal_actions()
+    assert sorted(state.observation(1)["hand"]) == sorted(deal[:4])
+    assert state.observation(0)["hand_sizes"] == [4, 4] and state.current_player == 0
+    state.apply(state.parse_action("end turn"))
+    state.apply(state.parse_action("play knight face up"))
+    state.apply(state.parse_action("knight: seat 0"))
+    assert state.is_chance_node
+    assert state.chance_outcomes() == [(KIND["peasant"], 0.25), (KIND["assassin"], 0.25), (KIND["queen"], 0.5)]
+    assert state.action_name(KIND["queen"]) == "seat 0 loses queen"
+    assert game.state_from_json(state.to_json()) == state
+    state.apply(KIND["queen"])
+    assert state.is_chance_node and dict(state.chance_outcomes())[KIND["queen"]] == 6 / 32
+    state.apply(KIND["courtesan"])
+    assert state.observation(0)["hand"].count("courtesan") == 1 and state.current_player == 1
+    state.apply(state.parse_action("end turn"))
+    state.apply(state.parse_action("end turn"))
+    state.apply(state.parse_action("play herald face up"))
+    assert state.is_chance_node and state.observation(1)["herald_card"] is None
+    assert state.action_info(KIND["princess"]) == {"kind": "herald_top", "card": "princess"}
+    world = state.determinize(0, 4)
+    assert world.is_chance_node and world.observation(0) == state.observation(0)
+    state.apply(KIND["princess"])
+    assert state.observation(1)["herald_card"] == "princess" and state.observation(0)["herald_card"] is None
+    assert "princess" not in state.information_state_string(0)
+    seeded = regalia.make("regine", backend=backend, players=2).new_state(1)  # type: ignore[arg-type]
+    assert not seeded.is_chance_node
+    with pytest.raises(InvalidArgumentError, match="chance='seeded'"):
+        seeded.chance_outcomes()

@@ -39,8 +39,11 @@ __all__ = [
     "DuoRegnaPlay",
     "RegineActionInfo",
     "RegineCardChoice",
+    "RegineDraw",
     "RegineExchange",
     "RegineHerald",
+    "RegineHeraldTop",
+    "RegineKnightLoss",
     "RegineNameSeat",
     "RegineOnly",
     "ReginePlay",
@@ -196,8 +199,45 @@ class RegineHerald(TypedDict):
     take: bool
 
 
+class RegineDraw(TypedDict):
+    """Regine with explicit chance: at a chance node, outcome ``k`` gives a seat a card of kind
+    ``k`` from the deck (the deal, an exchange, a card replaced)."""
+
+    kind: Literal["draw"]
+    card: str
+    #: The seat that draws it.
+    seat: int
+
+
+class RegineHeraldTop(TypedDict):
+    """Regine with explicit chance: at a chance node, outcome ``k`` is the deck's top card, of
+    kind ``k``, which the Herald's owner looks at."""
+
+    kind: Literal["herald_top"]
+    card: str
+
+
+class RegineKnightLoss(TypedDict):
+    """Regine with explicit chance: at a chance node, outcome ``k`` is the card of kind ``k``
+    the Knight's victim loses at random."""
+
+    kind: Literal["knight_loss"]
+    card: str
+    #: The victim.
+    seat: int
+
+
 RegineActionInfo = (
-    RegineOnly | ReginePlay | RegineExchange | RegineNameSeat | RegineTargetCard | RegineCardChoice | RegineHerald
+    RegineOnly
+    | ReginePlay
+    | RegineExchange
+    | RegineNameSeat
+    | RegineTargetCard
+    | RegineCardChoice
+    | RegineHerald
+    | RegineDraw
+    | RegineHeraldTop
+    | RegineKnightLoss
 )
 
 

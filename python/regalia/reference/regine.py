@@ -41,6 +41,7 @@ from regalia.cards.regine import (
     suit_points,
 )
 from regalia.reference.base import GameInfo, Rules, winner_returns
+from regalia.reference.chance import CHANCE_ALLOWED, ChanceMode, draw_from_counts
 from regalia.reference.codec import U8, U16, Items, Maybe
 from regalia.reference.options import Choice, Integer, option, read
 from regalia.reference.rng import Rng
@@ -51,6 +52,8 @@ MAX_PLAYERS = 4
 DECK = 40
 SUIT_MAX = (1, 1, 2, 2)
 MAX_ROUND_GAIN = 40
+#: A deck entry nobody has seen yet (explicit chance): its kind is drawn at a chance node.
+UNSEEN = KINDS
 
 BUILD, WAGER, OVER = 0, 1, 2
 PHASE_NAMES = ("build", "wager", "over")
@@ -63,6 +66,7 @@ COURTESAN_TARGET = 4
 HERALD_CHOICE = 5
 KNIGHT_NAME = 6
 PRINCESS_DISCARD = 7
+KNIGHT_DISCARD = 8
 DECISIONS = (
     "turn",
     "exchange",
@@ -134,6 +138,13 @@ class RegineOptions:
     )
     target: int = option(31, Integer(1, 1000), "points that end the game")
     max_rounds: int = option(100, Integer(1, 10_000), "stalemate guard: rounds before the game ends on points")
+    chance: ChanceMode = option(
+        "seeded",
+        CHANCE_ALLOWED,
+        "'seeded' (cards are shuffled from the seed) or 'explicit' (each card dealt or drawn, "
+        "each card a Herald turns and each card a Knight takes is a chance node)",
+        saved_default="seeded",
+    )
 
 
 # ---- Cards and actions ----
@@ -143,6 +154,11 @@ def _size(counts: list[int]) -> int:
 
 def _popcount(x: int) -> int:
     return bin(x).count("1")
+
+
+#: What a chance node decides (explicit chance): ``("draw", seat)``, ``("herald_top", None)``
+#: or ``("knight_loss", seat)``.
+ChanceEvent = tuple[Literal["draw", "herald_top", "knight_loss"], int | None]
 
 
 # ---- State ----
@@ -200,6 +216,11 @@ class Regine(Rules[State, RegineOptions]):
 
     def action_info(self, s: State, action: int) -> dict[str, Any]:
         a = action
+        event = self.chance_event(s)
+        if event is not None and a < KINDS:
+            kind, seat = event
+            info: dict[str, Any] = {"kind": kind, "card": CARD_NAMES[a]}
+            return info if seat is None else {**info, "seat": seat}
         if 0 <= a < PLAY_DOWN:
             return {"kind": "play", "card": CARD_NAMES[a], "face_up": True}
         if PLAY_DOWN <= a < MARK:
@@ -239,6 +260,12 @@ class Regine(Rules[State, RegineOptions]):
             return f"{info['effect']}: {'take the top card' if info['take'] else 'put it at the bottom'}"
         if kind == "discard":
             return f"{info['effect']}: discard {info['card']}"
+        if kind == "draw":
+            return f"draw {info['card']} for seat {info['seat']}"
+        if kind == "herald_top":
+            return f"the top card is {info['card']}"
+        if kind == "knight_loss":
+            return f"seat {info['seat']} loses {info['card']}"
         return _PLAIN_NAMES[kind]
 
     # ---- Setup ----
@@ -284,8 +311,11 @@ class Regine(Rules[State, RegineOptions]):
         return (seat + self.config.players - 1) % self.config.players
 
     def _deal(self, s: State) -> None:
-        s.deck = [kind for kind in range(KINDS) for _ in range(COPIES[kind])]
-        s.rng.shuffle(s.deck)
+        if self._explicit:
+            s.deck = [UNSEEN] * DECK
+        else:
+            s.deck = [kind for kind in range(KINDS) for _ in range(COPIES[kind])]
+            s.rng.shuffle(s.deck)
         s.deck_len = DECK
         s.discard = [0] * KINDS
         s.hands = [[0] * KINDS for _ in range(MAX_PLAYERS)]
@@ -309,6 +339,12 @@ class Regine(Rules[State, RegineOptions]):
     def _refill(self, s: State) -> None:
         if s.deck_len > 0:
             return
+        if self._explicit:
+            n = _size(s.discard)
+            s.deck[:n] = [UNSEEN] * n
+            s.discard = [0] * KINDS
+            s.deck_len = n
+            return
         n = 0
         for kind in range(KINDS):
             for _ in range(s.discard[kind]):
@@ -319,6 +355,8 @@ class Regine(Rules[State, RegineOptions]):
         s.rng.shuffle(s.deck, 0, n)
 
     def _draw(self, s: State, seat: int) -> None:
+        if self._explicit:
+            return
         self._refill(s)
         if s.deck_len > 0:
             s.deck_len -= 1
@@ -328,13 +366,29 @@ class Regine(Rules[State, RegineOptions]):
 
     # ---- Legal moves ----
     def current_player(self, s: State) -> int | None:
-        if s.phase == OVER:
+        if s.phase == OVER or self.is_chance_node(s):
             return None
         if s.phase == BUILD and s.effect != NO_EFFECT:
             return s.effect_seat
         return s.turn
 
+    def is_chance_node(self, s: State) -> bool:
+        return self.chance_event(s) is not None
+
+    def chance_outcomes(self, s: State) -> list[tuple[int, float]]:
+        event = self.chance_event(s)
+        if event is None:
+            return []
+        return draw_from_counts(enumerate(self._outcome_counts(s, event)))
+
+    @property
+    def explicit_chance(self) -> bool:
+        return self._explicit
+
     def legal_actions(self, s: State) -> list[int]:
+        event = self.chance_event(s)
+        if event is not None:
+            return [k for k, c in enumerate(self._outcome_counts(s, event)) if c > 0]
         if s.phase == BUILD:
             return self._legal_build(s)
         if s.phase == WAGER:
@@ -390,7 +444,10 @@ class Regine(Rules[State, RegineOptions]):
 
     # ---- Apply ----
     def apply(self, s: State, action: int) -> None:
-        if s.phase == BUILD:
+        event = self.chance_event(s)
+        if event is not None:
+            self._apply_chance(s, event, action)
+        elif s.phase == BUILD:
             self._apply_build(s, action)
         else:
             self._apply_wager(s, action)
@@ -441,6 +498,10 @@ class Regine(Rules[State, RegineOptions]):
         return change or play
 
     def _settle(self, s: State) -> None:
+        if self._explicit:
+            self._complete_draws(s)
+            if self.is_chance_node(s):
+                return
         if s.phase == BUILD and s.effect == NO_EFFECT and _size(s.marked) == 0 and not self._can_act(s):
             self._end_turn(s)
 
@@ -518,6 +579,8 @@ class Regine(Rules[State, RegineOptions]):
             n = s.deck_len
             if n > 0:
                 s.deck[:n] = [s.deck[n - 1]] + s.deck[: n - 1]
+        elif a < PRINCESS_CARD and self._explicit:
+            self._set_effect(s, KNIGHT_DISCARD, a - KNIGHT_SEAT, 0)
         elif a < PRINCESS_CARD:
             self._clear_effect(s)
             victim = a - KNIGHT_SEAT
@@ -561,6 +624,87 @@ class Regine(Rules[State, RegineOptions]):
         s.face_up[seat] = (up & ((1 << slot) - 1)) | ((up >> (slot + 1)) << slot)
         s.table_len[seat] -= 1
         self._draw(s, seat)
+
+    @property
+    def _explicit(self) -> bool:
+        """Whether random events are chance nodes (``chance="explicit"``)."""
+        return self.config.chance == "explicit"
+
+    def _short_seat(self, s: State) -> int | None:
+        """The first seat from the Dealer's left short of its 4 cards (explicit chance: owed a
+        card of the deck)."""
+        n = self.config.players
+        for k in range(1, n + 1):
+            seat = (s.dealer + k) % n
+            if _size(s.hands[seat]) + s.table_len[seat] < COMBO:
+                return seat
+        return None
+
+    def chance_event(self, s: State) -> ChanceEvent | None:
+        """The chance node ``s`` is, if it is one: the Knight's victim's loss, a card a short
+        seat draws, or the unseen top card a Herald's owner is about to look at."""
+        if not self._explicit or s.phase != BUILD:
+            return None
+        if s.effect == KNIGHT_DISCARD:
+            return ("knight_loss", s.effect_seat)
+        seat = self._short_seat(s)
+        if seat is not None:
+            return ("draw", seat)
+        if s.effect == HERALD_CHOICE and s.deck_len > 0 and s.deck[s.deck_len - 1] == UNSEEN:
+            return ("herald_top", None)
+        return None
+
+    def _outcome_counts(self, s: State, event: ChanceEvent) -> list[int]:
+        """How many cards of each kind the outcomes of ``event`` are drawn from: the victim's
+        hand, or the unseen cards (those of the 40 in no hand, on no table, in no discard pile
+        and not known in the deck)."""
+        kind, seat = event
+        if kind == "knight_loss" and seat is not None:
+            return list(s.hands[seat])
+        left = list(COPIES)
+
+        def take(card: int) -> None:
+            if card < KINDS:
+                left[card] = max(left[card] - 1, 0)
+
+        for c in s.deck[: s.deck_len]:
+            take(c)
+        for k in range(MAX_PLAYERS):
+            for c in s.table[k][: s.table_len[k]]:
+                take(c)
+            for card in range(KINDS):
+                for _ in range(s.hands[k][card]):
+                    take(card)
+        for card in range(KINDS):
+            for _ in range(s.discard[card]):
+                take(card)
+        return left
+
+    def _apply_chance(self, s: State, event: ChanceEvent, card: int) -> None:
+        """A chance outcome: the card ``card`` where ``event`` puts it, then what follows."""
+        kind, seat = event
+        if kind == "draw" and seat is not None:
+            s.deck_len -= 1
+            s.deck[s.deck_len] = 0
+            s.hands[seat][card] += 1
+        elif kind == "herald_top":
+            s.deck[s.deck_len - 1] = card
+        elif seat is not None:
+            self._clear_effect(s)
+            self._discard_and_draw(s, seat, card)
+        self._settle(s)
+
+    def _complete_draws(self, s: State) -> None:
+        """Explicit chance: the cards owed that are no chance (a known card on top of the
+        deck, a deck rebuilt from the discard pile) are drawn at once."""
+        while (seat := self._short_seat(s)) is not None:
+            self._refill(s)
+            if s.deck_len == 0 or s.deck[s.deck_len - 1] == UNSEEN:
+                return
+            top = s.deck_len - 1
+            s.hands[seat][s.deck[top]] += 1
+            s.deck[top] = 0
+            s.deck_len -= 1
 
     def _apply_wager(self, s: State, a: int) -> None:
         p, suit = s.turn, s.suit
@@ -669,6 +813,8 @@ class Regine(Rules[State, RegineOptions]):
         return (TENSOR_SIZE,)
 
     def _decision(self, s: State) -> int | None:
+        if self.is_chance_node(s):
+            return None
         if s.phase == BUILD:
             if s.effect != NO_EFFECT:
                 return 1 + s.effect
@@ -681,8 +827,9 @@ class Regine(Rules[State, RegineOptions]):
         return owner == seat or bool(s.face_up[owner] >> slot & 1)
 
     def _herald_card_for(self, s: State, seat: int) -> int | None:
-        if s.effect == HERALD_CHOICE and s.effect_seat == seat and s.deck_len > 0:
-            return s.deck[s.deck_len - 1]
+        top = s.deck[s.deck_len - 1] if s.deck_len > 0 else None
+        if top != UNSEEN and s.effect == HERALD_CHOICE and s.effect_seat == seat:
+            return top
         return None
 
     def _marked_for(self, s: State, seat: int) -> list[int]:
@@ -801,7 +948,8 @@ class Regine(Rules[State, RegineOptions]):
                 if not d.face_up[k] >> j & 1:
                     unseen[d.table[k][j]] += 1
         for c in d.deck[:deck_hidden]:
-            unseen[c] += 1
+            if c != UNSEEN:
+                unseen[c] += 1
         for kind in range(KINDS):
             unseen[kind] += d.discard[kind]
         pool = [kind for kind in range(KINDS) for _ in range(unseen[kind])]
@@ -816,7 +964,8 @@ class Regine(Rules[State, RegineOptions]):
                 if not d.face_up[k] >> j & 1:
                     d.table[k][j] = next(it)
         for i in range(deck_hidden):
-            d.deck[i] = next(it)
+            if d.deck[i] != UNSEEN:
+                d.deck[i] = next(it)
         discard_size = _size(d.discard)
         d.discard = [0] * KINDS
         for _ in range(discard_size):
@@ -844,8 +993,11 @@ class Regine(Rules[State, RegineOptions]):
         length = s.deck_len
         if length > DECK:
             return "the deck holds at most 40 cards"
-        if not (all(c < KINDS for c in s.deck[:length]) and all(c == 0 for c in s.deck[length:])):
-            return "deck entries must be card kinds, zeros past its length"
+        if not (
+            all(c < KINDS or (c == UNSEEN and self._explicit) for c in s.deck[:length])
+            and all(c == 0 for c in s.deck[length:])
+        ):
+            return "deck entries must be card kinds (or unseen, with explicit chance), zeros past its length"
         for k in range(MAX_PLAYERS):
             tl = s.table_len[k]
             if tl > COMBO:
@@ -856,17 +1008,25 @@ class Regine(Rules[State, RegineOptions]):
                 and s.face_up[k] >> tl == 0
             ):
                 return "table entries must be card kinds, zeros (and face-down) past its length"
-            if sum(s.hands[k]) + tl != (COMBO if k < n else 0):
+            here = sum(s.hands[k]) + tl
+            if not (here == (COMBO if k < n else 0) or (self._explicit and k < n and here < COMBO)):
                 return "each seat must hold exactly 4 cards in hand and on the table (none for absent seats)"
+        owed = self._check_owed(s)
+        if owed is not None:
+            return owed
         total = [0] * KINDS
+        unseen = 0
         for c in s.deck[:length]:
-            total[c] += 1
+            if c < KINDS:
+                total[c] += 1
+            else:
+                unseen += 1
         for kind in range(KINDS):
             total[kind] += s.discard[kind] + sum(s.hands[k][kind] for k in range(MAX_PLAYERS))
         for k in range(MAX_PLAYERS):
             for c in s.table[k][: s.table_len[k]]:
                 total[c] += 1
-        if total != list(COPIES):
+        if not (all(t <= c for t, c in zip(total, COPIES, strict=True)) and sum(total) + unseen == DECK):
             return "the cards do not add up to the 40-card deck"
         top = max(s.scores)
         if (
@@ -900,6 +1060,37 @@ class Regine(Rules[State, RegineOptions]):
             return "passes and turns must be below the number of seats"
         return self._check_build(s) if s.phase == BUILD else self._check_wager(s)
 
+    def _check_owed(self, s: State) -> str | None:
+        """Explicit chance: the seats short of cards (each owed cards of the deck) and the
+        deck's unseen cards, as play leaves them."""
+        deck = s.deck[: s.deck_len]
+        herald_top = s.effect == HERALD_CHOICE and len(deck) > 0 and deck[-1] != UNSEEN
+        below = deck[: len(deck) - int(herald_top)]
+        first_unseen = next((i for i, c in enumerate(below) if c == UNSEEN), len(below))
+        if any(c != UNSEEN for c in below[first_unseen:]):
+            return "the cards a Herald put back lie under the unseen cards"
+        n = self.config.players
+        held = [_size(s.hands[(s.dealer + k) % n]) + s.table_len[(s.dealer + k) % n] for k in range(1, n + 1)]
+        short = sum(c < COMBO for c in held)
+        if short == 0:
+            return None
+        if not (s.phase == BUILD and s.effect == NO_EFFECT and _size(s.marked) == 0 and deck and deck[-1] == UNSEEN):
+            return "a seat is owed a card only in Phase 1, with no effect pending, from an unseen deck"
+        dealing = all(a == COMBO or b == 0 for a, b in zip(held, held[1:], strict=False))
+        if not (
+            short == 1
+            or (
+                dealing
+                and s.table_len == [0] * MAX_PLAYERS
+                and s.turn == s.dealer
+                and not (s.no_changes or s.changed or s.exchanged or s.played)
+                and s.passes == 0
+                and s.discard == [0] * KINDS
+            )
+        ):
+            return "only the deal leaves several seats short of cards, in the order it deals"
+        return None
+
     def _check_build(self, s: State) -> str | None:
         if not (s.bets == [0] * SUITS and s.doubled == [None] * SUITS and s.suit == 0 and s.suit_turns == 0):
             return "no bets during Phase 1"
@@ -925,6 +1116,8 @@ class Regine(Rules[State, RegineOptions]):
             valid = any(x > 0 for x in s.table_len) and s.effect_slot == 0
         elif e == COURTESAN_TARGET:
             valid = self._any_face_down(s) and s.effect_slot == 0
+        elif e == KNIGHT_DISCARD:
+            valid = self._explicit and _size(s.hands[d]) > 0 and s.effect_slot == 0
         elif e == HERALD_CHOICE:
             j = s.effect_slot
             valid = s.deck_len > 0 and j < s.table_len[d] and bool(s.face_up[d] >> j & 1) and s.table[d][j] == HERALD
@@ -932,7 +1125,7 @@ class Regine(Rules[State, RegineOptions]):
             valid = False
         if not valid:
             return "the pending effect is not possible here"
-        if not (e != NO_EFFECT or marking or self._can_act(s)):
+        if not (e != NO_EFFECT or marking or self._can_act(s) or self._short_seat(s) is not None):
             return "the turn's player must have something to do"
         return None
 

@@ -25,11 +25,20 @@
 //! (cards in kind order, then shuffled); a Knight's victim loses `below(hand size)`-th card of
 //! her hand in kind order. `determinize` shuffles the unseen cards once and deals them back to
 //! the other hands, the others' face-down cards, the deck and the discard pile, in that order.
+//!
+//! Explicit chance (`chance = "explicit"`): nothing is shuffled. A card of the deck nobody has
+//! seen is [`UNSEEN`] until it is drawn, and every random event is a chance node whose outcomes
+//! are card kinds, each as likely as its share of the unseen cards (or of the victim's hand):
+//! each card dealt or drawn ([`ChanceEvent::Draw`], the seat short of cards first from the
+//! Dealer's left), the deck's top card a Herald looks at ([`ChanceEvent::HeraldTop`]) and the
+//! card a Knight's victim loses ([`ChanceEvent::KnightLoss`]). A reshuffled deck is all unseen;
+//! a card a Herald put at the bottom stays known and is drawn when its turn comes.
 
 // Counts per kind and per seat are parallel arrays: index loops read best here.
 #![allow(clippy::needless_range_loop)]
 
 use crate::actions::{Action, ActionSet};
+use crate::chance::{draw_from_counts, ChanceMode, CHANCE_CHOICES};
 use crate::error::Result;
 use crate::game::{lead_returns, uniform_action, winner_returns, Game, GameNames, Seat};
 use crate::options::{declare_options, read, Allowed, Options};
@@ -83,6 +92,8 @@ pub const COPIES: [u8; KINDS] = [8, 4, 4, 4, 4, 4, 4, 8];
 pub const RANK: [u8; KINDS] = [0, 1, 2, 3, 4, 5, 5, 6];
 /// Value of each kind for the Game Suit.
 pub const VALUE: [u8; KINDS] = [1, 4, 5, 6, 7, 10, 10, 10];
+/// A deck entry nobody has seen yet (explicit chance): its kind is drawn at a chance node.
+pub const UNSEEN: u8 = KINDS as u8;
 /// Names of the Suits, in the order they are bet on and resolved.
 pub const SUIT_NAMES: [&str; SUITS] = ["queens", "jesters", "pairs", "game"];
 /// The most a Suit card is worth (what an automatic win pays, plus the chip).
@@ -154,6 +165,9 @@ declare_options! {
         target: u16 = 31, Allowed::Integer { min: 1, max: 1000 }, "points that end the game";
         max_rounds: u16 = 100, Allowed::Integer { min: 1, max: 10_000 },
             "stalemate guard: rounds before the game ends on points";
+        chance: ChanceMode = ChanceMode::Seeded, Allowed::Choice(CHANCE_CHOICES),
+            "'seeded' (cards are shuffled from the seed) or 'explicit' (each card dealt or drawn, each card a Herald turns and each card a Knight takes is a chance node)",
+            saved_default = ChanceMode::Seeded;
     }
 }
 
@@ -236,6 +250,25 @@ pub enum RegineAction {
     AllYours,
     /// Stay in the doubled Suit.
     WeShallSee,
+    /// A chance outcome (explicit chance): a seat draws a card of this kind.
+    Draw {
+        /// The card.
+        card: &'static str,
+        /// The seat that draws it.
+        seat: usize,
+    },
+    /// A chance outcome: the deck's top card, which the Herald's owner looks at.
+    HeraldTop {
+        /// The card.
+        card: &'static str,
+    },
+    /// A chance outcome: the card the Knight's victim loses at random.
+    KnightLoss {
+        /// The card.
+        card: &'static str,
+        /// The victim.
+        seat: usize,
+    },
 }
 
 impl std::fmt::Display for RegineAction {
@@ -262,6 +295,9 @@ impl std::fmt::Display for RegineAction {
             DoubleDown => f.write_str("double down"),
             AllYours => f.write_str("all yours"),
             WeShallSee => f.write_str("we shall see"),
+            Draw { card, seat } => write!(f, "draw {card} for seat {seat}"),
+            HeraldTop { card } => write!(f, "the top card is {card}"),
+            KnightLoss { card, seat } => write!(f, "seat {seat} loses {card}"),
         }
     }
 }
@@ -314,7 +350,20 @@ coded_enum! {
         KnightName,
         /// The Princess's owner discards a card.
         PrincessDiscard,
+        /// The Knight's victim (`effect_seat`) loses a card at random (explicit chance).
+        KnightDiscard,
     }
+}
+
+/// What a chance node decides (explicit chance), see [`Regine::chance_event`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChanceEvent {
+    /// The card this seat draws (the deal, an exchange, a card replaced).
+    Draw(u8),
+    /// The deck's top card, which the Herald's owner looks at.
+    HeraldTop,
+    /// The card this seat, named by a Knight, loses.
+    KnightLoss(u8),
 }
 
 /// Saves the 40-card deck as a JSON list (serde's arrays stop at 32).
@@ -339,7 +388,8 @@ mod deck_serde {
 pub struct State {
     /// The game's generator.
     pub rng: Rng,
-    /// The deck, bottom first: the top card is `deck[deck_len - 1]`; the rest is 0.
+    /// The deck, bottom first: the top card is `deck[deck_len - 1]`; the rest is 0 (explicit
+    /// chance: a card not drawn yet is [`UNSEEN`]).
     #[serde(with = "deck_serde")]
     pub deck: [u8; DECK],
     /// Cards in the deck.
@@ -425,9 +475,23 @@ impl Game for Regine {
         NUM_ACTIONS
     }
 
-    fn action_info(&self, _s: &State, action: Action) -> RegineAction {
+    fn action_info(&self, s: &State, action: Action) -> RegineAction {
         use RegineAction::*;
         let card = |base: Action| CARD_NAMES[(action - base) as usize];
+        if let Some(event) = self.chance_event(s).filter(|_| action < KINDS as Action) {
+            let card = card(0);
+            return match event {
+                ChanceEvent::Draw(seat) => Draw {
+                    card,
+                    seat: seat as usize,
+                },
+                ChanceEvent::HeraldTop => HeraldTop { card },
+                ChanceEvent::KnightLoss(seat) => KnightLoss {
+                    card,
+                    seat: seat as usize,
+                },
+            };
+        }
         let seat = |base: Action| (action - base) as usize;
         let at = |base: Action| ((action - base) as usize / 4, (action - base) as usize % 4);
         let effect = |kind: u8| CARD_NAMES[kind as usize];
@@ -530,13 +594,39 @@ impl Game for Regine {
     fn current_player(&self, s: &State) -> Option<Seat> {
         match s.phase {
             Phase::Over => None,
+            _ if self.is_chance_node(s) => None,
             Phase::Build if s.effect != Effect::Nothing => Some(s.effect_seat as usize),
             _ => Some(s.turn as usize),
         }
     }
 
+    fn is_chance_node(&self, s: &State) -> bool {
+        self.chance_event(s).is_some()
+    }
+
+    fn chance_outcomes(&self, s: &State) -> Vec<(Action, f64)> {
+        match self.chance_event(s) {
+            Some(event) => {
+                let counts = self.outcome_counts(s, event);
+                draw_from_counts((0..KINDS).map(|k| (k as Action, counts[k] as u32)))
+            }
+            None => Vec::new(),
+        }
+    }
+
+    fn explicit_chance(&self) -> bool {
+        self.explicit()
+    }
+
     fn legal_actions(&self, s: &State) -> ActionSet {
         let mut out = ActionSet::new();
+        if let Some(event) = self.chance_event(s) {
+            let counts = self.outcome_counts(s, event);
+            for kind in (0..KINDS).filter(|&k| counts[k] > 0) {
+                out.insert(kind as Action);
+            }
+            return out;
+        }
         match s.phase {
             Phase::Build => self.legal_build(s, &mut out),
             Phase::Wager => {
@@ -560,7 +650,9 @@ impl Game for Regine {
 
     // ---- Apply ----
     fn apply(&self, s: &mut State, action: Action) {
-        if s.phase == Phase::Build {
+        if let Some(event) = self.chance_event(s) {
+            self.apply_chance(s, event, action as u8);
+        } else if s.phase == Phase::Build {
             self.apply_build(s, action);
         } else {
             self.apply_wager(s, action);
@@ -724,7 +816,7 @@ impl Game for Regine {
                 }
             }
         }
-        for &c in &d.deck[..deck_hidden] {
+        for &c in d.deck[..deck_hidden].iter().filter(|&&c| c != UNSEEN) {
             unseen[c as usize] += 1;
         }
         for kind in 0..KINDS {
@@ -758,7 +850,9 @@ impl Game for Regine {
             }
         }
         for i in 0..deck_hidden {
-            d.deck[i] = take();
+            if d.deck[i] != UNSEEN {
+                d.deck[i] = take();
+            }
         }
         let discard_size = hand_size(&d.discard);
         d.discard = [0; KINDS];
@@ -842,16 +936,21 @@ impl Regine {
         ((1u16 << self.config.players) - 1) as u8
     }
 
-    /// Shuffles all 40 cards, deals 4 to each seat from the Dealer's left, opens Phase 1.
+    /// Shuffles all 40 cards, deals 4 to each seat from the Dealer's left, opens Phase 1
+    /// (explicit chance: the deck is all unseen, and the cards are dealt at chance nodes).
     fn deal(&self, s: &mut State) {
-        let mut i = 0;
-        for (kind, &copies) in COPIES.iter().enumerate() {
-            for _ in 0..copies {
-                s.deck[i] = kind as u8;
-                i += 1;
+        if self.explicit() {
+            s.deck = [UNSEEN; DECK];
+        } else {
+            let mut i = 0;
+            for (kind, &copies) in COPIES.iter().enumerate() {
+                for _ in 0..copies {
+                    s.deck[i] = kind as u8;
+                    i += 1;
+                }
             }
+            s.rng.shuffle(&mut s.deck);
         }
-        s.rng.shuffle(&mut s.deck);
         s.deck_len = DECK as u8;
         s.discard = [0; KINDS];
         s.hands = [[0; KINDS]; MAX_PLAYERS];
@@ -881,9 +980,16 @@ impl Regine {
         s.doubled = [None; SUITS];
     }
 
-    /// An empty deck is rebuilt from the discard pile, shuffled.
+    /// An empty deck is rebuilt from the discard pile, shuffled (explicit chance: unseen).
     fn refill(&self, s: &mut State) {
         if s.deck_len > 0 {
+            return;
+        }
+        if self.explicit() {
+            let len = hand_size(&s.discard) as usize;
+            s.deck[..len].fill(UNSEEN);
+            s.discard = [0; KINDS];
+            s.deck_len = len as u8;
             return;
         }
         let mut len = 0;
@@ -898,8 +1004,12 @@ impl Regine {
         s.rng.shuffle(&mut s.deck[..len]);
     }
 
-    /// `seat` draws the top card (nothing if even the discard pile is empty).
+    /// `seat` draws the top card (nothing if even the discard pile is empty; explicit
+    /// chance: nothing yet, the seat is short of a card until [`Regine::complete_draws`]).
     fn draw(&self, s: &mut State, seat: u8) {
+        if self.explicit() {
+            return;
+        }
         self.refill(s);
         if s.deck_len > 0 {
             s.deck_len -= 1;
@@ -1045,8 +1155,15 @@ impl Regine {
         change || play
     }
 
-    /// After a Phase 1 step: the turn ends by itself when nothing is left to do.
+    /// After a Phase 1 step: the turn ends by itself when nothing is left to do (explicit
+    /// chance: once every card owed is drawn).
     fn settle(&self, s: &mut State) {
+        if self.explicit() {
+            self.complete_draws(s);
+            if self.is_chance_node(s) {
+                return;
+            }
+        }
         if s.phase == Phase::Build
             && s.effect == Effect::Nothing
             && hand_size(&s.marked) == 0
@@ -1153,6 +1270,9 @@ impl Regine {
             HERALD_DECLINE => {
                 self.clear_effect(s);
                 s.deck[..s.deck_len as usize].rotate_right(1);
+            }
+            KNIGHT_SEAT..PRINCESS_CARD if self.explicit() => {
+                self.set_effect(s, Effect::KnightDiscard, card(KNIGHT_SEAT), 0);
             }
             KNIGHT_SEAT..PRINCESS_CARD => {
                 self.clear_effect(s);
@@ -1271,6 +1391,105 @@ impl Regine {
             s.suit += 1;
         } else {
             self.resolve(s);
+        }
+    }
+}
+
+impl Regine {
+    /// Whether random events are chance nodes (`chance = "explicit"`).
+    fn explicit(&self) -> bool {
+        self.config.chance == ChanceMode::Explicit
+    }
+
+    /// The first seat from the Dealer's left short of its 4 cards (explicit chance: owed a
+    /// card of the deck).
+    fn short_seat(&self, s: &State) -> Option<u8> {
+        (1..=self.n())
+            .map(|k| (s.dealer + k) % self.n())
+            .find(|&k| hand_size(&s.hands[k as usize]) + s.table_len[k as usize] < COMBO as u8)
+    }
+
+    /// The chance node `s` is, if it is one: the Knight's victim's loss, a card a short seat
+    /// draws, or the unseen top card a Herald's owner is about to look at.
+    pub fn chance_event(&self, s: &State) -> Option<ChanceEvent> {
+        if !self.explicit() || s.phase != Phase::Build {
+            return None;
+        }
+        if s.effect == Effect::KnightDiscard {
+            return Some(ChanceEvent::KnightLoss(s.effect_seat));
+        }
+        if let Some(seat) = self.short_seat(s) {
+            return Some(ChanceEvent::Draw(seat));
+        }
+        let top = (s.deck_len as usize).checked_sub(1).map(|i| s.deck[i]);
+        (s.effect == Effect::HeraldChoice && top == Some(UNSEEN)).then_some(ChanceEvent::HeraldTop)
+    }
+
+    /// How many cards of each kind the outcomes of `event` are drawn from: the victim's hand,
+    /// or the unseen cards (those of the 40 in no hand, on no table, in no discard pile and
+    /// not known in the deck).
+    fn outcome_counts(&self, s: &State, event: ChanceEvent) -> [u8; KINDS] {
+        if let ChanceEvent::KnightLoss(seat) = event {
+            return s.hands[seat as usize];
+        }
+        let mut left = COPIES;
+        let mut take = |kind: u8| {
+            if let Some(c) = left.get_mut(kind as usize) {
+                *c = c.saturating_sub(1);
+            }
+        };
+        for &c in &s.deck[..s.deck_len as usize] {
+            take(c);
+        }
+        for k in 0..MAX_PLAYERS {
+            for &c in &s.table[k][..s.table_len[k] as usize] {
+                take(c);
+            }
+            for kind in 0..KINDS {
+                for _ in 0..s.hands[k][kind] {
+                    take(kind as u8);
+                }
+            }
+        }
+        for kind in 0..KINDS {
+            for _ in 0..s.discard[kind] {
+                take(kind as u8);
+            }
+        }
+        left
+    }
+
+    /// A chance outcome: the card `kind` where `event` puts it, then what follows.
+    fn apply_chance(&self, s: &mut State, event: ChanceEvent, kind: u8) {
+        match event {
+            ChanceEvent::Draw(seat) => {
+                s.deck_len -= 1;
+                s.deck[s.deck_len as usize] = 0;
+                s.hands[seat as usize][kind as usize] += 1;
+            }
+            ChanceEvent::HeraldTop => s.deck[s.deck_len as usize - 1] = kind,
+            ChanceEvent::KnightLoss(seat) => {
+                self.clear_effect(s);
+                self.discard_and_draw(s, seat, kind);
+            }
+        }
+        self.settle(s);
+    }
+
+    /// Explicit chance: the cards owed that are no chance (a known card on top of the deck, a
+    /// deck rebuilt from the discard pile) are drawn at once.
+    fn complete_draws(&self, s: &mut State) {
+        while let Some(seat) = self.short_seat(s) {
+            self.refill(s);
+            let Some(top) = (s.deck_len as usize).checked_sub(1) else {
+                return;
+            };
+            if s.deck[top] == UNSEEN {
+                return;
+            }
+            s.hands[seat as usize][s.deck[top] as usize] += 1;
+            s.deck[top] = 0;
+            s.deck_len -= 1;
         }
     }
 }
@@ -1449,6 +1668,7 @@ impl Regine {
     /// Index into [`DECISIONS`] of what the current player decides.
     fn decision(&self, s: &State) -> Option<usize> {
         match s.phase {
+            _ if self.is_chance_node(s) => None,
             Phase::Build if s.effect != Effect::Nothing => Some(1 + s.effect as usize),
             Phase::Build if hand_size(&s.marked) > 0 => Some(1),
             Phase::Build => Some(0),
@@ -1464,8 +1684,10 @@ impl Regine {
     }
 
     fn herald_card_for(&self, s: &State, seat: usize) -> Option<u8> {
-        (s.effect == Effect::HeraldChoice && s.effect_seat as usize == seat && s.deck_len > 0)
-            .then(|| s.deck[s.deck_len as usize - 1])
+        let top = (s.deck_len as usize).checked_sub(1).map(|i| s.deck[i]);
+        top.filter(|&c| {
+            c != UNSEEN && s.effect == Effect::HeraldChoice && s.effect_seat as usize == seat
+        })
     }
 
     fn marked_for(&self, s: &State, seat: usize) -> [u8; KINDS] {
@@ -1491,9 +1713,11 @@ fn check(g: &Regine, s: &State) -> std::result::Result<(), String> {
     let len = s.deck_len as usize;
     ok(len <= DECK, "the deck holds at most 40 cards")?;
     ok(
-        s.deck[..len].iter().all(|&c| (c as usize) < KINDS)
+        s.deck[..len]
+            .iter()
+            .all(|&c| (c as usize) < KINDS || (c == UNSEEN && g.explicit()))
             && s.deck[len..].iter().all(|&c| c == 0),
-        "deck entries must be card kinds, zeros past its length",
+        "deck entries must be card kinds (or unseen, with explicit chance), zeros past its length",
     )?;
     for k in 0..MAX_PLAYERS {
         let tl = s.table_len[k] as usize;
@@ -1507,13 +1731,18 @@ fn check(g: &Regine, s: &State) -> std::result::Result<(), String> {
         let here = s.hands[k].iter().map(|&c| c as usize).sum::<usize>() + tl;
         let want = if k < n { COMBO } else { 0 };
         ok(
-            here == want,
+            here == want || (g.explicit() && k < n && here < COMBO),
             "each seat must hold exactly 4 cards in hand and on the table (none for absent seats)",
         )?;
     }
+    check_owed(g, s)?;
     let mut total = [0u32; KINDS];
+    let mut unseen = 0;
     for &c in &s.deck[..len] {
-        total[c as usize] += 1;
+        match total.get_mut(c as usize) {
+            Some(t) => *t += 1,
+            None => unseen += 1,
+        }
     }
     for kind in 0..KINDS {
         total[kind] += s.discard[kind] as u32;
@@ -1527,7 +1756,8 @@ fn check(g: &Regine, s: &State) -> std::result::Result<(), String> {
         }
     }
     ok(
-        total.iter().zip(COPIES).all(|(&t, c)| t == c as u32),
+        total.iter().zip(COPIES).all(|(&t, c)| t <= c as u32)
+            && total.iter().sum::<u32>() + unseen == DECK as u32,
         "the cards do not add up to the 40-card deck",
     )?;
     // Scores, rounds and the end.
@@ -1576,6 +1806,48 @@ fn check(g: &Regine, s: &State) -> std::result::Result<(), String> {
     }
 }
 
+/// Explicit chance: the seats short of cards (each owed cards of the deck) and the deck's
+/// unseen cards, as play leaves them.
+fn check_owed(g: &Regine, s: &State) -> std::result::Result<(), String> {
+    let ok = |cond: bool, msg: &str| if cond { Ok(()) } else { Err(msg.to_string()) };
+    let deck = &s.deck[..s.deck_len as usize];
+    let herald_top = s.effect == Effect::HeraldChoice && deck.last().is_some_and(|&c| c != UNSEEN);
+    let below = &deck[..deck.len() - usize::from(herald_top)];
+    ok(
+        below
+            .iter()
+            .skip_while(|&&c| c != UNSEEN)
+            .all(|&c| c == UNSEEN),
+        "the cards a Herald put back lie under the unseen cards",
+    )?;
+    let held: Vec<u8> = (1..=g.n())
+        .map(|k| (s.dealer + k) % g.n())
+        .map(|k| hand_size(&s.hands[k as usize]) + s.table_len[k as usize])
+        .collect();
+    let short = held.iter().filter(|&&c| c < COMBO as u8).count();
+    if short == 0 {
+        return Ok(());
+    }
+    ok(
+        s.phase == Phase::Build
+            && s.effect == Effect::Nothing
+            && hand_size(&s.marked) == 0
+            && deck.last() == Some(&UNSEEN),
+        "a seat is owed a card only in Phase 1, with no effect pending, from an unseen deck",
+    )?;
+    let dealing = held.windows(2).all(|w| w[0] == COMBO as u8 || w[1] == 0);
+    ok(
+        short == 1
+            || (dealing
+                && s.table_len == [0; MAX_PLAYERS]
+                && s.turn == s.dealer
+                && !(s.no_changes || s.changed || s.exchanged || s.played)
+                && s.passes == 0
+                && s.discard == [0; KINDS]),
+        "only the deal leaves several seats short of cards, in the order it deals",
+    )
+}
+
 fn check_build(g: &Regine, s: &State) -> std::result::Result<(), String> {
     let ok = |cond: bool, msg: &str| if cond { Ok(()) } else { Err(msg.to_string()) };
     ok(
@@ -1608,6 +1880,7 @@ fn check_build(g: &Regine, s: &State) -> std::result::Result<(), String> {
         }
         Effect::AssassinTarget => s.table_len.iter().any(|&l| l > 0) && s.effect_slot == 0,
         Effect::CourtesanTarget => g.any_face_down(s) && s.effect_slot == 0,
+        Effect::KnightDiscard => g.explicit() && hand_size(&s.hands[du]) > 0 && s.effect_slot == 0,
         Effect::HeraldChoice => {
             let j = s.effect_slot as usize;
             s.deck_len > 0
@@ -1618,7 +1891,7 @@ fn check_build(g: &Regine, s: &State) -> std::result::Result<(), String> {
     };
     ok(valid, "the pending effect is not possible here")?;
     ok(
-        s.effect != Effect::Nothing || marking || g.can_act(s),
+        s.effect != Effect::Nothing || marking || g.can_act(s) || g.short_seat(s).is_some(),
         "the turn's player must have something to do",
     )
 }
@@ -1870,6 +2143,131 @@ mod tests {
             }
             g.check_state(&s).unwrap();
             assert!(s.scores.iter().any(|&x| x >= 31));
+        }
+    }
+
+    fn explicit(players: usize) -> Regine {
+        let mut g = game(players);
+        g.config.chance = ChanceMode::Explicit;
+        g
+    }
+
+    #[test]
+    fn explicit_chance_deals_card_by_card_from_the_dealers_left() {
+        let g = explicit(3);
+        let mut s = g.new_state(Rng::new(1));
+        assert_eq!(s.deck, [UNSEEN; DECK]);
+        for k in [1u8, 2, 0] {
+            for dealt in 0..COMBO {
+                assert_eq!(g.chance_event(&s), Some(ChanceEvent::Draw(k)));
+                assert_eq!(g.current_player(&s), None);
+                g.check_state(&s).unwrap();
+                let outcomes = g.chance_outcomes(&s);
+                let total: f64 = outcomes.iter().map(|&(_, p)| p).sum();
+                assert!((total - 1.0).abs() < 1e-12);
+                if k == 1 && dealt == 0 {
+                    assert_eq!(outcomes[0], (JESTER as Action, 8.0 / 40.0));
+                    assert_eq!(outcomes[1], (PEASANT as Action, 4.0 / 40.0));
+                }
+                let queen = g.legal_actions(&s).contains(QUEEN as usize);
+                g.apply(&mut s, if queen { QUEEN } else { JESTER } as Action);
+            }
+        }
+        assert_eq!(s.hands[0][JESTER as usize], 4, "only 8 Queens");
+        assert_eq!(hand_size(&s.hands[0]), 4);
+        assert_eq!(g.current_player(&s), Some(0), "the Dealer begins");
+        assert_eq!(s.deck_len, 28);
+        assert!(!g.legal_actions(&s).contains(QUEEN as usize));
+    }
+
+    #[test]
+    fn explicit_chance_draws_the_knights_loss_the_heralds_card_and_the_replacements() {
+        let g = explicit(2);
+        let mut s = g.new_state(Rng::new(1));
+        for kind in [
+            KNIGHT, HERALD, JESTER, JESTER, QUEEN, QUEEN, PEASANT, ASSASSIN,
+        ] {
+            g.apply(&mut s, kind as Action);
+        }
+        // Seat 1 holds knight, herald, jester, jester; the Dealer (seat 0) begins.
+        assert_eq!((s.turn, g.current_player(&s)), (0, Some(0)));
+        g.apply(&mut s, END_TURN);
+        g.apply(&mut s, PLAY_UP + KNIGHT as Action);
+        g.apply(&mut s, KNIGHT_SEAT);
+        assert_eq!(g.chance_event(&s), Some(ChanceEvent::KnightLoss(0)));
+        assert_eq!(
+            g.chance_outcomes(&s),
+            vec![
+                (PEASANT as Action, 0.25),
+                (ASSASSIN as Action, 0.25),
+                (QUEEN as Action, 0.5)
+            ]
+        );
+        assert_eq!(g.action_name(&s, QUEEN as Action), "seat 0 loses queen");
+        g.check_state(&s).unwrap();
+        g.apply(&mut s, QUEEN as Action);
+        assert_eq!(s.discard[QUEEN as usize], 1);
+        assert_eq!(g.chance_event(&s), Some(ChanceEvent::Draw(0)));
+        // 32 cards unseen (8 dealt, one of them discarded), 6 Queens among them.
+        let p = g.chance_outcomes(&s);
+        assert!(p.contains(&(QUEEN as Action, 6.0 / 32.0)), "{p:?}");
+        g.apply(&mut s, COURTESAN as Action);
+        assert_eq!(s.hands[0][COURTESAN as usize], 1);
+        assert_eq!(
+            g.current_player(&s),
+            Some(1),
+            "the Knight's owner still has her turn"
+        );
+        for a in [END_TURN, END_TURN, PLAY_UP + HERALD as Action] {
+            assert!(g.legal_actions(&s).contains(a as usize));
+            g.apply(&mut s, a);
+        }
+        assert_eq!(g.chance_event(&s), Some(ChanceEvent::HeraldTop));
+        let herald_view = g.observation(&s, 1);
+        assert_eq!(herald_view["herald_card"], Value::Null);
+        g.apply(&mut s, PRINCESS as Action);
+        assert_eq!(g.current_player(&s), Some(1));
+        assert_eq!(g.observation(&s, 1)["herald_card"], "princess");
+        assert_eq!(g.observation(&s, 0)["herald_card"], Value::Null);
+        g.apply(&mut s, HERALD_DECLINE);
+        assert_eq!(s.deck[0], PRINCESS, "put at the bottom, known");
+        g.check_state(&s).unwrap();
+        // A determinization keeps the unseen cards unseen and the card at the bottom a card.
+        let d = g.determinize(&s, 0, &mut Rng::new(3));
+        g.check_state(&d).unwrap();
+        assert_eq!(
+            d.deck[1..s.deck_len as usize],
+            s.deck[1..s.deck_len as usize]
+        );
+        assert!(d.deck[0] < UNSEEN);
+        // The seeded mode refuses what only explicit chance makes.
+        let seeded = game(2);
+        assert!(seeded.check_state(&s).is_err());
+    }
+
+    #[test]
+    fn explicit_games_end_and_every_step_is_valid() {
+        for players in 2..=4 {
+            let g = explicit(players);
+            let mut s = g.new_state(Rng::new(players as u64));
+            let mut picker = Rng::new(7);
+            let mut chance_nodes = 0;
+            while s.phase != Phase::Over {
+                g.check_state(&s).unwrap();
+                let legal = g.legal_actions(&s);
+                if g.is_chance_node(&s) {
+                    chance_nodes += 1;
+                    let outcomes = g.chance_outcomes(&s);
+                    let kinds: Vec<Action> = outcomes.iter().map(|&(a, _)| a).collect();
+                    assert_eq!(kinds, legal.iter().collect::<Vec<_>>());
+                    assert!(g.current_player(&s).is_none());
+                } else {
+                    assert!(g.current_player(&s).is_some());
+                }
+                g.apply(&mut s, legal.nth(picker.index(legal.len())).unwrap());
+            }
+            g.check_state(&s).unwrap();
+            assert!(chance_nodes > 4 * players, "{chance_nodes}");
         }
     }
 
