@@ -489,4 +489,48 @@ mod tests {
             assert_eq!(found, other.ismcts(&config, &never).expect("explicit"));
         }
     }
+
+    /// Along a game played by `game`'s rollout policy: the policy's probabilities sum to one
+    /// over the legal actions, and its moves follow them (4000 draws a position).
+    fn policy_probabilities_describe_the_rollout_policy<G: Game>(game: &G, seed: u64) {
+        let mut s = game.new_state(Rng::new(seed));
+        let mut rng = Rng::new(seed);
+        let mut checked = 0;
+        while !game.legal_actions(&s).is_empty() && checked < 12 {
+            let legal = game.legal_actions(&s);
+            if game.current_player(&s).is_some() && legal.len() > 1 {
+                let probs = game.policy_probabilities(&s, &legal);
+                assert_eq!(
+                    probs.iter().map(|p| p.0).collect::<Vec<_>>(),
+                    legal.iter().collect::<Vec<_>>()
+                );
+                assert!((probs.iter().map(|p| p.1).sum::<f64>() - 1.0).abs() < 1e-9);
+                let mut counts = vec![0u32; probs.len()];
+                for _ in 0..4000 {
+                    let a = game.rollout_action(&s, &legal, &mut rng);
+                    counts[probs.iter().position(|p| p.0 == a).expect("legal")] += 1;
+                }
+                for (c, (a, p)) in counts.iter().zip(&probs) {
+                    let f = f64::from(*c) / 4000.0;
+                    assert!((f - p).abs() < 0.035, "action {a}: played {f}, said {p}");
+                }
+                checked += 1;
+            }
+            let a = game.rollout_action(&s, &legal, &mut rng);
+            game.apply(&mut s, a);
+        }
+        assert!(checked > 0);
+    }
+
+    #[test]
+    fn the_rollout_models_are_the_rollout_policies() {
+        let duell = crate::games::duell_der_drachen::DuellDerDrachen::from_options(
+            &crate::options::Options::new(),
+        )
+        .expect("defaults");
+        for seed in 0..3 {
+            policy_probabilities_describe_the_rollout_policy(&*duo(2), seed);
+            policy_probabilities_describe_the_rollout_policy(&duell, seed);
+        }
+    }
 }
