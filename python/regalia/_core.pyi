@@ -6,7 +6,7 @@ from typing import Any, final
 import numpy as np
 import numpy.typing as npt
 
-from regalia.kinds import Rollout
+from regalia.kinds import BeliefModel, Rollout
 
 __all__ = [
     "DuoRegnaPlanner",
@@ -24,6 +24,7 @@ __all__ = [
     "regine_bet_strength",
     "information_state_key",
     "ROLLOUTS",
+    "BELIEFS",
     "CHANCE_PLAYER",
     "__version__",
 ]
@@ -32,6 +33,8 @@ __version__: str
 
 #: Every rollout kind the engine knows, by name.
 ROLLOUTS: tuple[Rollout, ...]
+#: Every opponent model an ISMCTS belief can use, by name.
+BELIEFS: tuple[BeliefModel, ...]
 #: ``State.current_player`` at a chance node (OpenSpiel's ``PlayerId.CHANCE``).
 CHANCE_PLAYER: int
 
@@ -101,6 +104,8 @@ class State:
         time_limit: float | None = None,
         rollout: Rollout | None = None,
         threads: int | None = None,
+        belief: BeliefModel | None = None,
+        particles: int | None = None,
     ) -> int: ...
     def ismcts_search(
         self,
@@ -110,6 +115,8 @@ class State:
         time_limit: float | None = None,
         rollout: Rollout | None = None,
         threads: int | None = None,
+        belief: BeliefModel | None = None,
+        particles: int | None = None,
     ) -> dict[str, Any]: ...
     def solver_policy(self) -> tuple[dict[int, float], float]: ...
     def to_json(self) -> str: ...

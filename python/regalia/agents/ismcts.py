@@ -8,13 +8,15 @@ from typing import TYPE_CHECKING, Any
 
 from regalia import _core
 from regalia.agents.base import View
-from regalia.errors import InvalidArgumentError
+from regalia.errors import InvalidArgumentError, InvalidOptionError
 
 if TYPE_CHECKING:
-    from regalia.kinds import Rollout
+    from regalia.kinds import BeliefModel, Rollout
 
 #: The most threads one search may use (the engine's limit).
 MAX_THREADS = 256
+#: The most particles a belief may keep (the engine's limit).
+MAX_PARTICLES = 100_000
 
 
 class IsmctsAgent:
@@ -27,6 +29,13 @@ class IsmctsAgent:
     game with the game's cheap heuristic mixed with random moves (``rollout="heuristic"``) or
     uniformly at random (``"random"``). Works on either backend: a reference world is searched
     by the Rust engine through its saved form. Bad options are refused here, before any search.
+
+    ``belief`` (``"uniform"`` or ``"rollout"``; default ``"none"``) draws the searched worlds
+    from a particle filter of ``particles`` worlds that followed the game seeing only what
+    this seat saw, each opponent decision weighed by that opponent model (see docs/agents.md,
+    "Belief-weighted search"). It follows the chance outcomes of the game's history, so it
+    plays games made with ``chance="explicit"`` (on the Rust backend) and refuses others
+    when the game starts (or at its first decision).
     """
 
     name = "ismcts"
@@ -39,6 +48,8 @@ class IsmctsAgent:
         time_limit: float | None = None,
         rollout: Rollout = "heuristic",
         threads: int = 1,
+        belief: BeliefModel = "none",
+        particles: int = 64,
     ) -> None:
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise InvalidArgumentError(f"iterations must be an int >= 1, got {iterations!r}")
@@ -58,13 +69,33 @@ class IsmctsAgent:
             kinds = " or ".join(repr(r) for r in _core.ROLLOUTS)
             raise InvalidArgumentError(f"rollout must be {kinds}, got {rollout!r}")
         self.rollout: Rollout = rollout
+        if belief not in _core.BELIEFS:
+            models = ", ".join(repr(m) for m in _core.BELIEFS)
+            raise InvalidOptionError(f"belief must be one of {models}, got {belief!r}")
+        if isinstance(particles, bool) or not isinstance(particles, int) or not 1 <= particles <= MAX_PARTICLES:
+            raise InvalidOptionError(f"particles must be an int from 1 to {MAX_PARTICLES}, got {particles!r}")
+        self.belief: BeliefModel = belief
+        self.particles = particles
         self._rng = random.Random(seed)
+
+    def game_start(self, view: View) -> None:
+        """Refuses a game its belief cannot follow (see ``check_game``)."""
+        self.check_game(view)
+
+    def check_game(self, view: View) -> None:
+        """With a belief, the game must be made with explicit chance: else a clear error."""
+        if self.belief != "none" and view.options.get("chance") != "explicit":
+            raise InvalidOptionError(
+                f"ismcts with belief={self.belief!r} follows the chance outcomes of the game's history: "
+                f"make {view.game} with chance='explicit' (or use belief='none')"
+            )
 
     def act(self, view: View) -> int:
         """The action the search visits most from a world sampled for this seat (the only
         legal action at once, without a search)."""
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
+        self.check_game(view)
         world: Any = view.sample_world(self._rng.getrandbits(64))
         if not hasattr(world, "ismcts"):
             import regalia
@@ -77,5 +108,7 @@ class IsmctsAgent:
             time_limit=self.time_limit,
             rollout=self.rollout,
             threads=self.threads,
+            belief=self.belief,
+            particles=self.particles,
         )
         return action

@@ -59,6 +59,7 @@ fn main() {
     let start = Instant::now();
     let found = position
         .ismcts(&config, &AtomicBool::new(false))
+        .expect("a search without a belief needs no history")
         .expect("the position is not over");
     let seconds = start.elapsed().as_secs_f64();
     // The root's statistics in full: two builds that search alike print the same lines.

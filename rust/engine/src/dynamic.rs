@@ -12,7 +12,7 @@ use crate::game::{Game, GameInfo, Seat};
 use crate::options::Options;
 use crate::playout::{random_playouts, PlayoutStats};
 use crate::recall;
-use crate::search::{ismcts_until, IsmctsConfig, IsmctsResult};
+use crate::search::{IsmctsConfig, IsmctsResult};
 use crate::session::Session;
 use serde_json::Value;
 use std::sync::atomic::AtomicBool;
@@ -109,7 +109,7 @@ pub trait DynState: Send + Sync {
     fn determinize(&self, seat: i64, seed: u64) -> Result<Box<dyn DynState>>;
     /// ISMCTS for the seat to move, from what that seat knows (`None` once over); it ends
     /// early once `stop` is set.
-    fn ismcts(&self, config: &IsmctsConfig, stop: &AtomicBool) -> Option<IsmctsResult>;
+    fn ismcts(&self, config: &IsmctsConfig, stop: &AtomicBool) -> Result<Option<IsmctsResult>>;
     /// The saved form, generator included.
     fn to_json(&self) -> String;
     /// Equality of the full state (same game, same rules state, same history).
@@ -263,8 +263,8 @@ impl<G: Game> DynState for Session<G> {
     fn determinize(&self, seat: i64, seed: u64) -> Result<Box<dyn DynState>> {
         Ok(Box::new(Session::determinize(self, seat, seed)?))
     }
-    fn ismcts(&self, config: &IsmctsConfig, stop: &AtomicBool) -> Option<IsmctsResult> {
-        ismcts_until(self.rules(), self.state(), config, stop)
+    fn ismcts(&self, config: &IsmctsConfig, stop: &AtomicBool) -> Result<Option<IsmctsResult>> {
+        Session::ismcts(self, config, stop)
     }
     fn to_json(&self) -> String {
         Session::to_json(self)

@@ -156,6 +156,15 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         uniform_action(legal, rng)
     }
 
+    /// The probability of each action of `legal` (not empty) under the policy of
+    /// [`Game::rollout_action`], in the order of `legal`: the opponent model of a belief
+    /// ([`crate::search::belief`]). Uniform by default; a game whose rollout policy is not
+    /// uniform says what it is.
+    fn policy_probabilities(&self, _s: &Self::State, legal: &ActionSet) -> Vec<(Action, f64)> {
+        let p = 1.0 / legal.len().max(1) as f64;
+        legal.iter().map(|a| (a, p)).collect()
+    }
+
     /// Where a search's rollout that began in `from` may stop early: in `s` (a running game)
     /// the estimated returns to stop with, e.g. from the points once a round has ended, so
     /// that luck in later rounds does not drown what the searched moves did. The default plays

@@ -7,9 +7,12 @@ use crate::actions::{Action, ActionSet};
 use crate::error::{Error, Result};
 use crate::game::{Game, Seat};
 use crate::recall::{self, Memo, Progress};
-use crate::rng::Rng;
+use crate::rng::{derive_seed, Rng};
+use crate::search::belief::{Belief, BeliefModel, ParticleFilter, Worlds};
+use crate::search::{ismcts_in, IsmctsConfig, IsmctsResult};
 use serde_json::{json, Value};
-use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 
 /// The `format` tag of a saved state.
 pub const STATE_FORMAT: &str = "regalia-state";
@@ -30,6 +33,30 @@ pub struct Session<G: Game> {
     origin: Origin<G>,
     /// The seats' information-state records built so far.
     records: Memo<G::State>,
+    /// The beliefs built so far, shared with the session's clones (and so with the worlds
+    /// determinized from it), so that the next decision's belief goes on from them.
+    beliefs: Arc<BeliefCache<G>>,
+}
+
+/// Beliefs built so far: per seat and belief, the filter after a prefix of a history.
+#[derive(Debug)]
+struct BeliefCache<G: Game>(Mutex<Vec<BeliefSoFar<G>>>);
+
+impl<G: Game> Default for BeliefCache<G> {
+    fn default() -> Self {
+        BeliefCache(Mutex::new(Vec::new()))
+    }
+}
+
+/// A belief as far as it followed a history.
+#[derive(Clone, Debug)]
+struct BeliefSoFar<G: Game> {
+    seat: Seat,
+    belief: Belief,
+    /// The actions it followed, from the start, and the state they led to.
+    history: Vec<Action>,
+    state: G::State,
+    filter: ParticleFilter<G>,
 }
 
 /// Where a session's history starts.
@@ -47,6 +74,9 @@ enum Origin<G: Game> {
     /// Unknown (a state loaded without its seed): there is no record to give.
     Unknown,
 }
+
+/// The seed of a belief's generator, derived with the seat.
+const BELIEF_STREAM: u64 = 0x00BE_11EF;
 
 /// The fields of a saved state's envelope, every one required and no other allowed.
 pub const ENVELOPE_FIELDS: [&str; 7] = [
@@ -119,6 +149,7 @@ impl<G: Game> Session<G> {
                 Origin::Unknown
             },
             records: Memo::default(),
+            beliefs: Arc::default(),
             seed,
         }
     }
@@ -132,6 +163,7 @@ impl<G: Game> Session<G> {
         self.seed = Some(seed);
         self.origin = Origin::Seed;
         self.records = Memo::default();
+        self.beliefs = Arc::default();
     }
 
     /// The game's rules and options.
@@ -495,6 +527,111 @@ impl<G: Game> Session<G> {
         })
         .to_string()
     }
+    /// ISMCTS for the seat to move (`None` once over): in worlds determinized from this
+    /// state, or with a belief model ([`IsmctsConfig::belief`]) in the worlds of that seat's
+    /// belief over the history it saw ([`Session::belief`]). It ends early once `stop` is set.
+    pub fn ismcts(&self, config: &IsmctsConfig, stop: &AtomicBool) -> Result<Option<IsmctsResult>> {
+        let Some(seat) = self.current_player() else {
+            return Ok(None);
+        };
+        let worlds = match config.belief.model {
+            BeliefModel::None => None,
+            _ => Some(Worlds::of(&self.belief(seat, config.belief)?)),
+        };
+        Ok(ismcts_in(
+            &*self.game,
+            &self.state,
+            config,
+            stop,
+            worlds.as_ref(),
+        ))
+    }
+
+    /// `seat`'s belief now: a particle filter ([`crate::search::belief`]) that followed the
+    /// game from its start, shown only what the seat saw. Its generator is seeded from the
+    /// seat alone, so the belief is a function of what the seat saw (and the next decision's
+    /// goes on from this one's, kept with the session and its clones). It needs the chance
+    /// outcomes in the history (explicit chance) and the history itself: a game from its
+    /// seed, or a world determinized for `seat` from one.
+    pub fn belief(&self, seat: Seat, belief: Belief) -> Result<ParticleFilter<G>> {
+        if !self.game.explicit_chance() {
+            return Err(Error::InvalidArgument(format!(
+                "a belief follows the chance outcomes of the game's history, and {} draws them from its seed: make it with chance='explicit'",
+                G::NAMES.name
+            )));
+        }
+        match (&self.origin, self.seed) {
+            (Origin::Seed, Some(seed)) => Ok(self.belief_from_seed(seed, seat, belief)),
+            (
+                Origin::World {
+                    start,
+                    parent,
+                    seat: s,
+                },
+                _,
+            ) if *s == seat => {
+                let mut filter = parent.belief(seat, belief)?;
+                self.follow(&mut filter, G::State::clone(start), &self.history);
+                Ok(filter)
+            }
+            _ => Err(bad_state(
+                "a belief needs the history its seat saw: this state was loaded without its seed, or determinized for another seat",
+            )),
+        }
+    }
+
+    /// [`Session::belief`] of a game from its seed: from the longest history the session's
+    /// beliefs followed that begins this one, else from the start.
+    fn belief_from_seed(&self, seed: u64, seat: Seat, belief: Belief) -> ParticleFilter<G> {
+        let mut cache = self.beliefs.0.lock().unwrap_or_else(|e| e.into_inner());
+        let known = cache
+            .iter()
+            .filter(|b| {
+                b.seat == seat && b.belief == belief && self.history.starts_with(&b.history)
+            })
+            .max_by_key(|b| b.history.len());
+        let (mut now, mut filter, from) = match known {
+            Some(b) => (b.state.clone(), b.filter.clone(), b.history.len()),
+            None => {
+                let start = self.game.new_state(Rng::new(seed));
+                let rng_seed = derive_seed(BELIEF_STREAM, seat as u64);
+                let filter = ParticleFilter::new(&*self.game, &start, seat, belief, rng_seed);
+                (start, filter, 0)
+            }
+        };
+        now = self.follow(&mut filter, now, &self.history[from..]);
+        let so_far = BeliefSoFar {
+            seat,
+            belief,
+            history: self.history.clone(),
+            state: now,
+            filter: filter.clone(),
+        };
+        match cache
+            .iter_mut()
+            .find(|b| b.seat == seat && b.belief == belief)
+        {
+            Some(b) => *b = so_far,
+            None => cache.push(so_far),
+        }
+        filter
+    }
+
+    /// Steps `filter` through `actions` played from `now`; the state they lead to.
+    fn follow(
+        &self,
+        filter: &mut ParticleFilter<G>,
+        mut now: G::State,
+        actions: &[Action],
+    ) -> G::State {
+        for &a in actions {
+            let before = now.clone();
+            self.game.apply(&mut now, a);
+            filter.step(&*self.game, &before, a, &now);
+        }
+        now
+    }
+
     /// Runs the game's [`Game::check_state`] on this state.
     pub fn check_state(&self) -> Result<()> {
         self.game.check_state(&self.state).map_err(bad_state)

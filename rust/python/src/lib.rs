@@ -112,5 +112,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CHANCE_PLAYER", state::CHANCE_PLAYER)?;
     let rollouts = regalia_engine::Rollout::ALL.map(regalia_engine::Rollout::name);
     m.add("ROLLOUTS", pyo3::types::PyTuple::new(m.py(), rollouts)?)?;
+    let beliefs =
+        regalia_engine::search::BeliefModel::ALL.map(regalia_engine::search::BeliefModel::name);
+    m.add("BELIEFS", pyo3::types::PyTuple::new(m.py(), beliefs)?)?;
     Ok(())
 }

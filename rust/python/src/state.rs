@@ -7,6 +7,7 @@ use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use regalia_engine::recall::DEFAULT_SLOTS;
+use regalia_engine::search::{Belief, BeliefModel, MAX_PARTICLES};
 use regalia_engine::{
     Action, DynGame, DynState, Error, IsmctsConfig, IsmctsResult, Rollout, MAX_ACTIONS, MAX_THREADS,
 };
@@ -49,8 +50,9 @@ impl PyState {
         time_limit: Option<f64>,
         rollout: Option<&Bound<'_, PyAny>>,
         threads: Option<&Bound<'_, PyAny>>,
+        belief: Option<&Bound<'_, PyAny>>,
+        particles: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<IsmctsResult> {
-        guard(|| self.game.require_seeded("ISMCTS searches"))?;
         let bad = |m: &str| InvalidArgumentError::new_err(m.to_string());
         let threads = match threads {
             Some(n) => int_arg(n, "threads", InvalidArgumentError::new_err, None)?,
@@ -94,6 +96,28 @@ impl PyState {
                     bad(&format!("rollout must be {}", names.join(" or ")))
                 })?,
         };
+        let model = match belief {
+            None => BeliefModel::None,
+            Some(m) => m
+                .extract::<String>()
+                .ok()
+                .and_then(|name| BeliefModel::from_name(&name))
+                .ok_or_else(|| {
+                    let names: Vec<_> = BeliefModel::ALL
+                        .iter()
+                        .map(|m| format!("'{}'", m.name()))
+                        .collect();
+                    bad(&format!("belief must be {}", names.join(", ")))
+                })?,
+        };
+        let particles = match particles {
+            Some(n) => int_arg(n, "particles", InvalidArgumentError::new_err, None)?,
+            None => Belief::default().particles as i64,
+        };
+        let particles = usize::try_from(particles)
+            .ok()
+            .filter(|n| (1..=MAX_PARTICLES).contains(n))
+            .ok_or_else(|| bad(&format!("particles must be from 1 to {MAX_PARTICLES}")))?;
         let config = IsmctsConfig {
             iterations,
             exploration,
@@ -101,10 +125,11 @@ impl PyState {
             time_limit,
             rollout,
             threads,
+            belief: Belief { model, particles },
         };
         let inner = &self.inner;
         interruptible(py, |stop| {
-            inner.ismcts(&config, stop).ok_or_else(|| {
+            inner.ismcts(&config, stop)?.ok_or_else(|| {
                 Error::InvalidArgument("the game is over: there is nothing to search".into())
             })
         })
@@ -323,9 +348,14 @@ impl PyState {
     /// rollout policy, mixed with random moves, stopped early where the game says) or
     /// ``"random"`` (uniformly random moves to the end). ``threads`` (1 to 256) search at once,
     /// each its own tree from its own seed for its share of the iterations, their root
-    /// statistics summed (deterministic for a seed and a thread count). The GIL is released
-    /// while it searches.
-    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None, rollout=None, threads=None))]
+    /// statistics summed (deterministic for a seed and a thread count). ``belief``
+    /// (``"none"``, the default; ``"uniform"`` or ``"rollout"``, games with
+    /// ``chance="explicit"`` only) draws the worlds instead from a particle filter of
+    /// ``particles`` worlds (default 64) that followed the game's history seeing only what
+    /// the seat saw, weighing each opponent decision by that opponent model (uniformly random,
+    /// or the game's rollout policy with a tremble). Explicit chance nodes inside the search
+    /// are drawn by their probabilities. The GIL is released while it searches.
+    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None, rollout=None, threads=None, belief=None, particles=None))]
     #[allow(clippy::too_many_arguments)]
     fn ismcts(
         &self,
@@ -336,6 +366,8 @@ impl PyState {
         time_limit: Option<f64>,
         rollout: Option<&Bound<'_, PyAny>>,
         threads: Option<&Bound<'_, PyAny>>,
+        belief: Option<&Bound<'_, PyAny>>,
+        particles: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Action> {
         Ok(self
             .search(
@@ -346,12 +378,14 @@ impl PyState {
                 time_limit,
                 rollout,
                 threads,
+                belief,
+                particles,
             )?
             .action)
     }
     /// The same search as ``ismcts``, with what it found: a dict of ``action``, ``iterations``
     /// and, per legal action, ``visits`` and ``values`` (mean return for the seat to move).
-    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None, rollout=None, threads=None))]
+    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None, rollout=None, threads=None, belief=None, particles=None))]
     #[allow(clippy::too_many_arguments)]
     fn ismcts_search<'py>(
         &self,
@@ -362,6 +396,8 @@ impl PyState {
         time_limit: Option<f64>,
         rollout: Option<&Bound<'py, PyAny>>,
         threads: Option<&Bound<'py, PyAny>>,
+        belief: Option<&Bound<'py, PyAny>>,
+        particles: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let r = self.search(
             py,
@@ -371,6 +407,8 @@ impl PyState {
             time_limit,
             rollout,
             threads,
+            belief,
+            particles,
         )?;
         let (visits, values) = (PyDict::new(py), PyDict::new(py));
         for s in &r.root {

@@ -576,18 +576,9 @@ impl Game for DuellDerDrachen {
         if rng.below(4) == 0 {
             return uniform_action(legal, rng);
         }
-        let me = s.player as usize;
         let (mut best, mut choice, mut ties) = (i32::MIN, None, 0);
-        // Face-up actions are the card ids, below every face-down one.
-        for a in legal
-            .iter()
-            .take_while(|&a| (a as usize) < self.num_cards())
-        {
-            let t = self.colour(a as usize);
-            let mine = self.territory_strength(s, me, t) + self.value(a as usize);
-            let theirs = self.territory_strength(s, 1 - me, t);
-            let score =
-                2 * i32::from(mine > theirs) - 3 * i32::from(theirs > 0 && mine >= 2 * theirs);
+        for a in self.face_up(legal) {
+            let score = self.face_up_score(s, a);
             if score > best {
                 (best, choice, ties) = (score, Some(a), 1);
             } else if score == best {
@@ -598,6 +589,23 @@ impl Game for DuellDerDrachen {
             }
         }
         choice.unwrap_or_else(|| uniform_action(legal, rng))
+    }
+
+    /// The rollout policy's probabilities: a quarter spread evenly over every legal action,
+    /// the rest evenly over the best-scored face-up cards (over every action if none fits
+    /// face up).
+    fn policy_probabilities(&self, s: &State, legal: &ActionSet) -> Vec<(Action, f64)> {
+        let best = self.face_up(legal).map(|a| self.face_up_score(s, a)).max();
+        let is_best = |a: Action| match best {
+            Some(b) => (a as usize) < self.num_cards() && self.face_up_score(s, a) == b,
+            None => true,
+        };
+        let n_best = legal.iter().filter(|&a| is_best(a)).count().max(1) as f64;
+        let uniform = 0.25 / legal.len().max(1) as f64;
+        legal
+            .iter()
+            .map(|a| (a, uniform + if is_best(a) { 0.75 / n_best } else { 0.0 }))
+            .collect()
     }
 }
 
@@ -902,6 +910,26 @@ impl DuellDerDrachen {
             return Err("a game ends by five markers, a stuck player or the final count".into());
         }
         Ok(())
+    }
+}
+
+// ---- Search policy ----
+impl DuellDerDrachen {
+    /// The face-up actions of `legal` (the card ids, below every face-down one).
+    fn face_up<'a>(&'a self, legal: &'a ActionSet) -> impl Iterator<Item = Action> + 'a {
+        legal
+            .iter()
+            .take_while(move |&a| (a as usize) < self.num_cards())
+    }
+
+    /// How the rollout policy scores playing card `a` face up: 2 if it takes or keeps the
+    /// territory's marker, less 3 if it reaches double the other side's strength there.
+    fn face_up_score(&self, s: &State, a: Action) -> i32 {
+        let me = s.player as usize;
+        let t = self.colour(a as usize);
+        let mine = self.territory_strength(s, me, t) + self.value(a as usize);
+        let theirs = self.territory_strength(s, 1 - me, t);
+        2 * i32::from(mine > theirs) - 3 * i32::from(theirs > 0 && mine >= 2 * theirs)
     }
 }
 

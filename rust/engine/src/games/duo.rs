@@ -703,6 +703,24 @@ impl Game for Duo {
         legal.nth(rng.index(stop)).unwrap_or_default()
     }
 
+    /// The rollout policy's probabilities: each card that fits equally, "draw" or "end
+    /// turn" only when none does.
+    fn policy_probabilities(&self, _s: &State, legal: &ActionSet) -> Vec<(Action, f64)> {
+        let stop = legal.len() - 1;
+        legal
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let p = match (stop, i == stop) {
+                    (0, _) => 1.0,
+                    (_, true) => 0.0,
+                    _ => 1.0 / stop as f64,
+                };
+                (a, p)
+            })
+            .collect()
+    }
+
     /// Rollouts stop once a round has been scored (the rest of a game to the target is mostly
     /// the luck of later deals). With two players the returns are estimated from how many
     /// points each still needs ([`win_chances`]: a lead counts for more the closer the game is

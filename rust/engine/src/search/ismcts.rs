@@ -31,6 +31,7 @@ use crate::actions::{Action, ActionSet};
 use crate::cfr::key::KeyBuild;
 use crate::game::{uniform_action, Game, Seat};
 use crate::rng::{splitmix64, Rng};
+use crate::search::belief::{Belief, Worlds};
 use std::collections::hash_map::{Entry, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -52,6 +53,10 @@ pub struct IsmctsConfig {
     /// Threads searching at once (root parallelism), from 1 to [`MAX_THREADS`]; 1 is the
     /// plain search on the calling thread.
     pub threads: usize,
+    /// Where the worlds come from: with no model, [`Game::determinize`] of the root; with
+    /// one, the weighted particles of a belief over the game's history, which the caller
+    /// builds ([`crate::session::Session::ismcts`]) and passes to [`ismcts_in`].
+    pub belief: Belief,
 }
 
 /// The most threads one search may use.
@@ -95,6 +100,7 @@ impl Default for IsmctsConfig {
             time_limit: None,
             rollout: Rollout::default(),
             threads: 1,
+            belief: Belief::default(),
         }
     }
 }
@@ -138,13 +144,26 @@ pub fn ismcts_until<G: Game>(
     config: &IsmctsConfig,
     stop: &AtomicBool,
 ) -> Option<IsmctsResult> {
+    ismcts_in(game, root, config, stop, None)
+}
+
+/// [`ismcts_until`] whose worlds are drawn from `worlds` (in proportion to their weights:
+/// a belief's particles, each a state the seat cannot tell from `root`) instead of
+/// [`Game::determinize`] of the root.
+pub fn ismcts_in<G: Game>(
+    game: &G,
+    root: &G::State,
+    config: &IsmctsConfig,
+    stop: &AtomicBool,
+    worlds: Option<&Worlds<G::State>>,
+) -> Option<IsmctsResult> {
     let seat = game.current_player(root)?;
     let threads = config.threads.clamp(1, MAX_THREADS);
     let iterations = config.iterations.max(1);
     let tallies: Vec<Tally> = if threads == 1 {
         vec![search_tree(
             game,
-            root,
+            (root, worlds),
             seat,
             config,
             config.seed,
@@ -158,7 +177,9 @@ pub fn ismcts_until<G: Game>(
                     let share = iterations / threads as u64
                         + u64::from((k as u64) < iterations % threads as u64);
                     let seed = thread_seed(config.seed, k);
-                    scope.spawn(move || search_tree(game, root, seat, config, seed, share, stop))
+                    scope.spawn(move || {
+                        search_tree(game, (root, worlds), seat, config, seed, share, stop)
+                    })
                 })
                 .collect();
             workers
@@ -231,10 +252,11 @@ impl Tally {
 }
 
 /// One tree searched from `seed` for `iterations` iterations (or until the time limit or
-/// `stop`); its root statistics.
+/// `stop`), in worlds drawn from `worlds` or else determinized from `root`; its root
+/// statistics.
 fn search_tree<G: Game>(
     game: &G,
-    root: &G::State,
+    (root, worlds): (&G::State, Option<&Worlds<G::State>>),
     seat: Seat,
     config: &IsmctsConfig,
     seed: u64,
@@ -259,7 +281,10 @@ fn search_tree<G: Game>(
         if done > 0 && done % STOP_CHECK == 0 && stop.load(Ordering::Relaxed) {
             break;
         }
-        let world = game.determinize(root, seat, &mut search.rng);
+        let world = match worlds {
+            Some(w) => w.draw(&mut search.rng),
+            None => game.determinize(root, seat, &mut search.rng),
+        };
         search.iterate(world);
         done += 1;
     }
@@ -382,6 +407,20 @@ impl Tree {
     }
 }
 
+/// An outcome of the chance node `s` (explicit chance), drawn by its probability.
+#[cold]
+fn chance_outcome<G: Game>(game: &G, s: &G::State, rng: &mut Rng) -> Action {
+    let outcomes = game.chance_outcomes(s);
+    let mut u = f64::from(rng.next_u32()) / 4_294_967_296.0;
+    for &(a, p) in &outcomes {
+        if u < p {
+            return a;
+        }
+        u -= p;
+    }
+    outcomes.last().map_or(0, |o| o.0)
+}
+
 /// The key of the information set of `seat` at `depth` with observation tensor `tensor`.
 fn info_key(seat: Seat, depth: u32, tensor: &[f32]) -> u64 {
     let mut h = ((seat as u64) << 32) | depth as u64;
@@ -409,7 +448,15 @@ impl<G: Game> Search<'_, G> {
         self.path.clear();
         let mut node = ROOT;
         let mut depth = 0u32;
-        while let Some(player) = self.game.current_player(&world) {
+        loop {
+            if self.game.is_chance_node(&world) {
+                let outcome = chance_outcome(self.game, &world, &mut self.rng);
+                self.game.apply(&mut world, outcome);
+                continue;
+            }
+            let Some(player) = self.game.current_player(&world) else {
+                break;
+            };
             if depth > 0 {
                 self.tensor.fill(0.0);
                 self.game
@@ -461,6 +508,11 @@ impl<G: Game> Search<'_, G> {
             let legal = self.game.legal_actions(&world);
             if legal.is_empty() {
                 return self.game.returns(&world);
+            }
+            if self.game.is_chance_node(&world) {
+                let outcome = chance_outcome(self.game, &world, &mut self.rng);
+                self.game.apply(&mut world, outcome);
+                continue;
             }
             match policy(&world, &legal, &mut self.rng) {
                 Ok(a) => self.game.apply(&mut world, a),

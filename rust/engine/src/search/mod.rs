@@ -1,5 +1,9 @@
 //! Search written once over the [`crate::Game`] trait, for every game.
 
+pub mod belief;
 pub mod ismcts;
 
-pub use ismcts::{ismcts, ismcts_until, IsmctsConfig, IsmctsResult, Rollout, MAX_THREADS};
+pub use belief::{Belief, BeliefModel, ParticleFilter, Worlds, MAX_PARTICLES};
+pub use ismcts::{
+    ismcts, ismcts_in, ismcts_until, IsmctsConfig, IsmctsResult, Rollout, MAX_THREADS,
+};
