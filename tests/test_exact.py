@@ -4,6 +4,9 @@ against the Duo Regna solver."""
 
 from __future__ import annotations
 
+import importlib.util
+import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,15 +29,48 @@ import regalia.openspiel  # noqa: E402  (registers the games)
 ONE_ROUND = {"dragon_deck": [1, 1], "dragons_to_win": 1, "max_rounds": 1, "chance": "explicit"}
 #: Two rounds with a pile of two singles and a double: 11,847 histories, 328 information sets.
 TWO_ROUNDS = {"dragon_deck": [2, 1], "dragons_to_win": 2, "max_rounds": 2, "chance": "explicit"}
+#: Regine's smallest walkable variant: two players, the Queens' Suit alone, one round, no
+#: build phase, a deck of four Queens and four cards of kind 7: 2,211 histories, 224
+#: information sets (the documented ``deck=[3,0,0,0,0,0,3,3]`` has 50,608 histories, on
+#: which OpenSpiel's Python exploitability alone takes about 10 s).
+REGINE = {
+    "players": 2,
+    "deck": [4, 0, 0, 0, 0, 0, 0, 4],
+    "build_phase": False,
+    "suits": 1,
+    "max_rounds": 1,
+    "chance": "explicit",
+}
+#: The documented Regine variant with the Queens' Suit alone: 50,608 histories.
+REGINE_QUEENS = {**REGINE, "deck": [3, 0, 0, 0, 0, 0, 3, 3]}
 
 
-def game(options: dict[str, Any], backend: str = "rust") -> Any:
-    return regalia.make("duo-regna", backend=backend, **options)  # type: ignore[arg-type]
+def _regnum_bench() -> Any:
+    """``benches/regnum_small_variant.py``, which cuts Regnum's small card sets."""
+    path = Path(__file__).resolve().parent.parent / "benches" / "regnum_small_variant.py"
+    spec = importlib.util.spec_from_file_location("regnum_small_variant", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def spiel(options: dict[str, Any]) -> Any:
-    params = {k: str(v).replace(",", ";") if isinstance(v, list) else v for k, v in options.items()}
-    return pyspiel.load_game("regalia_duo_regna", params)
+_REGNUM_BENCH = _regnum_bench()
+#: Regnum's smallest tree found: two players, 20 green cards, the King, the Queen and six
+#: characters green cannot pay for, two castles, three standards, one turn: 54,571 histories,
+#: 10,080 information sets (only seat 0 moves, and it has seen every chance outcome).
+REGNUM = {"card_set": _REGNUM_BENCH.small_card_set(_REGNUM_BENCH.UNAFFORDABLE), "max_turns": 1, "chance": "explicit"}
+#: OpenSpiel's Python algorithms take minutes on it (its exploitability walks 54,571 states in Python).
+SLOW = pytest.mark.slow
+
+
+def game(options: dict[str, Any], backend: str = "rust", name: str = "duo-regna") -> Any:
+    return regalia.make(name, backend=backend, **options)  # type: ignore[arg-type]
+
+
+def spiel(options: dict[str, Any], name: str = "duo-regna") -> Any:
+    params = {k: json.dumps(v) if isinstance(v, (list, dict)) else v for k, v in options.items()}
+    return pyspiel.load_game("regalia_" + name.replace("-", "_"), params)
 
 
 class Delegate(os_policy.Policy):  # type: ignore[misc]
@@ -48,13 +84,23 @@ class Delegate(os_policy.Policy):  # type: ignore[misc]
         return dict(self.function(state.inner))
 
 
-def test_our_exploitability_is_openspiels_for_uniform_and_cfr_plus_policies() -> None:
-    ours, theirs = game(TWO_ROUNDS), spiel(TWO_ROUNDS)
+@pytest.mark.parametrize(
+    ("name", "options", "iterations"),
+    [
+        ("duo-regna", TWO_ROUNDS, 15),
+        ("regine", REGINE, 5),
+        pytest.param("regnum", REGNUM, 3, marks=SLOW),
+    ],
+)
+def test_our_exploitability_is_openspiels_for_uniform_and_cfr_plus_policies(
+    name: str, options: dict[str, Any], iterations: int
+) -> None:
+    ours, theirs = game(options, name=name), spiel(options, name=name)
     uniform = exact.exploitability(ours, exact.uniform)
     assert uniform.exploitability == pytest.approx(
         os_exploitability.exploitability(theirs, os_policy.UniformRandomPolicy(theirs)), abs=1e-9
     )
-    policy = solve(ours, method="cfr+", iterations=15, progress=False)
+    policy = solve(ours, method="cfr+", iterations=iterations, progress=False)
     value = policy.exploitability()
     assert 0 < value < uniform.exploitability
     assert value == pytest.approx(
@@ -62,12 +108,22 @@ def test_our_exploitability_is_openspiels_for_uniform_and_cfr_plus_policies() ->
     )
 
 
-@pytest.mark.parametrize(("options", "iterations"), [(ONE_ROUND, 12), (TWO_ROUNDS, 3)])
-def test_cfr_plus_matches_openspiels_after_as_many_iterations(options: dict[str, Any], iterations: int) -> None:
-    tree = exact.game_tree(game(options))
+@pytest.mark.parametrize(
+    ("name", "options", "iterations"),
+    [
+        ("duo-regna", ONE_ROUND, 12),
+        ("duo-regna", TWO_ROUNDS, 3),
+        ("regine", REGINE, 6),
+        pytest.param("regnum", REGNUM, 2, marks=SLOW),
+    ],
+)
+def test_cfr_plus_matches_openspiels_after_as_many_iterations(
+    name: str, options: dict[str, Any], iterations: int
+) -> None:
+    tree = exact.game_tree(game(options, name=name))
     run = _core.CfrPlus(tree)
     assert run.run(iterations) == iterations
-    theirs = spiel(options)
+    theirs = spiel(options, name=name)
     solver_ = os_cfr.CFRPlusSolver(theirs)
     for _ in range(iterations):
         solver_.evaluate_and_update_policy()
@@ -79,7 +135,7 @@ def test_cfr_plus_matches_openspiels_after_as_many_iterations(options: dict[str,
     ours = run.average()
     _, seats, counts, actions = tree.information_sets()
     starts = np.concatenate([[0], np.cumsum(counts, dtype=np.int64)])
-    core = _core.make("duo-regna", options)
+    core = _core.make(name, options)
     for i in range(len(tree)):
         state = core.new_state(0)
         for a in tree.history(i):
@@ -111,8 +167,11 @@ def _solved_value(root: Any, outcome: int) -> float:
     return solver.policy(state)[1]
 
 
-def test_no_key_stands_for_two_information_states_in_the_whole_tree() -> None:
-    core = game(TWO_ROUNDS)
+@pytest.mark.parametrize(
+    ("name", "options"), [("duo-regna", TWO_ROUNDS), ("regine", REGINE_QUEENS), ("regnum", REGNUM)]
+)
+def test_no_key_stands_for_two_information_states_in_the_whole_tree(name: str, options: dict[str, Any]) -> None:
+    core = game(options, name=name)
     tree = exact.game_tree(core)
     strings: dict[int, str] = {}
     keys: dict[str, int] = {}
