@@ -1,7 +1,8 @@
 """Exact game theory on small variants with explicit chance: the size of each game's tree
 (histories and information sets, counted by the tree walk, or the estimate a too-large tree
 is refused with), exploitability against iterations and against seconds for CFR+ and
-both MCCFR samplers on one small variant, as tables and a PNG drawn with Pillow, and
+both MCCFR samplers on one small variant of each of Duo Regna, Regine and Regnum, as tables
+and PNGs drawn with Pillow, and
 (``--openspiel``) CFR+ and exploitability side by side with OpenSpiel's Python ones on the
 adapter (OpenSpiel's C++ algorithms cannot run a game written in Python).
 
@@ -25,23 +26,41 @@ from typing import Any
 import regalia
 from regalia import _core, exact
 from regalia.errors import GameTooLargeError
+from regnum_small_variant import KEPT, UNAFFORDABLE, small_card_set
 
+#: Regnum's small card sets by the name the tables show (see benches/regnum_small_variant.py).
+CARD_SETS = {
+    "8 characters green cannot pay for": small_card_set(UNAFFORDABLE),
+    "8 characters, 6 green pays for": small_card_set(KEPT),
+}
+#: Regine's small variant: two players, one round, no build phase.
+REGINE = {"players": 2, "build_phase": False, "max_rounds": 1}
 #: Small variants of the games that have explicit chance (the smallest options allow, for
 #: the games whose options cannot make the tree small).
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("duo-regna", {"dragon_deck": [1, 1], "dragons_to_win": 1, "max_rounds": 1}),
     ("duo-regna", {"dragon_deck": [2, 1], "dragons_to_win": 2, "max_rounds": 2}),
     ("duo-regna", {"dragon_deck": [1, 1], "dragons_to_win": 2, "max_rounds": 3}),
+    ("regine", {**REGINE, "deck": [4, 0, 0, 0, 0, 0, 0, 4], "suits": 1}),
+    ("regine", {**REGINE, "deck": [3, 0, 0, 0, 0, 0, 3, 3], "suits": 1}),
+    ("regine", {**REGINE, "deck": [3, 0, 0, 0, 0, 0, 3, 3], "suits": 2}),
+    ("regnum", {"players": 2, "card_set": CARD_SETS["8 characters green cannot pay for"], "max_turns": 1}),
+    ("regnum", {"players": 2, "card_set": CARD_SETS["8 characters, 6 green pays for"], "max_turns": 1}),
     ("duell-der-drachen", {"values": 2, "hand_size": 1}),
     ("duo", {"players": 2, "rounds": 1}),
 ]
-#: The variant the convergence runs are on.
-CURVE = ("duo-regna", {"dragon_deck": [1, 1], "dragons_to_win": 2, "max_rounds": 3})
+#: The variants the convergence runs are on, one a game.
+CURVES = [VARIANTS[2], VARIANTS[5], VARIANTS[7]]
 
 
 def label(name: str, options: dict[str, Any]) -> str:
-    """``name k=v ...`` (JSON values)."""
-    return name + "".join(f" {k}={json.dumps(v, separators=(',', ':'))}" for k, v in options.items())
+    """``name k=v ...`` (JSON values; a Regnum card set by its name in ``CARD_SETS``)."""
+
+    def shown(value: Any) -> str:
+        named = [n for n, card_set in CARD_SETS.items() if card_set == value]
+        return f"<{named[0]}>" if named else json.dumps(value, separators=(",", ":"))
+
+    return name + "".join(f" {k}={shown(v)}" for k, v in options.items())
 
 
 def sizes() -> list[str]:
@@ -77,9 +96,9 @@ def checkpoints(total_seconds: float, run: Any, evaluate: Any) -> list[dict[str,
     return points
 
 
-def curves(seconds: float) -> dict[str, list[dict[str, float]]]:
-    """Exploitability checkpoints of CFR+ and both MCCFR samplers on ``CURVE``."""
-    name, options = CURVE
+def curves(name: str, options: dict[str, Any], seconds: float) -> tuple[float, dict[str, list[dict[str, float]]]]:
+    """The uniform policy's exploitability and the exploitability checkpoints of CFR+ and
+    both MCCFR samplers on one variant."""
     game = regalia.make(name, chance="explicit", **options)
     tree = exact.game_tree(game)
     out: dict[str, list[dict[str, float]]] = {}
@@ -92,7 +111,7 @@ def curves(seconds: float) -> dict[str, list[dict[str, float]]]:
             return float(tree.exploitability(tree.table_policy(*m.averages()))["exploitability"])
 
         out[f"MCCFR {method}"] = checkpoints(seconds, lambda n, s, m=mccfr: m.run(n, s), value)
-    return out
+    return float(tree.exploitability(tree.uniform_policy())["exploitability"]), out
 
 
 COLOURS = {"CFR+": (200, 40, 40), "MCCFR external": (40, 90, 200), "MCCFR outcome": (30, 150, 60)}
@@ -194,18 +213,22 @@ def main() -> None:
     print("\n| variant (chance=explicit) | histories | decision nodes | chance nodes | information sets | walk s |")
     print("|---|---|---|---|---|---|")
     print("\n".join(sizes()))
-    data = curves(args.seconds)
-    print(f"\nExploitability on {label(*CURVE)}, chance=explicit:\n")
-    print("| method | iterations | seconds | exploitability |\n|---|---|---|---|")
-    for name, rows in data.items():
-        for p in rows:
-            print(f"| {name} | {p['iterations']:,.0f} | {p['seconds']:.2f} | {p['exploitability']:.5f} |")
-    if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "exploitability.json").write_text(json.dumps({"variant": label(*CURVE), "runs": data}, indent=1))
-        title = f"exploitability, {label(*CURVE)}"
-        plot(data, "iterations", args.out / "exploitability-iterations.png", title)
-        plot(data, "seconds", args.out / "exploitability-seconds.png", title)
+    for game, options in CURVES:
+        uniform, data = curves(game, options, args.seconds)
+        print(f"\nExploitability on {label(game, options)}, chance=explicit:\n")
+        print("| method | iterations | seconds | exploitability |\n|---|---|---|---|")
+        print(f"| (uniform policy) | 0 | 0 | {uniform:.5f} |")
+        for method, rows in data.items():
+            for p in rows:
+                print(f"| {method} | {p['iterations']:,.0f} | {p['seconds']:.2f} | {p['exploitability']:.5f} |")
+        if args.out is not None:
+            args.out.mkdir(parents=True, exist_ok=True)
+            stem = f"exploitability-{game}"
+            text = json.dumps({"variant": label(game, options), "uniform": uniform, "runs": data}, indent=1)
+            (args.out / f"{stem}.json").write_text(text)
+            title = f"exploitability, {label(game, options)}"
+            plot(data, "iterations", args.out / f"{stem}-iterations.png", title)
+            plot(data, "seconds", args.out / f"{stem}-seconds.png", title)
 
 
 if __name__ == "__main__":
