@@ -30,7 +30,7 @@ ONE_ROUND = {"dragon_deck": [1, 1], "dragons_to_win": 1, "max_rounds": 1, "chanc
 #: Two rounds with a pile of two singles and a double: 11,847 histories, 328 information sets.
 TWO_ROUNDS = {"dragon_deck": [2, 1], "dragons_to_win": 2, "max_rounds": 2, "chance": "explicit"}
 #: Regine's smallest walkable variant: two players, the Queens' Suit alone, one round, no
-#: build phase, a deck of four Queens and four cards of kind 7: 2,211 histories, 224
+#: build phase, a deck of four Jesters and four Queens: 2,211 histories, 224
 #: information sets (the documented ``deck=[3,0,0,0,0,0,3,3]`` has 50,608 histories, on
 #: which OpenSpiel's Python exploitability alone takes about 10 s).
 REGINE = {
