@@ -60,7 +60,11 @@ _REGNUM_BENCH = _regnum_bench()
 #: characters green cannot pay for, two castles, three standards, one turn: 54,571 histories,
 #: 10,080 information sets (only seat 0 moves, and it has seen every chance outcome).
 REGNUM = {"card_set": _REGNUM_BENCH.small_card_set(_REGNUM_BENCH.UNAFFORDABLE), "max_turns": 1, "chance": "explicit"}
-#: OpenSpiel's Python algorithms take minutes on it (its exploitability walks 54,571 states in Python).
+#: The Regine and Regnum variants of docs/game-theory.md's convergence runs (756,208 and 424,459
+#: histories: their whole-tree key checks are slow).
+REGINE_TWO_SUITS = {**REGINE_QUEENS, "suits": 2}
+REGNUM_LINE_UP = {**REGNUM, "card_set": _REGNUM_BENCH.small_card_set(_REGNUM_BENCH.KEPT)}
+#: Minutes: OpenSpiel's Python algorithms on ``REGNUM``, the key checks on the larger variants.
 SLOW = pytest.mark.slow
 
 
@@ -168,7 +172,14 @@ def _solved_value(root: Any, outcome: int) -> float:
 
 
 @pytest.mark.parametrize(
-    ("name", "options"), [("duo-regna", TWO_ROUNDS), ("regine", REGINE_QUEENS), ("regnum", REGNUM)]
+    ("name", "options"),
+    [
+        ("duo-regna", TWO_ROUNDS),
+        ("regine", REGINE_QUEENS),
+        ("regnum", REGNUM),
+        pytest.param("regine", REGINE_TWO_SUITS, marks=SLOW),
+        pytest.param("regnum", REGNUM_LINE_UP, marks=SLOW),
+    ],
 )
 def test_no_key_stands_for_two_information_states_in_the_whole_tree(name: str, options: dict[str, Any]) -> None:
     core = game(options, name=name)
