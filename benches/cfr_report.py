@@ -49,14 +49,20 @@ def main() -> None:
         it, up, rate = speed(name, options, method, args.seconds)
         label = name + "".join(f" {k}={v}" for k, v in options.items())
         print(f"| {label} | {method} | {it} | {up} | {rate:,.0f} |")
-    print("\n| Regine 4p, outcome sampling: iterations | seconds | information sets | table MiB | peak RSS MiB |")
-    print("|---|---|---|---|---|")
+    print(
+        "\n| Regine 4p, outcome sampling: iterations | seconds | information sets | updates "
+        "| table MiB | peak RSS MiB |"
+    )
+    print("|---|---|---|---|---|---|")
     run = _core.Mccfr(regalia.make("regine", players=4), "outcome", 1)
     start = time.perf_counter()
     for target in sorted(args.iterations):
         run.run(target - run.iterations)
         took = time.perf_counter() - start
-        print(f"| {run.iterations} | {took:.1f} | {len(run)} | {run.table_bytes / 2**20:.1f} | {peak_rss_mb():.1f} |")
+        print(
+            f"| {run.iterations} | {took:.1f} | {len(run)} | {run.updates} | {run.table_bytes / 2**20:.1f} "
+            f"| {peak_rss_mb():.1f} |"
+        )
 
 
 if __name__ == "__main__":
