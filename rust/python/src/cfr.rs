@@ -1,7 +1,7 @@
 //! `regalia._core.Mccfr`: Monte Carlo CFR over any game (GIL released, Ctrl-C stops it with
 //! the table kept); `regalia._core.information_state_key`: a state's compact key.
 
-use crate::convert::{count_arg, seed_arg};
+use crate::convert::{count_arg, deadline_arg, seed_arg};
 use crate::errors::{guard, InvalidArgumentError};
 use crate::game::PyGame;
 use crate::interrupt::interruptible;
@@ -10,7 +10,6 @@ use numpy::PyArray1;
 use pyo3::prelude::*;
 use regalia_engine::cfr::key::key_of_text;
 use regalia_engine::cfr::{new_mccfr, DynMccfr};
-use std::time::{Duration, Instant};
 
 /// ``seat``'s perfect-recall information state in ``state`` (a ``regalia._core.State``) as a
 /// 64-bit key: a hash of its ``information_state_string`` (see ``regalia.cfr``).
@@ -53,17 +52,7 @@ impl PyMccfr {
         seconds: Option<f64>,
     ) -> PyResult<u64> {
         let iterations = count_arg(iterations, "iterations", 0)?;
-        let deadline = match seconds {
-            None => None,
-            Some(s) if s.is_finite() && s >= 0.0 => {
-                Some(Instant::now() + Duration::from_secs_f64(s.min(1e9)))
-            }
-            Some(_) => {
-                return Err(InvalidArgumentError::new_err(
-                    "seconds must be None or a number >= 0",
-                ))
-            }
-        };
+        let deadline = deadline_arg(seconds)?;
         let inner = &mut self.inner;
         interruptible(py, move |stop| Ok(inner.run(iterations, deadline, stop)))
     }

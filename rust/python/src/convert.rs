@@ -5,6 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use regalia_engine::Options;
 use serde_json::{Map, Number, Value};
+use std::time::{Duration, Instant};
 
 /// An integer argument (anything with `__index__`, but not a bool), or `raise`d: an
 /// integer too large for 64 bits is out of range (`below`: the allowed values are `0..below`,
@@ -41,6 +42,20 @@ pub fn count_arg(obj: &Bound<'_, PyAny>, what: &str, min: i64) -> PyResult<u64> 
         )));
     }
     Ok(n as u64)
+}
+
+/// The moment a run given ``seconds`` (None: no limit; else a finite number >= 0) must
+/// stop, or `InvalidArgumentError`.
+pub fn deadline_arg(seconds: Option<f64>) -> PyResult<Option<Instant>> {
+    match seconds {
+        None => Ok(None),
+        Some(s) if s.is_finite() && s >= 0.0 => {
+            Ok(Some(Instant::now() + Duration::from_secs_f64(s.min(1e9))))
+        }
+        Some(_) => Err(InvalidArgumentError::new_err(
+            "seconds must be None or a number >= 0",
+        )),
+    }
 }
 
 /// A text argument (saved JSON), or `raise`d for anything that is not a str.

@@ -2,7 +2,7 @@
 //! explicit chance, exact exploitability over it, and CFR+ (GIL released, Ctrl-C stops a run
 //! with what was computed kept).
 
-use crate::convert::count_arg;
+use crate::convert::{count_arg, deadline_arg};
 use crate::errors::InvalidArgumentError;
 use crate::game::PyGame;
 use crate::interrupt::interruptible;
@@ -11,7 +11,6 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use regalia_engine::cfr::{build_tree, exploitability, BuildError, CfrPlus, Exploitability, Tree};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 pyo3::import_exception!(regalia.errors, GameTooLargeError);
 
@@ -220,17 +219,7 @@ impl PyCfrPlus {
         seconds: Option<f64>,
     ) -> PyResult<u64> {
         let iterations = count_arg(iterations, "iterations", 0)?;
-        let deadline = match seconds {
-            None => None,
-            Some(s) if s.is_finite() && s >= 0.0 => {
-                Some(Instant::now() + Duration::from_secs_f64(s.min(1e9)))
-            }
-            Some(_) => {
-                return Err(InvalidArgumentError::new_err(
-                    "seconds must be None or a number >= 0",
-                ))
-            }
-        };
+        let deadline = deadline_arg(seconds)?;
         let inner = &mut self.inner;
         interruptible(py, move |stop| Ok(inner.run(iterations, deadline, stop)))
     }
