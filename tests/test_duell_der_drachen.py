@@ -141,6 +141,24 @@ def test_the_opponent_takes_the_display_card_and_the_deck_refills_it(backend: st
     assert s.observation(0)["hand"] == ["blue 2"]
 
 
+def test_the_tensor_tells_which_display_card_lies_beside_which_territory(backend: str) -> None:
+    """Two positions whose display cards beside red and beside blue are swapped differ in
+    what playing there takes, so their observation tensors differ too (ISMCTS keys its
+    nodes by the tensor; a union of the display cards made them one node)."""
+    game = regalia.make("duell-der-drachen", backend=backend)  # type: ignore[arg-type]
+    data = json.loads(game.new_state(1).to_json())
+    data["seed"] = None
+    state = game.state_from_json(json.dumps(data))
+    display = data["state"]["display"]
+    data["state"]["display"] = [display[1], display[0], *display[2:]]
+    swapped = game.state_from_json(json.dumps(data))
+    for seat in (0, 1):
+        assert [t["display"] for t in swapped.observation(seat)["territories"][:2]] == [
+            t["display"] for t in reversed(state.observation(seat)["territories"][:2])
+        ]
+        assert not np.array_equal(swapped.observation_tensor(seat), state.observation_tensor(seat))
+
+
 def test_with_an_empty_deck_the_display_place_stays_empty(backend: str) -> None:
     s = position(backend, (["red 7", "blue 2"], ["red 8", "green 3"]), deck=[])
     play(s, "red 7 face up")
@@ -203,7 +221,7 @@ def test_five_markers_win_at_once(backend: str) -> None:
     assert s.returns() == [1.0, -1.0] and s.scores() == [5, 0]
     assert s.observation(1)["winner"] == 0 and not s.observation(1)["final_count"]
     tensor = s.observation_tensor(0)  # ends with: my turn, final count made, game over
-    assert list(tensor[-3:]) == [0.0, 0.0, 1.0] and tensor.shape == (17 * 45 + 52,)
+    assert list(tensor[-3:]) == [0.0, 0.0, 1.0] and tensor.shape == (21 * 45 + 52,)
     with pytest.raises(IllegalActionError):
         s.apply(cid("white 9"))
 

@@ -386,7 +386,7 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
 
     # ---- Observation ----
     def observation_shape(self) -> tuple[int, ...]:
-        return (17 * self.num_cards + 52,)
+        return (21 * self.num_cards + 52,)
 
     def observation(self, s: State, seat: int) -> dict[str, Any]:
         opp = 1 - seat
@@ -443,7 +443,8 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
             w.mask(s.board[seat][t] & s.face_down[seat], n)
         for t in range(TERRITORIES):
             w.mask(shown(s.board[opp][t] & s.face_down[opp]), n)
-        w.mask(_mask([c for c in s.display if c is not None]), n)
+        for card in s.display:
+            w.mask(0 if card is None else 1 << card, n)
         w.mask(s.known[opp], n)
         w.mask(s.known[seat], n)
         for m in s.markers:

@@ -446,7 +446,7 @@ impl Game for DuellDerDrachen {
 
     // ---- Observation ----
     fn observation_shape(&self) -> Vec<usize> {
-        vec![17 * self.num_cards() + 52]
+        vec![21 * self.num_cards() + 52]
     }
 
     fn observation(&self, s: &State, seat: Seat) -> Value {
@@ -507,7 +507,9 @@ impl Game for DuellDerDrachen {
         for t in 0..TERRITORIES {
             w.mask(shown(s.board[opp][t] & s.face_down[opp]), n);
         }
-        w.mask(s.display.iter().flatten().fold(0, |m, &c| m | 1 << c), n);
+        for card in s.display {
+            w.mask(card.map_or(0, |c| 1 << c), n);
+        }
         w.mask(s.known[opp], n);
         w.mask(s.known[seat], n);
         for t in 0..TERRITORIES {
