@@ -88,6 +88,24 @@ def test_regine_small_variant_backends_agree(chance: str) -> None:
     play_both(rust, ref, DIFF_GAMES or 20, random.Random(f"small regine {chance}"))
 
 
+@pytest.mark.parametrize("chance", ["seeded", "explicit"])
+@pytest.mark.parametrize(
+    "deck",
+    [
+        {"colours": 1, "numbers": 1, "shapes": 2, "hand_size": 1},
+        {"colours": 2, "numbers": 2, "shapes": 2, "jokers": False, "hand_size": 2},
+        {"colours": 2, "numbers": 3, "shapes": 2, "hand_size": 3, "players": 3, "turbo": True},
+    ],
+)
+def test_duo_small_variants_backends_agree(deck: dict[str, Any], chance: str) -> None:
+    """The small Duos of docs/games/duo.md (and a three-player one with Turbo-Jokers), whole
+    games of many rounds to the target, both modes."""
+    options = {**deck, "chance": chance}
+    rust = regalia.make("duo", **options)  # type: ignore[arg-type]
+    ref = regalia.make("duo", backend="reference", **options)  # type: ignore[arg-type]
+    play_both(rust, ref, DIFF_GAMES or 10, random.Random(f"small duo {deck} {chance}"))
+
+
 def play_both(rust: Any, ref: Any, games: int, rnd: random.Random) -> None:
     """Plays ``games`` random games on both backends, comparing them at every step."""
     name, players = rust.name, rust.num_players

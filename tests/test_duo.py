@@ -262,6 +262,10 @@ def test_rounds_option_ends_the_game_highest_score_wins_ties_share(backend: str)
     assert s.is_terminal and s.scores() == [-3, -3] and s.returns() == [0.0, 0.0], "a tie is a draw"
 
 
+#: The options of the whole deck and the rulebook's hand (the defaults).
+FULL_DECK = {"colours": 4, "numbers": 4, "shapes": 4, "jokers": True, "hand_size": 7}
+
+
 def test_options_out_of_range_are_refused(backend: str) -> None:
     bad: list[dict[str, Any]] = [
         {"players": 1},
@@ -275,6 +279,15 @@ def test_options_out_of_range_are_refused(backend: str) -> None:
         {"turbo": "yes"},
         {"switch_piles": 1},
         {"jokers": 4},
+        {"colours": 0},
+        {"numbers": 5},
+        {"shapes": 0},
+        {"hand_size": 0},
+        {"hand_size": 39},
+        # the deck must hold the hands, two pile cards and a card to draw
+        {"colours": 1, "numbers": 1, "shapes": 2, "hand_size": 2},
+        {"colours": 2, "numbers": 2, "shapes": 2, "jokers": False, "hand_size": 3},
+        {"players": 6, "hand_size": 13},
     ]
     for options in bad:
         with pytest.raises(InvalidOptionError):
@@ -286,6 +299,7 @@ def test_options_out_of_range_are_refused(backend: str) -> None:
         "rounds": 2,
         "turbo": True,
         "switch_piles": False,
+        **FULL_DECK,
         "chance": "seeded",
     }
     default = regalia.make("duo", backend=backend)  # type: ignore[arg-type]
@@ -295,9 +309,43 @@ def test_options_out_of_range_are_refused(backend: str) -> None:
         "rounds": 0,
         "turbo": False,
         "switch_piles": False,
+        **FULL_DECK,
         "chance": "seeded",
     }
     assert game.new_state(0).observation(0)["draw_pile"] == 80 - 42 - 2
+
+
+def test_a_small_deck_holds_the_chosen_values_and_deals_the_chosen_hands(backend: str) -> None:
+    """Two colours, one number, two shapes and their Jokers: 4 Symbol cards and 5 Jokers;
+    two cards each, two piles, three cards to draw; no Turbo-Joker unless asked for."""
+    options = {"colours": 2, "numbers": 1, "shapes": 2, "hand_size": 2}
+    game = regalia.make("duo", backend=backend, **options)  # type: ignore[arg-type]
+    symbols = {f"{c} 1 {s}" for c in ("blue", "red") for s in ("circle", "square")}
+    jokers = {f"{j} joker" for j in ("blue", "red", "1", "circle", "square")}
+    for seed in range(20):
+        state = game.new_state(seed)
+        obs = state.observation(0)
+        assert obs["hand_sizes"] == [2, 2] and obs["draw_pile"] == 3
+        cards = set(obs["hand"]) | {t for t in obs["pile_tops"] if t is not None}
+        assert cards <= symbols | jokers and len(cards) == 4
+    turbo = regalia.make("duo", backend=backend, turbo=True, **options)  # type: ignore[arg-type]
+    assert turbo.new_state(0).observation(0)["draw_pile"] == 9 + 4 - 4 - 2
+    explicit = regalia.make("duo", backend=backend, chance="explicit", **options)  # type: ignore[arg-type]
+    outcomes = explicit.new_state(0).chance_outcomes()
+    assert len(outcomes) == 9 and sum(p for _, p in outcomes) == pytest.approx(1.0)
+
+
+def test_drawing_out_a_small_deck_ends_the_round(backend: str) -> None:
+    """Six cards: one each, two piles, two to draw. The second draw empties the draw pile
+    and stops the round: each player loses a point per card in hand (two each)."""
+    options = {"colours": 1, "numbers": 1, "shapes": 2, "hand_size": 1, "rounds": 1}
+    game = regalia.make("duo", backend=backend, **options)  # type: ignore[arg-type]
+    state = game.new_state(3)
+    assert state.observation(0)["draw_pile"] == 2
+    play(state, "draw")
+    assert not state.is_terminal and state.observation(0)["hand_sizes"] == [2, 1]
+    play(state, "draw")
+    assert state.is_terminal and state.observation(0)["last_round"]["points"] == [-2, -2]
 
 
 def test_names_parse_back_and_prefixes(backend: str) -> None:

@@ -60,6 +60,9 @@ _REGNUM_BENCH = _regnum_bench()
 #: characters green cannot pay for, two castles, three standards, one turn: 54,571 histories,
 #: 10,080 information sets (only seat 0 moves, and it has seen every chance outcome).
 REGNUM = {"card_set": _REGNUM_BENCH.small_card_set(_REGNUM_BENCH.UNAFFORDABLE), "max_turns": 1, "chance": "explicit"}
+#: Duo's smallest variant: two players, one round, a deck of one colour, one number, two
+#: shapes and their four Jokers, a card each: 4,045 histories, 240 information sets.
+DUO = {"colours": 1, "numbers": 1, "shapes": 2, "hand_size": 1, "rounds": 1, "chance": "explicit"}
 #: The Regine and Regnum variants of docs/game-theory.md's convergence runs (756,208 and 424,459
 #: histories: their whole-tree key checks are slow).
 REGINE_TWO_SUITS = {**REGINE_QUEENS, "suits": 2}
@@ -93,6 +96,7 @@ class Delegate(os_policy.Policy):  # type: ignore[misc]
     [
         ("duo-regna", TWO_ROUNDS, 15),
         ("regine", REGINE, 5),
+        ("duo", DUO, 5),
         pytest.param("regnum", REGNUM, 3, marks=SLOW),
     ],
 )
@@ -177,6 +181,7 @@ def _solved_value(root: Any, outcome: int) -> float:
         ("duo-regna", TWO_ROUNDS),
         ("regine", REGINE_QUEENS),
         ("regnum", REGNUM),
+        ("duo", DUO),
         pytest.param("regine", REGINE_TWO_SUITS, marks=SLOW),
         pytest.param("regnum", REGNUM_LINE_UP, marks=SLOW),
     ],

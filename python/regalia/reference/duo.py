@@ -27,17 +27,18 @@ from regalia.reference.base import GameInfo, Rules, winner_returns
 from regalia.reference.bits import count, iter_bits, nth_bit
 from regalia.reference.chance import CHANCE_ALLOWED, ChanceMode, draw_from_counts
 from regalia.reference.codec import U8, U32, Int32, Items, Maybe, Set128
-from regalia.reference.options import Boolean, Integer, option, read
+from regalia.reference.options import Boolean, Integer, invalid, option, read
 from regalia.reference.rng import Rng
 from regalia.reference.tensor import TensorWriter, ratio
 
 # ---- Constants ----
 MAX_PLAYERS = 6
 HAND_SIZE = 7
+MAX_HAND_SIZE = 38
+VALUES = 4
 SYMBOLS = 64
 FIRST_JOKER = 64
 FIRST_TURBO = 76
-BASIC_CARDS = 76
 TURBO_CARDS = 80
 KINDS = 77
 TURBO_KIND = 76
@@ -73,12 +74,53 @@ class DuoOptions:
     )
     turbo: bool = option(False, Boolean(), "add the 4 Turbo-Jokers (Turbo-Duo)")
     switch_piles: bool = option(False, Boolean(), "variant: each card of a turn may go onto either pile")
+    colours: int = option(
+        VALUES,
+        Integer(1, VALUES),
+        "small deck: only the first this many colours (blue, red, yellow, green) are in play",
+        saved_default=VALUES,
+    )
+    numbers: int = option(
+        VALUES, Integer(1, VALUES), "small deck: only the numbers 1 to this are in play", saved_default=VALUES
+    )
+    shapes: int = option(
+        VALUES,
+        Integer(1, VALUES),
+        "small deck: only the first this many shapes (circle, square, triangle, cross) are in play",
+        saved_default=VALUES,
+    )
+    jokers: bool = option(
+        True,
+        Boolean(),
+        "the Jokers are in play (those of the colours, numbers and shapes in play)",
+        saved_default=True,
+    )
+    hand_size: int = option(
+        HAND_SIZE,
+        Integer(1, MAX_HAND_SIZE),
+        "cards dealt to each player (the deck must hold players x hand_size + 3 cards)",
+        saved_default=HAND_SIZE,
+    )
     chance: ChanceMode = option(
         "seeded",
         CHANCE_ALLOWED,
         "'seeded' (cards are drawn from the seed) or 'explicit' (each card dealt, turned or drawn is a chance node)",
         saved_default="seeded",
     )
+
+
+def deck_of(config: DuoOptions) -> int:
+    """The cards the options put in play (a bit mask): the Symbol cards of the first
+    ``colours`` colours, ``numbers`` numbers and ``shapes`` shapes; with ``jokers`` the Jokers
+    of those values; with ``turbo`` the Turbo-Jokers. The defaults give the whole deck."""
+    limits = (config.colours, config.numbers, config.shapes)
+    deck = 0
+    for card in range(TURBO_CARDS):
+        wanted = True if card < SYMBOLS else (config.jokers if card < FIRST_TURBO else config.turbo)
+        within = all((v := characteristic(card, k)) is None or v < limits[k] for k in range(3))
+        if wanted and within:
+            deck |= 1 << card
+    return deck
 
 
 def default_target(players: int) -> int:
@@ -173,7 +215,8 @@ class Duo(Rules[State, DuoOptions]):
     # ---- Options ----
     def __init__(self, config: DuoOptions) -> None:
         super().__init__(config)
-        self.deck_size = TURBO_CARDS if config.turbo else BASIC_CARDS
+        self.deck = deck_of(config)
+        self.deck_size = count(self.deck)
         self.round_limit = STALEMATE_ROUNDS if config.rounds == 0 else config.rounds
 
     @property
@@ -186,6 +229,14 @@ class Duo(Rules[State, DuoOptions]):
         config = read(cls.INFO.name, DuoOptions, options)
         if config.target is None:
             config = replace(config, target=default_target(config.players))
+        cards, needed = count(deck_of(config)), config.players * config.hand_size + PILES + 1
+        if cards < needed:
+            raise invalid(
+                cls.INFO.name,
+                "hand_size",
+                f"of {config.hand_size} for {config.players} players needs {needed} cards "
+                f"(the hands, two pile cards and one to draw), but the deck holds {cards}",
+            )
         return cls(config)
 
     # ---- Cards and actions ----
@@ -195,7 +246,7 @@ class Duo(Rules[State, DuoOptions]):
 
     def action_info(self, s: State, action: int) -> dict[str, Any]:
         to = self.taking_to(s)
-        if to is not None and action < self.deck_size:
+        if to is not None and self.deck >> action & 1:
             kind, where = to
             seat = where if kind == "deal" else (s.current if kind == "draw" else None)
             pile = PILE_NAMES[where] if kind == "pile" else None
@@ -251,7 +302,7 @@ class Duo(Rules[State, DuoOptions]):
             return ("draw", s.current) if s.turn_pile == DRAWING else None
         if s.piles[0] != 0:
             return ("pile", 1)
-        if dealt < HAND_SIZE * n:
+        if dealt < self.config.hand_size * n:
             return ("deal", (self.first_player(s) + dealt) % n)
         return ("pile", 0)
 
@@ -283,7 +334,7 @@ class Duo(Rules[State, DuoOptions]):
                 self._next_seat(s)
 
     def _deal(self, s: State) -> None:
-        s.draw = (1 << self.deck_size) - 1
+        s.draw = self.deck
         s.hands = [0] * MAX_PLAYERS
         s.piles = [0] * PILES
         s.current = self.first_player(s)
@@ -432,7 +483,7 @@ class Duo(Rules[State, DuoOptions]):
             self._write_cards(w, s.piles[p])
         w.one_hot(PILES, None if s.turn_pile == DRAWING else s.turn_pile)
         for k in range(MAX_PLAYERS):
-            w.scalar(ratio(count(s.hands[(seat + k) % n]), HAND_SIZE) if k < n else 0.0)
+            w.scalar(ratio(count(s.hands[(seat + k) % n]), self.config.hand_size) if k < n else 0.0)
         for k in range(MAX_PLAYERS):
             w.scalar(ratio(s.scores[(seat + k) % n], self.target) if k < n else 0.0)
         w.scalar(ratio(count(s.draw), self.deck_size))
@@ -472,7 +523,7 @@ class Duo(Rules[State, DuoOptions]):
         for part in s.hands[:n] + s.piles:
             everything |= part
             total += count(part)
-        if everything != (1 << self.deck_size) - 1 or total != self.deck_size:
+        if everything != self.deck or total != self.deck_size:
             return "every card of the deck must be in exactly one hand, pile or the draw pile"
         dealing = self._dealing(s)
         if any(not s.piles[p] >> s.tops[p] & 1 and not (dealing and s.piles[p] == 0) for p in range(PILES)):
@@ -484,9 +535,10 @@ class Duo(Rules[State, DuoOptions]):
             first = self.first_player(s)
             if (
                 any(
-                    count(s.hands[(first + i) % n]) != (min(in_hands, HAND_SIZE * n) + n - 1 - i) // n for i in range(n)
+                    count(s.hands[(first + i) % n]) != (min(in_hands, self.config.hand_size * n) + n - 1 - i) // n
+                    for i in range(n)
                 )
-                or (s.piles[0] != 0 and in_hands != HAND_SIZE * n)
+                or (s.piles[0] != 0 and in_hands != self.config.hand_size * n)
                 or count(s.piles[0]) > 1
                 or s.turn_pile is not None
                 or s.current != first

@@ -18,11 +18,14 @@
 //! played; by default (`rounds` 0) the game is the rulebook's, to the target, with a stalemate
 //! guard of 100 rounds; `rounds` N > 0 ends it after N rounds at most (`rounds=1`: a single
 //! round, for benchmarks and learning); when the game ends the highest score wins, ties
-//! sharing the win.
+//! sharing the win. Small variants (for exact game theory): `colours`, `numbers` and `shapes`
+//! keep only the first values of each characteristic, `jokers = false` leaves the Jokers out,
+//! `hand_size` deals fewer cards; the deck must hold the hands, the two pile cards and a card
+//! to draw. Every move plays a card from a hand or draws one, so a round is finite.
 //!
 //! Randomness: the draw pile is a set; every card taken from it (dealing, drawing, turning the
-//! two pile cards) is the `below(size)`-th remaining card in id order. A round deals 7 cards to
-//! each seat, one at a time from the round's first player on, then turns the left pile's card,
+//! two pile cards) is the `below(size)`-th remaining card in id order. A round deals `hand_size`
+//! (7) cards to each seat, one at a time from the round's first player on, then turns the left pile's card,
 //! then the right pile's. `determinize` refills the other hands, in seat order, card by card
 //! from the cards the seat has not seen, leaves the rest as the draw pile, then forks the
 //! state's generator.
@@ -36,7 +39,7 @@ use crate::bits::Set128;
 use crate::chance::{draw_from_counts, ChanceMode, CHANCE_CHOICES};
 use crate::error::Result;
 use crate::game::{uniform_action, winner_returns, Game, GameNames, Seat};
-use crate::options::{declare_options, read, Allowed, Options};
+use crate::options::{declare_options, invalid, read, Allowed, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
 use serde::{Deserialize, Serialize};
@@ -45,8 +48,13 @@ use serde_json::{json, Value};
 // ---- Constants ----
 /// Most seats.
 pub const MAX_PLAYERS: usize = 6;
-/// Cards dealt to each seat.
+/// Cards dealt to each seat by default (the `hand_size` option).
 pub const HAND_SIZE: usize = 7;
+/// Largest value of the `hand_size` option (two hands, two pile cards and one to draw fit the
+/// whole Turbo-Duo deck).
+pub const MAX_HAND_SIZE: usize = 38;
+/// Values of each characteristic: colours, numbers, shapes.
+pub const VALUES: usize = 4;
 /// Symbol cards are ids `0..64`: `colour * 16 + number * 4 + shape`.
 pub const SYMBOLS: usize = 64;
 /// Jokers are ids `64..76`: `64 + characteristic * 4 + value` (colour, number, shape).
@@ -96,6 +104,16 @@ declare_options! {
             "0: the rulebook's game, rounds until someone reaches the target (stopped after 100 rounds at most); otherwise at most this many rounds, highest score winning (1: a single round)";
         turbo: bool = false, Allowed::Boolean, "add the 4 Turbo-Jokers (Turbo-Duo)";
         switch_piles: bool = false, Allowed::Boolean, "variant: each card of a turn may go onto either pile";
+        colours: usize = VALUES, Allowed::Integer { min: 1, max: VALUES as i64 },
+            "small deck: only the first this many colours (blue, red, yellow, green) are in play", saved_default = VALUES;
+        numbers: usize = VALUES, Allowed::Integer { min: 1, max: VALUES as i64 },
+            "small deck: only the numbers 1 to this are in play", saved_default = VALUES;
+        shapes: usize = VALUES, Allowed::Integer { min: 1, max: VALUES as i64 },
+            "small deck: only the first this many shapes (circle, square, triangle, cross) are in play", saved_default = VALUES;
+        jokers: bool = true, Allowed::Boolean,
+            "the Jokers are in play (those of the colours, numbers and shapes in play)", saved_default = true;
+        hand_size: usize = HAND_SIZE, Allowed::Integer { min: 1, max: MAX_HAND_SIZE as i64 },
+            "cards dealt to each player (the deck must hold players x hand_size + 3 cards)", saved_default = HAND_SIZE;
         chance: ChanceMode = ChanceMode::Seeded, Allowed::Choice(CHANCE_CHOICES),
             "'seeded' (cards are drawn from the seed) or 'explicit' (each card dealt, turned or drawn is a chance node)",
             saved_default = ChanceMode::Seeded;
@@ -121,6 +139,30 @@ pub struct Duo {
     win_chances: Vec<f64>,
     /// The largest need the table holds.
     need_limit: usize,
+    /// The cards in play ([`deck_of`]).
+    deck: Set128,
+}
+
+/// The cards the options put in play: the Symbol cards of the first `colours` colours,
+/// `numbers` numbers and `shapes` shapes; with `jokers` the Jokers of those values; with
+/// `turbo` the Turbo-Jokers. The defaults give the whole deck.
+pub fn deck_of(config: &DuoOptions) -> Set128 {
+    let limits = [config.colours, config.numbers, config.shapes];
+    let mut deck = Set128::EMPTY;
+    for card in 0..TURBO_CARDS {
+        let wanted = if card < SYMBOLS {
+            true
+        } else if card < FIRST_TURBO {
+            config.jokers
+        } else {
+            config.turbo
+        };
+        let within = (0..3).all(|k| characteristic(card, k).is_none_or(|v| v < limits[k]));
+        if wanted && within {
+            deck.insert(card);
+        }
+    }
+    deck
 }
 
 impl Duo {
@@ -132,11 +174,7 @@ impl Duo {
     }
 
     fn deck_size(&self) -> usize {
-        if self.config.turbo {
-            TURBO_CARDS
-        } else {
-            BASIC_CARDS
-        }
+        self.deck.len()
     }
 
     fn round_limit(&self) -> u32 {
@@ -347,6 +385,20 @@ impl Game for Duo {
     fn from_options(options: &Options) -> Result<Self> {
         let mut config: DuoOptions = read(Self::NAMES.name, options)?;
         config.target = Some(config.target.unwrap_or(default_target(config.players)));
+        let deck = deck_of(&config);
+        let needed = config.players * config.hand_size + PILES + 1;
+        if deck.len() < needed {
+            return Err(invalid(
+                Self::NAMES.name,
+                "hand_size",
+                &format!(
+                    "of {} for {} players needs {needed} cards (the hands, two pile cards and one to draw), but the deck holds {}",
+                    config.hand_size,
+                    config.players,
+                    deck.len()
+                ),
+            ));
+        }
         let target = config.target.unwrap_or(default_target(config.players));
         let need_limit = (2 * target as usize).clamp(1, MAX_NEED);
         let win_chances = if config.players == 2 {
@@ -358,6 +410,7 @@ impl Game for Duo {
             config,
             win_chances,
             need_limit,
+            deck,
         })
     }
 
@@ -373,7 +426,7 @@ impl Game for Duo {
     fn action_info(&self, s: &State, action: Action) -> DuoAction {
         if let Some(to) = self
             .waiting(s)
-            .filter(|_| (action as usize) < self.deck_size())
+            .filter(|_| self.deck.contains(action as usize))
         {
             let (seat, pile) = match to {
                 TakeTo::Deal(seat) => (Some(seat), None),
@@ -546,7 +599,7 @@ impl Game for Duo {
         for k in 0..MAX_PLAYERS {
             let size = s.hands[(seat + k) % n].len();
             w.scalar(if k < n {
-                size as f32 / HAND_SIZE as f32
+                size as f32 / self.config.hand_size as f32
             } else {
                 0.0
             });
@@ -601,7 +654,7 @@ impl Game for Duo {
         let everything = parts.clone().fold(s.draw, |a, &b| a | b);
         let total = parts.map(|p| p.len()).sum::<usize>() + s.draw.len();
         let deck = self.deck_size();
-        if everything != Set128::below(deck) || total != deck {
+        if everything != self.deck || total != deck {
             return Err(
                 "every card of the deck must be in exactly one hand, pile or the draw pile".into(),
             );
@@ -620,9 +673,9 @@ impl Game for Duo {
         if dealing {
             let in_hands = self.in_hands(s);
             let first = self.first_player(s);
-            let dealt = |i: usize| (in_hands.min(HAND_SIZE * n) + n - 1 - i) / n;
+            let dealt = |i: usize| (in_hands.min(self.config.hand_size * n) + n - 1 - i) / n;
             if (0..n).any(|i| s.hands[(first + i) % n].len() != dealt(i))
-                || (!s.piles[0].is_empty() && in_hands != HAND_SIZE * n)
+                || (!s.piles[0].is_empty() && in_hands != self.config.hand_size * n)
                 || s.piles[0].len() > 1
                 || s.turn_pile.is_some()
                 || s.current as usize != first
@@ -785,7 +838,7 @@ impl Duo {
             Some(TakeTo::Pile(1))
         } else {
             let dealt = self.in_hands(s);
-            if dealt < HAND_SIZE * n {
+            if dealt < self.config.hand_size * n {
                 Some(TakeTo::Deal((self.first_player(s) + dealt) % n))
             } else {
                 Some(TakeTo::Pile(0))
@@ -828,7 +881,7 @@ impl Duo {
     }
 
     fn deal(&self, s: &mut State) {
-        s.draw = Set128::below(self.deck_size());
+        s.draw = self.deck;
         s.hands = [Set128::EMPTY; MAX_PLAYERS];
         s.piles = [Set128::EMPTY; PILES];
         s.current = self.first_player(s) as u8;
