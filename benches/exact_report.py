@@ -48,6 +48,8 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("regnum", {"players": 2, "card_set": CARD_SETS["8 characters, 6 green pays for"], "max_turns": 1}),
     ("duell-der-drachen", {"values": 2, "hand_size": 1}),
     ("duo", {"players": 2, "rounds": 1}),
+    ("duo", {"players": 2, "rounds": 1, "colours": 1, "numbers": 1, "shapes": 2, "hand_size": 1}),
+    ("duo", {"players": 2, "rounds": 1, "colours": 2, "numbers": 2, "shapes": 2, "jokers": False, "hand_size": 2}),
 ]
 #: The variants the convergence runs are on, one a game.
 CURVES = [VARIANTS[2], VARIANTS[5], VARIANTS[7]]
