@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import regalia
-from regalia.errors import IllegalActionError, InvalidOptionError
+from regalia.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 
 COLOURS = ["blue", "red", "yellow", "green"]
 SHAPES = ["circle", "square", "triangle", "cross"]
@@ -346,6 +346,24 @@ def test_drawing_out_a_small_deck_ends_the_round(backend: str) -> None:
     assert not state.is_terminal and state.observation(0)["hand_sizes"] == [2, 1]
     play(state, "draw")
     assert state.is_terminal and state.observation(0)["last_round"]["points"] == [-2, -2]
+
+
+def test_saves_from_before_the_small_deck_load_as_the_whole_deck(backend: str) -> None:
+    """A save written before the deck options existed is a game with the whole deck and seven
+    cards each; a small-deck save loads back as itself and only into its own game."""
+    game = regalia.make("duo", backend=backend)  # type: ignore[arg-type]
+    state = game.new_state(5)
+    play(state, "draw")
+    saved = json.loads(state.to_json())
+    for name in FULL_DECK:
+        del saved["options"][name]
+    assert regalia.load_state(json.dumps(saved), backend=backend).to_json() == state.to_json()  # type: ignore[arg-type]
+    small = regalia.make("duo", backend=backend, colours=2, numbers=2, shapes=2, jokers=False, hand_size=2)  # type: ignore[arg-type]
+    position = small.new_state(5)
+    play(position, "draw")
+    assert small.state_from_json(position.to_json()) == position
+    with pytest.raises(InvalidStateError, match="options"):
+        game.state_from_json(position.to_json())
 
 
 def test_names_parse_back_and_prefixes(backend: str) -> None:

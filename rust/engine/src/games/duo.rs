@@ -1490,4 +1490,33 @@ mod tests {
             assert_eq!(g.current_player(&s), Some(0));
         }
     }
+
+    #[test]
+    fn the_default_deck_is_the_whole_deck_and_small_decks_keep_their_values() {
+        let mut config = game(2).config;
+        assert_eq!(deck_of(&config), Set128::below(BASIC_CARDS));
+        config.turbo = true;
+        assert_eq!(deck_of(&config), Set128::below(TURBO_CARDS));
+        (config.colours, config.numbers, config.shapes) = (1, 2, 2);
+        let names: Vec<String> = deck_of(&config).iter().map(card_name).collect();
+        let expected = [
+            "blue 1 circle",
+            "blue 1 square",
+            "blue 2 circle",
+            "blue 2 square",
+            "blue joker",
+            "1 joker",
+            "2 joker",
+            "circle joker",
+            "square joker",
+            "turbo-joker",
+            "turbo-joker",
+            "turbo-joker",
+            "turbo-joker",
+        ];
+        assert_eq!(names, expected);
+        config.jokers = false;
+        config.turbo = false;
+        assert_eq!(deck_of(&config).len(), 4);
+    }
 }
