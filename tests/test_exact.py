@@ -122,6 +122,7 @@ def test_our_exploitability_is_openspiels_for_uniform_and_cfr_plus_policies(
         ("duo-regna", ONE_ROUND, 12),
         ("duo-regna", TWO_ROUNDS, 3),
         ("regine", REGINE, 6),
+        ("duo", DUO, 4),
         pytest.param("regnum", REGNUM, 2, marks=SLOW),
     ],
 )
