@@ -1,15 +1,16 @@
 """Duo — the reference twin of ``rust/engine/src/games/duo.rs``.
 
 Rules in ten lines: 64 Symbol cards (colour x number x shape), 12 Jokers of one characteristic
-each, and with ``turbo`` 4 Turbo-Jokers. Each of 2-6 players gets 7 cards; two cards start two
-discard piles. On her turn a player chooses one pile and plays one or more cards onto it, one
-at a time, each matching the pile's new top card, then ends her turn; or she plays nothing and
-draws one card. Symbol on Symbol: exactly 2 of 3 characteristics equal; with a Joker: its one
-characteristic; never Joker on Joker; a Turbo-Joker matches anything both ways. The round stops
-when a player plays her last card (she scores a point per card left in the other hands) or when
-the last card of the draw pile is drawn (every player loses a point per card in hand). The next
-round is dealt afresh; its first player is the previous one's left neighbour. Reaching the
-target (10 / 15 / 20 points for 2 / 3-4 / 5-6 players) wins.
+each, and with ``turbo`` 4 Turbo-Jokers. Each of 2-6 players gets 7 cards (``hand_size``); two
+cards start two discard piles. On her turn a player chooses one pile and plays one or more cards
+onto it, one at a time, each matching the pile's new top card, then ends her turn; or she plays
+nothing and draws one card. Symbol on Symbol: exactly 2 of 3 characteristics equal; with a Joker:
+its one characteristic; never Joker on Joker; a Turbo-Joker matches anything both ways. The round
+stops when a player plays her last card (she scores a point per card left in the other hands) or
+when the last card of the draw pile is drawn (every player loses a point per card in hand). The
+next round is dealt afresh; its first player is the previous one's left neighbour. Reaching the
+target (10 / 15 / 20 points for 2 / 3-4 / 5-6 players) wins. Small variants: ``colours``,
+``numbers``, ``shapes`` and ``jokers`` keep part of the deck (``deck_of``).
 
 Rulings, options and the order of random draws: see the Rust module,
 ``docs/rules/duo.md`` and ``docs/games/duo.md``.

@@ -21,14 +21,16 @@
 //! sharing the win. Small variants (for exact game theory): `colours`, `numbers` and `shapes`
 //! keep only the first values of each characteristic, `jokers = false` leaves the Jokers out,
 //! `hand_size` deals fewer cards; the deck must hold the hands, the two pile cards and a card
-//! to draw. Every move plays a card from a hand or draws one, so a round is finite.
+//! to draw. A round is finite whatever the deck: every move lays a card from a hand or draws
+//! one from the draw pile (its last card ends the round), except "end turn", which follows a
+//! laid card.
 //!
 //! Randomness: the draw pile is a set; every card taken from it (dealing, drawing, turning the
-//! two pile cards) is the `below(size)`-th remaining card in id order. A round deals `hand_size`
-//! (7) cards to each seat, one at a time from the round's first player on, then turns the left pile's card,
-//! then the right pile's. `determinize` refills the other hands, in seat order, card by card
-//! from the cards the seat has not seen, leaves the rest as the draw pile, then forks the
-//! state's generator.
+//! two pile cards) is the `below(size)`-th remaining card in id order. A round deals
+//! `hand_size` (7) cards to each seat, one at a time from the round's first player on, then
+//! turns the left pile's card, then the right pile's. `determinize` refills the other hands,
+//! in seat order, card by card from the cards the seat has not seen, leaves the rest as the
+//! draw pile, then forks the state's generator.
 //! Every card taken from the draw pile is asked of one chance interface ([`Duo::taking_to`]
 //! says where the next card goes): with `chance = "seeded"` the generator answers at once
 //! (the draw above), with `chance = "explicit"` the game stops at a chance node whose
@@ -825,9 +827,9 @@ impl Duo {
     }
 
     /// The chance interface: where the next card taken from the draw pile goes, or `None`
-    /// when nothing is to be taken. The deal: 7 cards to each seat, one at a time from the
-    /// round's first player on, then the left pile's card, the right pile's; then a card for
-    /// the seat that chose to draw.
+    /// when nothing is to be taken. The deal: `hand_size` cards to each seat, one at a time
+    /// from the round's first player on, then the left pile's card, the right pile's; then a
+    /// card for the seat that chose to draw.
     pub fn taking_to(&self, s: &State) -> Option<TakeTo> {
         let n = self.config.players;
         if s.over || s.draw.is_empty() {
