@@ -83,6 +83,25 @@ def test_random_games_are_played_natively_and_every_row_replays(name: str, tmp_p
     check_rows_replay(game, table)
 
 
+def test_a_block_of_random_games_comes_in_chunks_of_bounded_rows_with_the_same_content() -> None:
+    # Long games (Duo's whole games run to thousands of steps) must not all be held at once:
+    # a block comes as chunks of whole games in order, each within the row bound unless one
+    # game alone is longer, and cutting it so changes no row.
+    game = regalia.make("duo")
+    whole = list(datasets.random_games(game, 5, 1, 6, rows=10**9))
+    cut = list(datasets.random_games(game, 5, 1, 6, rows=1000))
+    assert len(whole) == 1 and len(cut) > 1
+    for chunk in cut:
+        assert chunk.rows <= 1000 or len(chunk.game_moves) == 1
+    ids = np.concatenate([c.game_id for c in cut])
+    assert ids.tolist() == whole[0].game_id.tolist() and ids[0] == datasets.BLOCK and ids[-1] == datasets.BLOCK + 5
+    for column in ("seed", "step", "player", "action", "legal_mask", "observation", "returns"):
+        assert np.array_equal(np.concatenate([getattr(c, column) for c in cut]), getattr(whole[0], column)), column
+    names = [c.names[i] for c in cut for i in c.name]
+    assert names == [whole[0].names[i] for i in whole[0].name]
+    assert [m for c in cut for m in c.game_moves] == whole[0].game_moves
+
+
 def test_the_schema_has_fixed_size_columns_and_the_runs_metadata(tmp_path: Path) -> None:
     game = regalia.make("duo-regna")
     out = tmp_path / "games.parquet"

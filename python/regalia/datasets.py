@@ -8,8 +8,9 @@ Tensors and masks are fixed-size list columns, so pyarrow, polars, pandas and nu
 them as one flat block each, with no Python loop.
 
 Random games are played by the native batch (``VectorEnv`` with ``sample_actions``, the GIL
-released); other agents' games by the match runner, then replayed from their records to read
-every step's observation, mask and action name.
+released), keeping only their actions; other agents' games by the match runner. Every game is
+then replayed from its seed and actions to read each step's observation, mask and action
+name, a few games at a time, so that memory holds one chunk of rows and not a whole run.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +30,7 @@ from regalia.errors import InvalidArgumentError
 from regalia.match import MatchRecord
 from regalia.seeds import derive_seed
 
-__all__ = ["BLOCK", "COLUMNS", "Chunk", "DatasetWriter", "agent_games", "check_output", "random_games"]
+__all__ = ["BLOCK", "CHUNK_ROWS", "COLUMNS", "Chunk", "DatasetWriter", "agent_games", "check_output", "random_games"]
 
 #: Games per seeding block of natively played random games: game ``j`` of block ``b`` starts
 #: from ``derive_seed(derive_seed(seed, b), j)``, whatever the workers and chunks.
@@ -54,6 +55,9 @@ COLUMNS: dict[str, str] = {
 
 #: Rows gathered before a row group is written (fewer at the end of the file).
 ROW_GROUP_ROWS = 1 << 16
+
+#: Rows of random games read back at a time (a whole game when one alone is longer).
+CHUNK_ROWS = 1 << 15
 
 
 @dataclass
@@ -97,124 +101,112 @@ class _Names:
         return list(self.index)
 
 
-def _replay(game: Any, seed: int, actions: Sequence[int], names: list[str]) -> list[int]:
-    """Appends each action's name to ``names`` and returns the final scores, by replaying the
-    game from its seed."""
-    state = game.new_state(seed)
-    name, apply = state.action_name, state.apply
-    for a in actions:
-        names.append(name(a))
-        apply(a)
-    scores: list[int] = state.scores()
-    return scores
-
-
-def _encode(words: list[str]) -> tuple[npt.NDArray[np.int32], list[str]]:
-    """``words`` as indices into a list of the distinct ones (in order of first use)."""
-    index = {w: i for i, w in enumerate(dict.fromkeys(words))}
-    return np.fromiter(map(index.__getitem__, words), dtype=np.int32, count=len(words)), list(index)
-
-
-def random_games(game: Any, seed: int, block: int, count: int = BLOCK) -> Chunk:
-    """The first ``count`` games of seeding block ``block`` (game ids from ``block * BLOCK``),
-    played with uniformly random moves by the native batch, one game per slot."""
+def _native_actions(game: Any, seed: int, block: int, count: int) -> tuple[npt.NDArray[np.uint64], list[list[int]]]:
+    """The seeds and actions of the first ``count`` games of seeding block ``block``, played
+    with uniformly random moves by the native batch (one game per slot). Only the actions
+    are kept while the batch plays (eight bytes a step), whatever the size of a view."""
     from regalia import VectorEnv
 
     env = VectorEnv(game, count, seed=derive_seed(seed, block), threads=1)
-    obs, mask, players = env.reset()
+    env.reset()
     seeds = env.seeds()
-    slots = np.arange(count)
-    # Only the steps of each slot's first game are kept (time-major), then put game-major.
-    kept: list[tuple[Any, ...]] = []
-    length = np.zeros(count, dtype=np.int64)
-    final = np.zeros((count, game.num_players), dtype=np.float32)
+    steps: list[npt.NDArray[np.int64]] = []
     playing = np.ones(count, dtype=bool)
-    every = True
-    while every or playing.any():
+    masks: list[npt.NDArray[np.bool_]] = []
+    while playing.any():
         actions = env.sample_actions()
-        if every:
-            kept.append((slots, obs, mask, players, actions))
-        else:
-            kept.append((slots[playing], obs[playing], mask[playing], players[playing], actions[playing]))
-        obs, mask, rewards, terminated, players = env.step(actions)
-        length += playing
-        ended = terminated & playing
-        final[ended] = rewards[ended]
+        steps.append(actions)
+        masks.append(playing.copy())
+        terminated = env.step(actions)[3]
         playing &= ~terminated
-        every = bool(playing.all())
-    order = np.argsort(np.concatenate([k[0] for k in kept]), kind="stable")
+    taken = np.stack(steps, axis=1) if steps else np.zeros((count, 0), dtype=np.int64)
+    alive = np.stack(masks, axis=1) if masks else np.zeros((count, 0), dtype=bool)
+    return seeds, [taken[j][alive[j]].tolist() for j in range(count)]
 
-    def rows(i: int) -> Any:
-        return np.concatenate([k[i] for k in kept])[order]
 
-    action = rows(4).astype(np.int32)
-    game_of_row = np.repeat(slots, length)
-    words: list[str] = []
-    actions, ends = action.tolist(), np.cumsum(length).tolist()
-    scores = [_replay(game, int(seeds[j]), actions[ends[j] - length[j] : ends[j]], words) for j in range(count)]
-    name, names = _encode(words)
+def _replayed(
+    game: Any,
+    seeds: Sequence[int],
+    actions: Sequence[Sequence[int]],
+    first_id: int,
+    agents: Sequence[Sequence[str]] | None = None,
+) -> Chunk:
+    """Games ``seeds[i]`` with ``actions[i]`` (game ids from ``first_id``; ``agents[i]`` names
+    the agent at each seat, random everywhere without it) as a chunk, every step's
+    observation, mask and action name read by replaying the game."""
+    moves = np.array([len(a) for a in actions], dtype=np.int64)
+    rows = int(moves.sum())
+    shape = game.observation_shape
+    observation = np.empty((rows, int(np.prod(shape))), dtype=np.float32)
+    legal_mask = np.empty((rows, game.num_actions), dtype=bool)
+    player = np.empty(rows, dtype=np.int32)
+    agent = np.empty(rows, dtype=np.int32)
+    name = np.empty(rows, dtype=np.int32)
+    labels, names = _Names(), _Names()
+    scores: list[list[int]] = []
+    returns: list[list[float]] = []
+    k = 0
+    for i, (seed, taken) in enumerate(zip(seeds, actions)):
+        seat_label = [labels(a) for a in agents[i]] if agents is not None else [labels("random")] * game.num_players
+        state = game.new_state(seed)
+        view, mask, action_name, apply = (
+            state.observation_tensor,
+            state.legal_action_mask,
+            state.action_name,
+            state.apply,
+        )
+        for a in taken:
+            seat = state.current_player
+            player[k], agent[k] = seat, seat_label[seat]
+            view(seat, out=observation[k].reshape(shape))
+            mask(out=legal_mask[k])
+            name[k] = names(action_name(a))
+            apply(a)
+            k += 1
+        scores.append(state.scores())
+        returns.append(state.returns())
+    game_of_row = np.repeat(np.arange(len(moves)), moves)
+    final = np.array(returns, dtype=np.float32).reshape(len(moves), -1)
     return Chunk(
-        game_id=(game_of_row + block * BLOCK).astype(np.int64),
-        seed=seeds[game_of_row],
-        step=(np.arange(len(action)) - np.repeat(np.cumsum(length) - length, length)).astype(np.int32),
-        player=rows(3).astype(np.int32),
-        agent=np.zeros(len(action), dtype=np.int32),
-        action=action,
+        game_id=(game_of_row + first_id).astype(np.int64),
+        seed=np.asarray(seeds, dtype=np.uint64)[game_of_row],
+        step=(np.arange(rows) - np.repeat(np.cumsum(moves) - moves, moves)).astype(np.int32),
+        player=player,
+        agent=agent,
+        action=np.fromiter((a for taken in actions for a in taken), dtype=np.int32, count=rows),
         name=name,
-        legal_mask=rows(2),
-        observation=rows(1).reshape(len(action), -1),
+        legal_mask=legal_mask,
+        observation=observation,
         returns=final[game_of_row],
-        agents=["random"],
-        names=names,
-        game_returns=final.astype(float).tolist(),
+        agents=labels.names(),
+        names=names.names(),
+        game_returns=[list(map(float, r)) for r in returns],
         game_scores=scores,
-        game_moves=length.tolist(),
+        game_moves=moves.tolist(),
     )
+
+
+def random_games(game: Any, seed: int, block: int, count: int = BLOCK, rows: int = CHUNK_ROWS) -> Iterator[Chunk]:
+    """The first ``count`` games of seeding block ``block`` (game ids from ``block * BLOCK``),
+    played with uniformly random moves by the native batch, one game per slot, as chunks of
+    whole games in order, each of at most ``rows`` rows unless one game alone is longer: the
+    batch keeps only the actions, and each chunk is read back by replaying its games, so a
+    block of long games never has to be held in memory at once."""
+    seeds, actions = _native_actions(game, seed, block, count)
+    first = 0
+    while first < count:
+        stop, size = first + 1, len(actions[first])
+        while stop < count and size + len(actions[stop]) <= rows:
+            size += len(actions[stop])
+            stop += 1
+        yield _replayed(game, [int(s) for s in seeds[first:stop]], actions[first:stop], block * BLOCK + first)
+        first = stop
 
 
 def agent_games(game: Any, records: Sequence[MatchRecord], start: int) -> Chunk:
     """The games of ``records`` (game ids from ``start``), every step read back by replaying
     the record."""
-    size = int(np.prod(game.observation_shape))
-    rows = sum(len(r.actions) for r in records)
-    observation = np.empty((rows, size), dtype=np.float32)
-    legal_mask = np.empty((rows, game.num_actions), dtype=bool)
-    player = np.empty(rows, dtype=np.int32)
-    agent = np.empty(rows, dtype=np.int32)
-    name = np.empty(rows, dtype=np.int32)
-    labels = _Names()
-    names = _Names()
-    k = 0
-    for record in records:
-        state = game.new_state(record.seed)
-        seat_label = [labels(a) for a in record.agents]
-        for a in record.actions:
-            seat = state.current_player
-            player[k], agent[k] = seat, seat_label[seat]
-            state.observation_tensor(seat, out=observation[k].reshape(game.observation_shape))
-            state.legal_action_mask(out=legal_mask[k])
-            name[k] = names(state.action_name(a))
-            state.apply(a)
-            k += 1
-    moves = np.array([len(r.actions) for r in records], dtype=np.int64)
-    game_of_row = np.repeat(np.arange(len(records)), moves)
-    return Chunk(
-        game_id=(game_of_row + start).astype(np.int64),
-        seed=np.array([r.seed for r in records], dtype=np.uint64)[game_of_row],
-        step=(np.arange(rows) - np.repeat(np.cumsum(moves) - moves, moves)).astype(np.int32),
-        player=player,
-        agent=agent,
-        action=np.fromiter((a for r in records for a in r.actions), dtype=np.int32, count=rows),
-        name=name,
-        legal_mask=legal_mask,
-        observation=observation,
-        returns=np.array([r.returns for r in records], dtype=np.float32).reshape(len(records), -1)[game_of_row],
-        agents=labels.names(),
-        names=names.names(),
-        game_returns=[list(r.returns) for r in records],
-        game_scores=[list(r.scores) for r in records],
-        game_moves=moves.tolist(),
-    )
+    return _replayed(game, [r.seed for r in records], [r.actions for r in records], start, [r.agents for r in records])
 
 
 def _pyarrow() -> Any:

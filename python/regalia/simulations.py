@@ -100,6 +100,9 @@ class _Games:
     stop: int
     rows: bool
     native: bool
+    #: Whether the chunk is played in this process, so that its rows may be handed on a few
+    #: games at a time instead of all at once.
+    stream: bool
 
 
 @dataclass
@@ -124,11 +127,10 @@ def _play_chunk(job: _Games) -> Any:
     from regalia import datasets
 
     if job.native:
-        blocks = [
-            datasets.random_games(job.game, job.seed, b, min(datasets.BLOCK, job.stop - b * datasets.BLOCK))
-            for b in range(job.start // datasets.BLOCK, math.ceil(job.stop / datasets.BLOCK))
-        ]
-        return blocks
+        size = datasets.BLOCK
+        blocks = [(b, min(size, job.stop - b * size)) for b in range(job.start // size, math.ceil(job.stop / size))]
+        chunks = (c for b, n in blocks for c in datasets.random_games(job.game, job.seed, b, n))
+        return chunks if job.stream else list(chunks)
     if job.rows:
         records = [_play_game(job, i) for i in range(job.start, job.stop)]
         return [datasets.agent_games(job.game, records, job.start)]
@@ -183,9 +185,10 @@ def simulate(
     start = time.perf_counter()
     with ExitStack() as stack:
         stack.enter_context(runner)
-        unit, largest = (datasets.BLOCK, 16 * datasets.BLOCK) if native else (1, 64)
+        # A native chunk is one seeding block: its rows cross to this process at once.
+        unit, largest = (datasets.BLOCK, datasets.BLOCK) if native else (1, 64)
         ranges = runner.chunk_ranges(games, unit, largest)
-        jobs = [_Games(game, specs, seed, a, b, target is not None, native) for a, b in ranges]
+        jobs = [_Games(game, specs, seed, a, b, target is not None, native, not runner.spread) for a, b in ranges]
         writer = None
         if target is not None:
             metadata = {
