@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import regalia
-from tests.conftest import SUITE_OPTIONS, config_ids, configs
+from tests.conftest import EXPLICIT_CHANCE_OPTIONS, SUITE_OPTIONS, config_ids, configs
 
 CONFIGS = pytest.mark.parametrize("config", configs(), ids=config_ids())
 
@@ -529,3 +529,41 @@ def test_openspiel_information_set_search_plays_on_the_observations() -> None:
             assert action in legal
             state.apply_action(action)
         assert sum(state.returns()) == 0
+
+
+def test_gymnasium_and_pettingzoo_draw_the_chance_outcomes_of_explicit_chance_games(explicit_name: str) -> None:
+    # An agent in an RL env only ever meets decisions: the env draws each chance outcome by
+    # its probability from the game's seed, repeatably, and the ecosystems' checkers pass.
+    gym_adapter = pytest.importorskip("regalia.gymnasium")
+    pz = pytest.importorskip("regalia.pettingzoo")
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test, seed_test
+
+    options = EXPLICIT_CHANCE_OPTIONS[explicit_name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # advice only (render fps, spec, Dict spaces)
+        check_env(gym_adapter.RegaliaEnv(explicit_name, **options))
+        api_test(pz.raw_env(explicit_name, **options), num_cycles=100)
+        seed_test(lambda: pz.raw_env(explicit_name, **options), num_cycles=30)
+
+    def play(seed: int) -> list[int]:
+        env = gym_adapter.RegaliaEnv(explicit_name, **options)
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        done = False
+        while not done:
+            assert not env.state.is_chance_node and env.state.current_player == env.seat
+            _, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        history: list[int] = env.state.history()
+        return history
+
+    history = play(4)
+    assert history == play(4)
+    replay = regalia.make(explicit_name, **options).new_state(0)
+    chance_steps = 0
+    for step in history:  # every chance outcome drawn was possible where it was drawn
+        if replay.is_chance_node:
+            assert dict(replay.chance_outcomes()).get(step, 0.0) > 0.0
+            chance_steps += 1
+        replay.apply(step)
+    assert replay.is_terminal and chance_steps > 0

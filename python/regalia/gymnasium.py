@@ -39,6 +39,7 @@ from regalia.agents import Agent, view_of
 from regalia.agents.base import call_hook, world_seed
 from regalia.agents.opponents import Opponents, OpponentSpec, checked_action
 from regalia.errors import IllegalActionError, InvalidOptionError
+from regalia.match import ChanceDraws
 from regalia.render import render as render_board
 
 __all__ = ["ILLEGAL_ACTION_REWARD", "RENDER_MODES", "TENSOR_BOUND", "RegaliaEnv", "env_id", "observation_box"]
@@ -83,7 +84,9 @@ class RegaliaEnv(gym.Env[npt.NDArray[Any], np.int64]):
     a list of them, one per other seat in seat order. An opponent is a built-in agent's name
     (``"random"``, ``"ismcts:iterations=50"``), an agent object (with ``act(view)``, e.g. a
     loaded ``policy``) or a function of the view; ``set_opponents`` or
-    ``reset(options={"opponents": ...})`` changes them for the next game."""
+    ``reset(options={"opponents": ...})`` changes them for the next game. In a game made with
+    explicit chance (``chance="explicit"``) the env draws each chance outcome by its
+    probabilities, from the game's seed, as ``regalia.play`` does."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
@@ -110,6 +113,7 @@ class RegaliaEnv(gym.Env[npt.NDArray[Any], np.int64]):
         self._done = True
         self._agents: dict[int, Agent] = {}
         self._seed = 0
+        self._chance = ChanceDraws(0)
 
     @property
     def opponent_names(self) -> list[str]:
@@ -138,9 +142,13 @@ class RegaliaEnv(gym.Env[npt.NDArray[Any], np.int64]):
         return view_of(self.state, seat, self.game.name, self.game.options, world_seed(self._seed, ply, seat))
 
     def _opponents_play(self) -> None:
-        """The other seats act until it is this seat's turn or the game is over; an
-        opponent's illegal choice raises ``AgentError`` (seat and action) and is not played."""
+        """The other seats act, and chance outcomes are drawn, until it is this seat's turn or
+        the game is over; an opponent's illegal choice raises ``AgentError`` (seat and action)
+        and is not played."""
         while not self.state.is_terminal and not self._my_turn():
+            if self.state.is_chance_node:
+                self.state.apply(self._chance.draw(self.state.chance_outcomes()))
+                continue
             seat = self.state.current_player
             agent = self._agents[seat]
             self.state.apply(checked_action(agent, self.state, seat, self.game.name, self.game.options, self._seed))
@@ -161,6 +169,7 @@ class RegaliaEnv(gym.Env[npt.NDArray[Any], np.int64]):
         draw = self.np_random.integers
         self._seed = int(draw(0, 2**63))
         self.state = self.game.new_state(self._seed)
+        self._chance = ChanceDraws(self._seed)
         self._agents = self.opponents.agents([int(draw(0, 2**63)) for _ in self.opponents.seats])
         for s, agent in self._agents.items():
             call_hook(agent, "game_start", self._view(s))

@@ -57,6 +57,7 @@ from regalia.gymnasium import (
     check_render_mode,
     observation_box,
 )
+from regalia.match import ChanceDraws
 from regalia.render import render as render_board
 
 __all__ = [
@@ -136,6 +137,7 @@ class _RegaliaEnv:
         #: The game position (a ``regalia.State``), ``None`` before the first reset.
         self.game_state: Any = None
         self._seeds = random.Random()
+        self._chance = ChanceDraws(0)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The agent's observation space."""
@@ -159,8 +161,18 @@ class _RegaliaEnv:
         """A new game, every agent in it; with ``seed`` this and the following games repeat."""
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.game_state = self.game.new_state(self._seeds.getrandbits(64))
+        game_seed = self._seeds.getrandbits(64)
+        self.game_state = self.game.new_state(game_seed)
+        self._chance = ChanceDraws(game_seed)
+        self._draw_chance(self.game_state)
         self.agents = self.possible_agents[:]
+
+    def _draw_chance(self, state: Any) -> None:
+        """Plays ``state``'s chance outcomes (a game made with ``chance="explicit"``), each
+        drawn by its probabilities from the game's seed, until a seat is to act or the game
+        is over: the agents only ever see decisions."""
+        while state.is_chance_node:
+            state.apply(self._chance.draw(state.chance_outcomes()))
 
     def _render(self, seat: int) -> str | npt.NDArray[np.uint8] | None:
         """The board as ``seat`` sees it: printed in ``human`` mode, returned in ``ansi``; in
@@ -239,6 +251,7 @@ class RegaliaAECEnv(_RegaliaEnv, AECEnv):  # type: ignore[misc]
             self._deads_step_first()
             return
         self._cumulative_rewards[agent] = 0.0
+        self._draw_chance(self.game_state)
         if self.game_state.is_terminal:
             returns = self.game_state.returns()
             for a in self.agents:
@@ -341,6 +354,8 @@ class RegaliaParallelEnv(_RegaliaEnv, ParallelEnv):  # type: ignore[misc]
                 refused, infos = self._illegal_outcome(agent, reason)
                 after = self.game_state
                 break
+        if refused is None:
+            self._draw_chance(after)
         self.game_state = after
         over = refused is not None or bool(after.is_terminal)
         returns = after.returns()
