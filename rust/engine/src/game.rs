@@ -105,6 +105,14 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn legal_actions(&self, s: &Self::State) -> ActionSet;
     /// Plays a legal action (at a chance node: a possible outcome).
     fn apply(&self, s: &mut Self::State, action: Action);
+    /// A uniformly random legal action, `None` exactly when the game is over: of the `n`
+    /// legal actions in ascending order, the `rng.index(n)`-th ([`random_legal_action`], the
+    /// native playouts' move). A game may override it to draw the very same action without
+    /// building the set.
+    #[inline]
+    fn random_legal_action(&self, s: &Self::State, rng: &mut Rng) -> Option<Action> {
+        random_legal_action(&self.legal_actions(s), rng)
+    }
 
     /// Whether `s` is a chance node (explicit chance, see [`crate::chance`]): then
     /// [`Game::current_player`] is `None`, [`Game::legal_actions`] lists the possible
@@ -193,6 +201,16 @@ pub fn lead_returns(points: &[i64], scale: f64) -> Vec<f64> {
 #[inline]
 pub fn uniform_action(legal: &ActionSet, rng: &mut Rng) -> Action {
     legal.nth(rng.index(legal.len())).unwrap_or_default()
+}
+
+/// Of the legal actions `legal`, the `rng.index(legal.len())`-th in ascending order; `None`
+/// (and nothing drawn) when `legal` is empty.
+#[inline]
+pub fn random_legal_action(legal: &ActionSet, rng: &mut Rng) -> Option<Action> {
+    if legal.is_empty() {
+        return None;
+    }
+    legal.nth(rng.index(legal.len()))
 }
 
 /// The documented zero-sum returns for any number of seats: with `k` winners among `n`

@@ -45,7 +45,8 @@ impl PlayoutStats {
     }
 }
 
-/// Plays game `index` of a batch seeded by `seed` with uniformly random moves; writes its
+/// Plays game `index` of a batch seeded by `seed` with uniformly random moves
+/// ([`Game::random_legal_action`]); writes its
 /// final returns into `returns` (one per seat) and returns the number of steps. Game `i`
 /// starts from `derive_seed(seed, i)` and picks its moves with a generator seeded by
 /// `derive_seed(!seed, i)`.
@@ -53,16 +54,12 @@ pub fn random_playout<G: Game>(game: &G, seed: u64, index: u64, returns: &mut [f
     let mut state = game.new_state(Rng::new(derive_seed(seed, index)));
     let mut picker = Rng::new(derive_seed(!seed, index));
     let mut steps = 0;
-    loop {
-        let legal = game.legal_actions(&state);
-        if legal.is_empty() {
-            returns.copy_from_slice(&game.returns(&state));
-            return steps;
-        }
-        let a = legal.nth(picker.index(legal.len())).unwrap_or_default();
+    while let Some(a) = game.random_legal_action(&state, &mut picker) {
         game.apply(&mut state, a);
         steps += 1;
     }
+    returns.copy_from_slice(&game.returns(&state));
+    steps
 }
 
 /// Games each thread plays between two folds: memory stays the same for any number of games,

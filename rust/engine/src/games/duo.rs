@@ -40,7 +40,7 @@ use crate::actions::{Action, ActionSet};
 use crate::bits::Set128;
 use crate::chance::{draw_from_counts, ChanceMode, CHANCE_CHOICES};
 use crate::error::Result;
-use crate::game::{uniform_action, winner_returns, Game, GameNames, Seat};
+use crate::game::{random_legal_action, uniform_action, winner_returns, Game, GameNames, Seat};
 use crate::options::{declare_options, invalid, read, Allowed, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
@@ -335,6 +335,14 @@ pub fn kind_of(card: usize) -> usize {
     card.min(TURBO_KIND)
 }
 
+/// The kinds of the cards of `cards` as a bit set (bit `k`: kind `k`): every card below the
+/// Turbo-Jokers is its own kind, and any Turbo-Joker sets the one Turbo kind.
+#[inline(always)]
+fn playable_kinds(cards: Set128) -> u128 {
+    let turbo = cards.0 >> FIRST_TURBO != 0;
+    (cards & Set128::below(FIRST_TURBO)).0 | (turbo as u128) << TURBO_KIND
+}
+
 fn names(set: Set128) -> Vec<String> {
     set.iter().map(card_name).collect()
 }
@@ -501,21 +509,34 @@ impl Game for Duo {
         if self.is_chance_node(s) {
             return Self::outcomes(s);
         }
-        let hand = s.hands[s.current as usize];
-        for p in self.open_piles(s) {
-            for card in (hand & MATCHES[s.tops[p] as usize]).iter() {
-                out.insert((p * KINDS + kind_of(card)) as Action);
-                if card >= FIRST_TURBO {
-                    break; // one action plays any of the Turbo-Jokers
-                }
-            }
+        let (kinds, stop) = self.moves(s);
+        for (p, kinds) in kinds.into_iter().enumerate() {
+            out.insert_bits(p * KINDS, kinds as u64);
+            out.insert_bits(p * KINDS + 64, (kinds >> 64) as u64);
         }
-        out.insert(if s.turn_pile.is_none() {
-            DRAW
-        } else {
-            END_TURN
-        });
+        out.insert(stop);
         out
+    }
+
+    /// The draw of [`crate::game::random_legal_action`], counted and picked from
+    /// [`Duo::moves`] without building the set (every step of a native playout asks for it).
+    #[inline(always)]
+    fn random_legal_action(&self, s: &State, rng: &mut Rng) -> Option<Action> {
+        if s.over || self.is_chance_node(s) {
+            return random_legal_action(&self.legal_actions(s), rng);
+        }
+        let (kinds, stop) = self.moves(s);
+        let counts = kinds.map(|k| k.count_ones() as usize);
+        let mut k = rng.index(counts[0] + counts[1] + 1);
+        for (p, (kinds, count)) in kinds.into_iter().zip(counts).enumerate() {
+            if k < count {
+                return Set128(kinds)
+                    .nth(k)
+                    .map(|kind| (p * KINDS + kind) as Action);
+            }
+            k -= count;
+        }
+        Some(stop)
     }
 
     // ---- Apply ----
@@ -906,18 +927,41 @@ impl Duo {
         out
     }
 
-    fn open_piles(&self, s: &State) -> std::ops::Range<usize> {
-        match s.turn_pile {
-            Some(p) if !self.config.switch_piles => p as usize..p as usize + 1,
-            _ => 0..PILES,
-        }
+    /// The moves of the seat to move in a running round: for each pile the kinds of the
+    /// cards she may play onto it ([`playable_kinds`]; none onto a pile closed for the rest
+    /// of her turn), then "draw" or "end turn", whichever is legal. In action order: the
+    /// left pile's plays, the right pile's, the last one.
+    #[inline(always)]
+    fn moves(&self, s: &State) -> ([u128; PILES], Action) {
+        let hand = s.hands[s.current as usize];
+        let (open, stop) = match s.turn_pile {
+            None => ([true; PILES], DRAW),
+            Some(p) => (
+                std::array::from_fn(|q| self.config.switch_piles || q == p as usize),
+                END_TURN,
+            ),
+        };
+        let kinds = std::array::from_fn(|p| {
+            let fits = hand & MATCHES[s.tops[p] as usize];
+            if open[p] {
+                playable_kinds(fits)
+            } else {
+                0
+            }
+        });
+        (kinds, stop)
     }
 }
 
 // ---- Apply ----
 impl Duo {
     fn next_seat(&self, s: &mut State) {
-        s.current = ((s.current as usize + 1) % self.config.players) as u8;
+        let next = s.current as usize + 1; // `current` is a seat: below `players`
+        s.current = if next == self.config.players {
+            0
+        } else {
+            next as u8
+        };
         s.turn_pile = None;
         s.turn_cards = Set128::EMPTY;
     }
@@ -1246,6 +1290,39 @@ mod tests {
         }
         assert_eq!(g.check_state(&s), Ok(()));
         s
+    }
+
+    #[test]
+    fn the_fast_random_move_draws_what_the_legal_set_gives() {
+        // Every variant whose moves differ: seats, switching piles, Turbo-Jokers, a small
+        // deck, explicit chance (whose chance nodes take the slow path).
+        let variants = [
+            json!({"players": 2, "rounds": 1}),
+            json!({"players": 4, "switch_piles": true, "rounds": 2}),
+            json!({"players": 3, "turbo": true, "rounds": 2}),
+            json!({"players": 6, "turbo": true, "switch_piles": true, "rounds": 1}),
+            json!({"colours": 2, "numbers": 2, "shapes": 3, "hand_size": 2, "rounds": 3}),
+            json!({"turbo": true, "chance": "explicit", "rounds": 1}),
+        ];
+        for (i, options) in variants.into_iter().enumerate() {
+            let options: Options = serde_json::from_value(options).unwrap();
+            let g = Duo::from_options(&options).unwrap();
+            for seed in 0..40 {
+                let mut s = g.new_state(Rng::new(seed));
+                let mut picker = Rng::new(seed ^ 77);
+                loop {
+                    let mut slow = picker;
+                    let want = random_legal_action(&g.legal_actions(&s), &mut slow);
+                    let got = g.random_legal_action(&s, &mut picker);
+                    assert_eq!((got, picker), (want, slow), "variant {i}, seed {seed}");
+                    match got {
+                        Some(a) => g.apply(&mut s, a),
+                        None => break,
+                    }
+                }
+                assert!(s.over);
+            }
+        }
     }
 
     #[test]
