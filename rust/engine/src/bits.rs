@@ -17,29 +17,46 @@ pub fn iter_bits(mut mask: u64) -> impl Iterator<Item = usize> {
     })
 }
 
-/// The index of the `n`-th set bit (0-based), if there are that many: halves, quarters and
-/// eighths of the mask skipped by their bit counts, then at most seven bits cleared (every
-/// random draw from a deck asks for one).
+/// For each rank `r < 8` and byte `b`, at `r * 256 + b`: the position of the `r`-th set bit
+/// of `b` (0-based; 8 when `b` has no such bit).
+static SELECT_IN_BYTE: [u8; 8 * 256] = {
+    let mut table = [8u8; 8 * 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (mut bit, mut rank) = (0, 0);
+        while bit < 8 {
+            if byte >> bit & 1 == 1 {
+                table[rank * 256 + byte] = bit as u8;
+                rank += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
+/// The index of the `n`-th set bit (0-based), if there are that many. Without a branch on
+/// the bits (every random draw from a deck asks for one, with unpredictable `n`): the bit
+/// counts of the bytes and their running sums side by side in one word, the bytes whose
+/// running sum is at most `n` skipped, then the byte's bit looked up.
 pub fn nth_bit(mask: u64, n: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
     if n >= count(mask) {
         return None;
     }
-    let (mut m, mut n, mut base) = (mask, n as u32, 0);
-    for width in [32, 16, 8] {
-        let low = m & ((1u64 << width) - 1);
-        let below = low.count_ones();
-        if n < below {
-            m = low;
-        } else {
-            n -= below;
-            m >>= width;
-            base += width;
-        }
-    }
-    for _ in 0..n {
-        m &= m - 1;
-    }
-    Some(base + m.trailing_zeros() as usize)
+    let mut bytes = mask - ((mask >> 1) & 0x5555_5555_5555_5555);
+    bytes = (bytes & 0x3333_3333_3333_3333) + ((bytes >> 2) & 0x3333_3333_3333_3333);
+    bytes = (bytes + (bytes >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    // Byte i: the set bits of bytes 0..=i (at most 64). A byte's high bit then stays set
+    // exactly where that running sum is at most `n` (below 64).
+    let sums = bytes.wrapping_mul(ONES);
+    let skipped = (((n as u64 * ONES) | HIGH) - sums) & HIGH;
+    let shift = skipped.count_ones() * 8;
+    let rank = n as u64 - (((sums << 8) >> shift) & 0xFF);
+    let byte = (mask >> shift) & 0xFF;
+    Some(shift as usize + SELECT_IN_BYTE[(rank * 256 + byte) as usize] as usize)
 }
 
 /// Number of set bits.
@@ -185,9 +202,11 @@ mod tests {
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..2000 {
             x = x.rotate_left(17).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (x >> 29);
-            let mask = x & x.rotate_left(23);
-            for n in 0..=count(mask) {
-                assert_eq!(nth_bit(mask, n), iter_bits(mask).nth(n), "{mask:#x} {n}");
+            // Sparse, even and dense masks (bytes with every rank).
+            for mask in [x & x.rotate_left(23), x, x | x.rotate_left(23)] {
+                for n in 0..=count(mask) {
+                    assert_eq!(nth_bit(mask, n), iter_bits(mask).nth(n), "{mask:#x} {n}");
+                }
             }
         }
         assert_eq!(nth_bit(u64::MAX, 63), Some(63));
