@@ -106,6 +106,24 @@ def test_duo_small_variants_backends_agree(deck: dict[str, Any], chance: str) ->
     play_both(rust, ref, DIFF_GAMES or 10, random.Random(f"small duo {deck} {chance}"))
 
 
+@pytest.mark.parametrize("chance", ["seeded", "explicit"])
+@pytest.mark.parametrize(
+    "board",
+    [
+        {"territories": 2, "values": 2, "hand_size": 1, "cards_per_side": 1, "face_down_limit": 1},
+        {"territories": 2, "values": 3, "hand_size": 1, "cards_per_side": 2, "face_down_limit": 1},
+        {"territories": 3, "values": 4, "hand_size": 2, "cards_per_side": 2, "face_down_limit": 0},
+        {"territories": 4, "values": 12, "hand_size": 3, "cards_per_side": 3, "face_down_limit": 2},
+    ],
+)
+def test_duell_der_drachen_small_boards_backends_agree(board: dict[str, Any], chance: str) -> None:
+    """Duell der Drachen's small boards (docs/games/duell-der-drachen.md), both modes."""
+    options = {**board, "chance": chance}
+    rust = regalia.make("duell-der-drachen", **options)  # type: ignore[arg-type]
+    ref = regalia.make("duell-der-drachen", backend="reference", **options)  # type: ignore[arg-type]
+    play_both(rust, ref, DIFF_GAMES or 40, random.Random(f"small duell {board} {chance}"))
+
+
 def play_both(rust: Any, ref: Any, games: int, rnd: random.Random) -> None:
     """Plays ``games`` random games on both backends, comparing them at every step."""
     name, players = rust.name, rust.num_players

@@ -17,15 +17,15 @@ COLOURS = ["red", "blue", "green", "yellow", "white"]
 VALUES = 9
 
 
-def cid(name: str) -> int:
+def cid(name: str, values: int = VALUES) -> int:
     colour, value = name.split()
-    return COLOURS.index(colour) * VALUES + int(value) - 1
+    return COLOURS.index(colour) * values + int(value) - 1
 
 
-def mask(names: list[str]) -> int:
+def mask(names: list[str], values: int = VALUES) -> int:
     m = 0
     for n in names:
-        m |= 1 << cid(n)
+        m |= 1 << cid(n, values)
     return m
 
 
@@ -38,36 +38,40 @@ def position(
     markers: list[int | None] | None = None,
     known: tuple[list[str], list[str]] = ([], []),
     player: int = 0,
+    options: dict[str, Any] | None = None,
 ) -> Any:
     """A saved state with exactly these cards: ``board[(seat, territory)]`` lists the cards on a
     side (``*`` marks face down); every card not placed goes to the deck when ``deck`` is None,
-    else to seat 0's hand."""
-    game = regalia.make(GAME, backend=backend)  # type: ignore[arg-type]
+    else to seat 0's hand. ``options`` makes it a position of that variant (``display`` and
+    ``markers`` then list the territories in play)."""
+    game = regalia.make(GAME, backend=backend, **(options or {}))  # type: ignore[arg-type]
+    values, territories = game.options["values"], game.options["territories"]
     env = json.loads(game.new_state(0).to_json())
     board = board or {}
-    display = display if display is not None else ["red 1", "blue 1", "green 1", "yellow 1", "white 1"]
+    if display is None:
+        display = [f"{c} 1" if t < territories else None for t, c in enumerate(COLOURS)]
     cells = [[0] * 5, [0] * 5]
     face_down = [0, 0]
     for (seat, colour), names in board.items():
-        cells[seat][COLOURS.index(colour)] = mask([n.rstrip("*") for n in names])
-        face_down[seat] |= mask([n.rstrip("*") for n in names if n.endswith("*")])
-    hand = [mask(hands[0]), mask(hands[1])]
-    placed = hand[0] | hand[1] | mask([d for d in display if d]) | sum(sum(side) for side in cells)
-    rest = ((1 << 45) - 1) & ~placed
+        cells[seat][COLOURS.index(colour)] = mask([n.rstrip("*") for n in names], values)
+        face_down[seat] |= mask([n.rstrip("*") for n in names if n.endswith("*")], values)
+    hand = [mask(hands[0], values), mask(hands[1], values)]
+    placed = hand[0] | hand[1] | mask([d for d in display if d], values) | sum(sum(side) for side in cells)
+    rest = ((1 << (territories * values)) - 1) & ~placed
     if deck is None:
         deck_mask = rest
     else:
-        deck_mask = mask(deck)
+        deck_mask = mask(deck, values)
         hand[0] |= rest & ~deck_mask
     env["seed"] = None
     env["state"].update(
         board=cells,
         deck=deck_mask,
-        display=[None if d is None else cid(d) for d in display],
+        display=[None if d is None else cid(d, values) for d in display] + [None] * (5 - len(display)),
         face_down=face_down,
         hands=hand,
-        known=[mask(known[0]), mask(known[1])],
-        markers=markers or [None] * 5,
+        known=[mask(known[0], values), mask(known[1], values)],
+        markers=(markers or []) + [None] * (5 - len(markers or [])),
         player=player,
     )
     return game.state_from_json(json.dumps(env))
@@ -396,19 +400,130 @@ def test_saved_states_round_trip_and_bad_ones_are_refused(backend: str) -> None:
             pytest.fail(why)
 
 
+#: The options of the whole board (the defaults): five territories, three cards a side,
+#: three face-down cards.
+FULL_BOARD = {"territories": 5, "cards_per_side": 3, "face_down_limit": 3}
+
+
 def test_options_change_the_card_set(backend: str) -> None:
     g = regalia.make(GAME, backend=backend, values=4, hand_size=2)  # type: ignore[arg-type]
-    assert g.num_actions == 20 * 6 and g.options == {"players": 2, "values": 4, "hand_size": 2, "chance": "seeded"}
+    assert g.num_actions == 20 * 6 and g.options == {
+        "players": 2,
+        "values": 4,
+        "hand_size": 2,
+        **FULL_BOARD,
+        "chance": "seeded",
+    }
     s = g.new_state(1)
     obs = s.observation(0)
     assert len(obs["hand"]) == 2 and obs["deck"] == 20 - 4 - 5
     while not s.is_terminal:
         s.apply(s.legal_actions()[0])
     assert regalia.make(GAME, backend=backend, values=3, hand_size=5).new_state(0).observation(0)["deck"] == 0  # type: ignore[arg-type]
-    for bad in ({"values": 1}, {"values": 13}, {"hand_size": 0}, {"hand_size": 21}, {"values": 3, "hand_size": 6}):
+    bad_options: list[dict[str, Any]] = [
+        {"values": 1},
+        {"values": 13},
+        {"hand_size": 0},
+        {"hand_size": 21},
+        {"values": 3, "hand_size": 6},
+        {"territories": 1},
+        {"territories": 6},
+        {"cards_per_side": 0},
+        {"cards_per_side": 4},
+        {"face_down_limit": -1},
+        {"face_down_limit": 4},
+        {"territories": "two"},
+        # two colours of two values are four cards: one for each hand and two for the display
+        {"territories": 2, "values": 2, "hand_size": 2},
+        {"territories": 3, "values": 3, "hand_size": 4},
+    ]
+    for bad in bad_options:
         with pytest.raises(InvalidOptionError):
             regalia.make(GAME, backend=backend, **bad)  # type: ignore[arg-type]
     assert regalia.make("duel-of-dragons", backend=backend).name == GAME  # type: ignore[arg-type]
+
+
+#: A small board: red and blue valued 1 to 3, a card each, two cards a side, one face down.
+SMALL = {"territories": 2, "values": 3, "hand_size": 1, "cards_per_side": 2, "face_down_limit": 1}
+
+
+def test_a_small_board_has_its_colours_sides_and_face_down_limit(backend: str) -> None:
+    """Two territories, two cards a side, one face-down card a player: seat 0's face-down card
+    uses up her limit; a side with two cards is full, the opponent's side does not count."""
+    board = {(0, "red"): ["blue 1*"], (1, "red"): ["red 3"]}
+    s = position(backend, (["red 2", "blue 3"], ["red 1"]), board, ["blue 2", None], [], options=SMALL)
+    game = regalia.make(GAME, backend=backend, **SMALL)  # type: ignore[arg-type]
+    assert game.num_actions == 6 * 3 and game.observation_shape == ((6 + 3 * 2) * 6 + (2 + 6) * 2 + 7,)
+    assert s.observation_tensor(0).shape == game.observation_shape
+    assert [t["colour"] for t in s.observation(0)["territories"]] == ["red", "blue"]
+    assert names(s) == {"red 2 face up", "blue 3 face up"}
+    play(s, "red 2 face up")  # seat 0's red side is full; seat 1 takes blue 2
+    assert names(s) == {
+        "red 1 face up",
+        "blue 2 face up",
+        "red 1 face down on red",
+        "red 1 face down on blue",
+        "blue 2 face down on red",
+        "blue 2 face down on blue",
+    }
+    assert s.parse_action("red 1 face down on blue") == 6 + cid("red 1", 3) * 2 + 1
+    play(s, "blue 2 face down on red")
+    assert names(s) == {"blue 3 face up"}
+
+
+def test_all_markers_of_a_small_board_win_at_once(backend: str) -> None:
+    """With two territories, both markers on one side win, as all five do in the game."""
+    board = {(0, "blue"): ["blue 2"], (1, "blue"): ["blue 1"]}
+    s = position(backend, (["red 2"], ["blue 3"]), board, ["red 1", "red 3"], [], [None, 0], options=SMALL)
+    play(s, "red 2 face up")
+    assert s.is_terminal and s.returns() == [1.0, -1.0] and s.scores() == [2, 0]
+    assert not s.observation(0)["final_count"]
+
+
+def test_a_small_board_is_counted_when_full_with_the_doubling_rule(backend: str) -> None:
+    """One card a side: seat 1's last card fills the board. Red: 1 against a revealed red 3,
+    blue: a revealed blue 1 against 3; both at least double, so both markers go to seat 0."""
+    options = {**SMALL, "cards_per_side": 1}
+    board = {(0, "red"): ["red 1"], (0, "blue"): ["blue 1*"], (1, "red"): ["red 3*"]}
+    s = position(backend, ([], ["blue 3"]), board, ["red 2", "blue 2"], [], [0, None], player=1, options=options)
+    assert names(s) == {"blue 3 face up"}  # seat 1's face-down card is her limit
+    play(s, "blue 3 face up")
+    obs = s.observation(0)
+    assert s.is_terminal and obs["final_count"]
+    assert [t["strength"] for t in obs["territories"]] == [[1, 3], [1, 3]]
+    assert [t["marker"] for t in obs["territories"]] == [0, 0]
+    assert s.returns() == [1.0, -1.0] and obs["hand"] == ["blue 2"]
+
+
+def test_without_face_down_cards_only_face_up_moves_are_legal(backend: str) -> None:
+    s = position(backend, (["red 2", "blue 3"], ["red 3"]), options={**SMALL, "face_down_limit": 0})
+    assert names(s) == {"red 2 face up", "blue 3 face up"}
+
+
+def test_saves_from_before_the_board_options_load_as_the_whole_board(backend: str) -> None:
+    """A save written before ``territories``, ``cards_per_side`` and ``face_down_limit``
+    existed is the whole board; a small board's save loads as itself and only into its game,
+    and a territory not in play holding a card is refused."""
+    game = regalia.make(GAME, backend=backend)  # type: ignore[arg-type]
+    state = game.new_state(5)
+    state.apply(state.legal_actions()[3])
+    saved = json.loads(state.to_json())
+    for name in FULL_BOARD:
+        del saved["options"][name]
+    assert regalia.load_state(json.dumps(saved), backend=backend).to_json() == state.to_json()  # type: ignore[arg-type]
+    small = regalia.make(GAME, backend=backend, **SMALL)  # type: ignore[arg-type]
+    position_ = small.new_state(5)
+    position_.apply(position_.legal_actions()[0])
+    assert small.state_from_json(position_.to_json()) == position_
+    with pytest.raises(InvalidStateError, match="options"):
+        game.state_from_json(position_.to_json())
+    env = json.loads(position_.to_json())
+    env["seed"] = None
+    deck = env["state"]["deck"]
+    env["state"]["board"][1][4] = deck & -deck
+    env["state"]["deck"] = deck & ~(deck & -deck)
+    with pytest.raises(InvalidStateError):
+        small.state_from_json(json.dumps(env))
 
 
 @pytest.mark.parametrize("options", [{"values": 4, "hand_size": 2}, {"values": 12, "hand_size": 8}])

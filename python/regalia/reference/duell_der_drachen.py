@@ -54,6 +54,22 @@ class DuellDerDrachenOptions:
         9, Integer(2, MAX_VALUES), "cards per colour, valued 1 to this (5 x values must be at least 2 x hand_size + 5)"
     )
     hand_size: int = option(5, Integer(1, 27), "cards dealt to each player (as far as the card set allows)")
+    territories: int = option(
+        TERRITORIES,
+        Integer(2, TERRITORIES),
+        "territories in play, one per colour (the first of red, blue, green, yellow, white); "
+        "all their markers on one side win at once",
+        saved_default=TERRITORIES,
+    )
+    cards_per_side: int = option(
+        SLOTS, Integer(1, SLOTS), "cards a player may place on her side of one territory", saved_default=SLOTS
+    )
+    face_down_limit: int = option(
+        MAX_FACE_DOWN,
+        Integer(0, MAX_FACE_DOWN),
+        "face-down cards a player may have on the board in all",
+        saved_default=MAX_FACE_DOWN,
+    )
     chance: ChanceMode = option(
         "seeded",
         CHANCE_ALLOWED,
@@ -106,27 +122,28 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
     def __init__(self, config: DuellDerDrachenOptions) -> None:
         super().__init__(config)
         values = config.values
-        self.num_cards = TERRITORIES * values
+        self.territories = config.territories
+        self.num_cards = self.territories * values
         self.all_cards = (1 << self.num_cards) - 1
-        self._colour_cards = [((1 << values) - 1) << (t * values) for t in range(TERRITORIES)]
+        self._colour_cards = [((1 << values) - 1) << (t * values) for t in range(self.territories)]
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> DuellDerDrachen:
         config = read(cls.INFO.name, DuellDerDrachenOptions, options)
-        values, hand_size = config.values, config.hand_size
-        if TERRITORIES * values < 2 * hand_size + TERRITORIES:
+        values, hand_size, territories = config.values, config.hand_size, config.territories
+        if territories * values < 2 * hand_size + territories:
             raise invalid(
                 cls.INFO.name,
                 "hand_size",
-                f"of {hand_size} needs {2 * hand_size + TERRITORIES} cards (two hands and the display), "
-                f"but {values} values per colour make {TERRITORIES * values}",
+                f"of {hand_size} needs {2 * hand_size + territories} cards (two hands and the display), "
+                f"but {values} values per colour in {territories} colours make {territories * values}",
             )
         return cls(config)
 
     # ---- Cards and actions ----
     @property
     def num_actions(self) -> int:
-        return self.num_cards * (1 + TERRITORIES)
+        return self.num_cards * (1 + self.territories)
 
     def colour(self, card: int) -> int:
         """The colour (territory) of ``card``."""
@@ -145,7 +162,7 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
 
     def action(self, card: int, t: int, face_down: bool) -> int:
         """The action that plays ``card`` to territory ``t``."""
-        return self.num_cards + card * TERRITORIES + t if face_down else card
+        return self.num_cards + card * self.territories + t if face_down else card
 
     def decode(self, a: int) -> tuple[int, int, bool]:
         """(card, territory, face down) of action ``a`` (an id in range)."""
@@ -153,7 +170,7 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
         if a < n:
             return a, self.colour(a), False
         i = a - n
-        return i // TERRITORIES, i % TERRITORIES, True
+        return i // self.territories, i % self.territories, True
 
     def action_info(self, s: State, action: int) -> dict[str, Any]:
         to = self.drawing_to(s)
@@ -189,8 +206,8 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
             )
         cards = list(range(self.num_cards))
         rng.shuffle(cards)
-        h = self.config.hand_size
-        display: list[int | None] = [cards[2 * h + t] for t in range(TERRITORIES)]
+        h, k = self.config.hand_size, self.territories
+        display: list[int | None] = [cards[2 * h + t] if t < k else None for t in range(TERRITORIES)]
         return State(
             rng,
             0,
@@ -198,7 +215,7 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
             [[0] * TERRITORIES, [0] * TERRITORIES],
             [0, 0],
             display,
-            _mask(cards[2 * h + TERRITORIES :]),
+            _mask(cards[2 * h + k :]),
             [0, 0],
             [None] * TERRITORIES,
         )
@@ -232,16 +249,16 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
             if open_ >> self.colour(card) & 1:
                 out.append(self.action(card, self.colour(card), False))
             if down:
-                out.extend(self.action(card, t, True) for t in range(TERRITORIES) if open_ >> t & 1)
+                out.extend(self.action(card, t, True) for t in range(self.territories) if open_ >> t & 1)
         return sorted(out)
 
-    @staticmethod
-    def _open_territories(s: State, seat: int) -> int:
-        return sum(1 << t for t in range(TERRITORIES) if count(s.board[seat][t]) < SLOTS)
+    def _open_territories(self, s: State, seat: int) -> int:
+        """The territories in play where ``seat`` has room, as a bit mask."""
+        per_side = self.config.cards_per_side
+        return sum(1 << t for t in range(self.territories) if count(s.board[seat][t]) < per_side)
 
-    @staticmethod
-    def _face_down_room(s: State, seat: int) -> bool:
-        return count(s.face_down[seat]) < MAX_FACE_DOWN
+    def _face_down_room(self, s: State, seat: int) -> bool:
+        return count(s.face_down[seat]) < self.config.face_down_limit
 
     def has_legal_move(self, s: State, seat: int) -> bool:
         """Whether ``seat`` could play a card now."""
@@ -251,7 +268,7 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
         if self._face_down_room(s, seat):
             return True
         playable = 0
-        for t in range(TERRITORIES):
+        for t in range(self.territories):
             if open_ >> t & 1:
                 playable |= self._colour_cards[t]
         return s.hands[seat] & playable != 0
@@ -294,7 +311,7 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
             return None
         if self._dealing(s):
             return ("hand", int(count(s.hands[0]) >= self.config.hand_size))
-        for t, card in enumerate(s.display):
+        for t, card in enumerate(s.display[: self.territories]):
             if card is None:
                 return ("display", t)
         return None
@@ -331,7 +348,7 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
 
     def _count_finally(self, s: State) -> None:
         s.final_count = True
-        for t in range(TERRITORIES):
+        for t in range(self.territories):
             a, b = self._strength(s.board[0][t], t), self._strength(s.board[1][t], t)
             if a != b:
                 strong, weak = (0, 1) if a > b else (1, 0)
@@ -342,7 +359,7 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
         s.over = True
 
     def _end_of_move(self, s: State, mover: int) -> None:
-        if self._five_markers(s) == mover:
+        if self._all_markers(s) == mover:
             s.over = True
             s.winner = mover
         elif self._board_full(s):
@@ -369,10 +386,10 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
         counted = s.board[seat][t] if s.final_count else s.board[seat][t] & ~s.face_down[seat]
         return self._strength(counted, t)
 
-    @staticmethod
-    def _five_markers(s: State) -> int | None:
+    def _all_markers(self, s: State) -> int | None:
+        """The seat holding the markers of every territory in play (five in the game), if any."""
         first = s.markers[0]
-        if first is None or any(m != first for m in s.markers):
+        if first is None or any(m != first for m in s.markers[: self.territories]):
             return None
         return first
 
@@ -380,18 +397,20 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
     def _markers_of(s: State, seat: int) -> int:
         return sum(1 for m in s.markers if m == seat)
 
-    @staticmethod
-    def _board_full(s: State) -> bool:
-        return all(count(cell) == SLOTS for side in s.board for cell in side)
+    def _board_full(self, s: State) -> bool:
+        """Whether both sides of every territory in play are full."""
+        per_side = self.config.cards_per_side
+        return all(count(cell) == per_side for side in s.board for cell in side[: self.territories])
 
     # ---- Observation ----
     def observation_shape(self) -> tuple[int, ...]:
-        return (21 * self.num_cards + 52,)
+        n, k = self.num_cards, self.territories
+        return ((6 + 3 * k) * n + (self.config.cards_per_side + 6) * k + 7,)
 
     def observation(self, s: State, seat: int) -> dict[str, Any]:
         opp = 1 - seat
         territories = []
-        for t in range(TERRITORIES):
+        for t in range(self.territories):
             face_down = []
             for i in range(2):
                 cards = s.board[i][t] & s.face_down[i]
@@ -423,7 +442,7 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
 
     def observation_tensor(self, s: State, seat: int, out: npt.NDArray[np.float32]) -> None:
         opp = 1 - seat
-        n = self.num_cards
+        n, k, per_side = self.num_cards, self.territories, self.config.cards_per_side
         w = TensorWriter(out)
 
         def shown(mask: int) -> int:
@@ -439,26 +458,27 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
         w.mask(shown(s.hands[opp]), n)
         w.mask(face_up(seat), n)
         w.mask(face_up(opp), n)
-        for t in range(TERRITORIES):
+        for t in range(k):
             w.mask(s.board[seat][t] & s.face_down[seat], n)
-        for t in range(TERRITORIES):
+        for t in range(k):
             w.mask(shown(s.board[opp][t] & s.face_down[opp]), n)
-        for card in s.display:
+        for card in s.display[:k]:
             w.mask(0 if card is None else 1 << card, n)
         w.mask(s.known[opp], n)
         w.mask(s.known[seat], n)
-        for m in s.markers:
+        for m in s.markers[:k]:
             w.one_hot(3, 1 if m is None else (0 if m == seat else 2))
-        for t in range(TERRITORIES):
-            w.one_hot(SLOTS + 1, count(s.board[opp][t] & s.face_down[opp]))
-        most = SLOTS * self.config.values
-        for t in range(TERRITORIES):
+        for t in range(k):
+            w.one_hot(per_side + 1, count(s.board[opp][t] & s.face_down[opp]))
+        most = per_side * self.config.values
+        for t in range(k):
             w.scalar(ratio(self.territory_strength(s, seat, t), most))
             w.scalar(ratio(self.territory_strength(s, opp, t), most))
         w.scalar(ratio(count(s.deck), n))
         w.scalar(ratio(count(s.hands[opp]), n))
-        w.scalar(ratio(count(s.face_down[seat]), MAX_FACE_DOWN))
-        w.scalar(ratio(count(s.face_down[opp]), MAX_FACE_DOWN))
+        limit = max(self.config.face_down_limit, 1)
+        w.scalar(ratio(count(s.face_down[seat]), limit))
+        w.scalar(ratio(count(s.face_down[opp]), limit))
         w.flag(self.current_player(s) == seat)
         w.flag(s.final_count)
         w.flag(s.over)
@@ -510,6 +530,12 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
     def _check_cards(self, s: State) -> str | None:
         if any(c is not None and c >= self.num_cards for c in s.display):
             return "a display card is out of range"
+        k = self.territories
+        if any(
+            any(side[t] != 0 for side in s.board) or s.display[t] is not None or s.markers[t] is not None
+            for t in range(k, TERRITORIES)
+        ):
+            return "a territory not in play holds no card, display card or marker"
         seen = 0
         places = [*s.hands, *s.board[0], *s.board[1], *(1 << c for c in s.display if c is not None), s.deck]
         for m in places:
@@ -522,15 +548,16 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
             on_board = 0
             for cell in s.board[seat]:
                 on_board |= cell
-            if s.face_down[seat] & ~on_board or count(s.face_down[seat]) > MAX_FACE_DOWN:
-                return "face-down cards must be on their owner's side, at most 3"
-            for t in range(TERRITORIES):
+            if s.face_down[seat] & ~on_board or count(s.face_down[seat]) > self.config.face_down_limit:
+                return "face-down cards must be on their owner's side, within the limit"
+            for t in range(k):
                 cell = s.board[seat][t]
-                if count(cell) > SLOTS or cell & ~s.face_down[seat] & ~self._colour_cards[t]:
-                    return "a territory side holds more than 3 cards or a face-up card of another colour"
+                if count(cell) > self.config.cards_per_side or cell & ~s.face_down[seat] & ~self._colour_cards[t]:
+                    return "a territory side holds more cards than it may or a face-up card of another colour"
             if s.known[seat] & ~(s.hands[seat] | s.face_down[seat]):
                 return "known cards must be in their holder's hand or face down"
-        if any(c is None for c in s.display) and s.deck != 0 and not self._explicit:
+        display = s.display[:k]
+        if any(c is None for c in display) and s.deck != 0 and not self._explicit:
             return "a display place is empty while the deck is not"
         if self._dealing(s):
             h = self.config.hand_size
@@ -544,7 +571,7 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
         elif (
             self._explicit
             and any(c != 0 for side in s.board for c in side)
-            and sum(c is None for c in s.display) > 1
+            and sum(c is None for c in display) > 1
             and s.deck != 0
         ):
             return "one display place at a time is refilled after the deal"
@@ -554,11 +581,11 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
         played = [sum(count(c) for c in s.board[seat]) for seat in range(2)]
         if played[0] != played[1] + s.player:
             return "seat 0 moves first and the seats alternate"
-        five = self._five_markers(s)
+        every = self._all_markers(s)
         mover = 1 - s.player
         if not s.over:
-            if s.winner is not None or s.final_count or five is not None or self._board_full(s):
-                return "a running game has no winner, five markers on one side or a full board"
+            if s.winner is not None or s.final_count or every is not None or self._board_full(s):
+                return "a running game has no winner, all markers on one side or a full board"
             if not self._dealing(s) and not self.has_legal_move(s, s.player):
                 return "the seat to move must have a legal move"
         elif s.final_count:
@@ -567,7 +594,7 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
             if not self._board_full(s) or s.winner != want:
                 return "the final count needs a full board and names the seat with most markers"
         elif s.winner != mover or not (
-            five == mover or (not self._board_full(s) and not self.has_legal_move(s, s.player))
+            every == mover or (not self._board_full(s) and not self.has_legal_move(s, s.player))
         ):
-            return "a game ends by five markers, a stuck player or the final count"
+            return "a game ends by all markers, a stuck player or the final count"
         return None

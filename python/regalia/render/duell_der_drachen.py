@@ -23,11 +23,12 @@ def short(name: str) -> str:
     return colour[0].upper() + value
 
 
-def side(face_up: list[str], face_down: list[str]) -> str:
-    """One side of a territory: face-up cards, then face-down ones in brackets (``??`` hidden)."""
+def side(face_up: list[str], face_down: list[str], per_side: int = 3) -> str:
+    """One side of a territory: face-up cards, then face-down ones in brackets (``??`` hidden),
+    then a dot for each free place of the ``per_side`` a side holds."""
     cards = [short(c) for c in face_up]
     cards += ["[??]" if c == "hidden" else f"[{short(c)}]" for c in face_down]
-    cards += ["."] * (3 - len(cards))
+    cards += ["."] * (per_side - len(cards))
     return " ".join(cards)
 
 
@@ -59,20 +60,21 @@ def wrapped(label: str, cards: list[str]) -> list[str]:
 def render(obs: DuellDerDrachenObservation, options: dict[str, Any] | None = None) -> Text:
     """The board from one seat: each territory with both sides, strengths, marker and
     display, every card in its colour."""
-    return coloured(board(obs), PATTERNS)
+    per_side = (options or {}).get("cards_per_side", 3)
+    return coloured(board(obs, per_side), PATTERNS)
 
 
-def board(obs: DuellDerDrachenObservation) -> str:
+def board(obs: DuellDerDrachenObservation, per_side: int = 3) -> str:
     """The board as plain text: your side of each territory on the left, the opponent's on
-    the right."""
+    the right (``per_side`` places a side)."""
     me, other = obs["seat"], 1 - obs["seat"]
     lines = [
         f"Duell der Drachen: {status(obs)}",
         f"{'territory':<9} {'you':<15} {'str':>3} {'marker':^8} {'str':<3} {'the opponent':<15} display",
     ]
     for t in obs["territories"]:
-        mine = side(t["face_up"][me], t["face_down"][me])
-        theirs = side(t["face_up"][other], t["face_down"][other])
+        mine = side(t["face_up"][me], t["face_down"][me], per_side)
+        theirs = side(t["face_up"][other], t["face_down"][other], per_side)
         display = t["display"] or "-"
         lines.append(
             f"{t['colour']:<9} {mine:<15} {t['strength'][me]:>3} {marker(t['marker'], me):^8} "

@@ -17,7 +17,10 @@
 //! count; when the game ends every card is shown; the deck is a set, each refill draws a random
 //! card of it (the same as the top card of a shuffled deck).
 //!
-//! Options: `values` (cards per colour, 9), `hand_size` (5); 5 × values ≥ 2 × hand_size + 5.
+//! Options: `values` (cards per colour, 9), `hand_size` (5); a smaller board for small trees:
+//! `territories` (5: the first colours of the list), `cards_per_side` (3) and
+//! `face_down_limit` (3), where all `territories` markers on one side win at once;
+//! territories × values ≥ 2 × hand_size + territories (two hands and the display).
 //!
 //! Randomness: `new_state` shuffles all cards once (Fisher–Yates over the ids in ascending
 //! order): the first `hand_size` go to seat 0, the next to seat 1, the next five to the display
@@ -47,13 +50,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 // ---- Constants ----
-/// Number of territories (and colours).
+/// Most territories (and colours), the game's; the `territories` option may play fewer.
 pub const TERRITORIES: usize = 5;
 /// The colours, by index; territory `t` has colour `t`.
 pub const COLOURS: [&str; TERRITORIES] = ["red", "blue", "green", "yellow", "white"];
-/// Cards a player may place on her side of one territory.
+/// Cards a player may place on her side of one territory (the `cards_per_side` option's
+/// default and largest value).
 pub const SLOTS: usize = 3;
-/// Face-down cards a player may have on the board in all.
+/// Face-down cards a player may have on the board in all (the `face_down_limit` option's
+/// default and largest value).
 pub const MAX_FACE_DOWN: usize = 3;
 /// Most cards per colour the `values` option allows (so that every card set fits a `u64`).
 pub const MAX_VALUES: usize = 12;
@@ -71,6 +76,13 @@ declare_options! {
             "cards per colour, valued 1 to this (5 x values must be at least 2 x hand_size + 5)";
         hand_size: u8 = 5, Allowed::Integer { min: 1, max: 27 },
             "cards dealt to each player (as far as the card set allows)";
+        territories: usize = TERRITORIES, Allowed::Integer { min: 2, max: TERRITORIES as i64 },
+            "territories in play, one per colour (the first of red, blue, green, yellow, white); all their markers on one side win at once",
+            saved_default = TERRITORIES;
+        cards_per_side: usize = SLOTS, Allowed::Integer { min: 1, max: SLOTS as i64 },
+            "cards a player may place on her side of one territory", saved_default = SLOTS;
+        face_down_limit: usize = MAX_FACE_DOWN, Allowed::Integer { min: 0, max: MAX_FACE_DOWN as i64 },
+            "face-down cards a player may have on the board in all", saved_default = MAX_FACE_DOWN;
         chance: ChanceMode = ChanceMode::Seeded, Allowed::Choice(CHANCE_CHOICES),
             "'seeded' (cards are shuffled and drawn from the seed) or 'explicit' (each card dealt or drawn is a chance node)",
             saved_default = ChanceMode::Seeded;
@@ -156,7 +168,12 @@ impl std::fmt::Display for DuellAction {
 impl DuellDerDrachen {
     /// Number of cards in the game.
     pub fn num_cards(&self) -> usize {
-        TERRITORIES * self.config.values as usize
+        self.territories() * self.config.values as usize
+    }
+
+    /// Number of territories (and colours) in play.
+    pub fn territories(&self) -> usize {
+        self.config.territories
     }
 
     fn all_cards(&self) -> u64 {
@@ -195,7 +212,7 @@ impl DuellDerDrachen {
     /// the card's colour).
     pub fn action(&self, card: usize, t: usize, face_down: bool) -> Action {
         if face_down {
-            (self.num_cards() + card * TERRITORIES + t) as Action
+            (self.num_cards() + card * self.territories() + t) as Action
         } else {
             card as Action
         }
@@ -211,10 +228,10 @@ impl DuellDerDrachen {
                 face_down: false,
             }
         } else {
-            let i = a - n;
+            let (i, territories) = (a - n, self.territories());
             Move {
-                card: i / TERRITORIES,
-                territory: i % TERRITORIES,
+                card: i / territories,
+                territory: i % territories,
                 face_down: true,
             }
         }
@@ -277,14 +294,15 @@ impl Game for DuellDerDrachen {
     fn from_options(options: &Options) -> Result<Self> {
         let config: DuellDerDrachenOptions = read(Self::NAMES.name, options)?;
         let (values, hand_size) = (config.values as usize, config.hand_size as usize);
-        if TERRITORIES * values < 2 * hand_size + TERRITORIES {
+        let territories = config.territories;
+        if territories * values < 2 * hand_size + territories {
             return Err(invalid(
                 Self::NAMES.name,
                 "hand_size",
                 &format!(
-                    "of {hand_size} needs {} cards (two hands and the display), but {values} values per colour make {}",
-                    2 * hand_size + TERRITORIES,
-                    TERRITORIES * values
+                    "of {hand_size} needs {} cards (two hands and the display), but {values} values per colour in {territories} colours make {}",
+                    2 * hand_size + territories,
+                    territories * values
                 ),
             ));
         }
@@ -297,7 +315,7 @@ impl Game for DuellDerDrachen {
 
     // ---- Cards and actions ----
     fn num_actions(&self) -> usize {
-        self.num_cards() * (1 + TERRITORIES)
+        self.num_cards() * (1 + self.territories())
     }
 
     fn action_info(&self, s: &State, action: Action) -> DuellAction {
@@ -346,8 +364,9 @@ impl Game for DuellDerDrachen {
         rng.shuffle(&mut cards[..n]);
         let h = self.config.hand_size as usize;
         let mask = |cs: &[u8]| cs.iter().fold(0u64, |m, &c| m | 1 << c);
+        let territories = self.territories();
         let mut display = [None; TERRITORIES];
-        for (t, slot) in display.iter_mut().enumerate() {
+        for (t, slot) in display.iter_mut().take(territories).enumerate() {
             *slot = Some(cards[2 * h + t]);
         }
         State {
@@ -357,7 +376,7 @@ impl Game for DuellDerDrachen {
             board: [[0; TERRITORIES]; 2],
             face_down: [0; 2],
             display,
-            deck: mask(&cards[2 * h + TERRITORIES..n]),
+            deck: mask(&cards[2 * h + territories..n]),
             known: [0; 2],
             markers: [None; TERRITORIES],
             final_count: false,
@@ -395,12 +414,12 @@ impl Game for DuellDerDrachen {
         let Some(seat) = self.current_player(s) else {
             return set;
         };
-        let open = Self::open_territories(s, seat);
+        let open = self.open_territories(s, seat);
         let hand = s.hands[seat];
         // Face up: a card whose colour's territory is open (face-up ids are the card ids).
         set.insert_bits(0, hand & self.cards_of_territories(open));
         // Face down: each card on any open territory, the card's run of ids at once.
-        if Self::face_down_room(s, seat) {
+        if self.face_down_room(s, seat) {
             for card in iter_bits(hand) {
                 set.insert_bits(self.action(card, 0, true) as usize, open as u64);
             }
@@ -446,12 +465,13 @@ impl Game for DuellDerDrachen {
 
     // ---- Observation ----
     fn observation_shape(&self) -> Vec<usize> {
-        vec![21 * self.num_cards() + 52]
+        let (n, t) = (self.num_cards(), self.territories());
+        vec![(6 + 3 * t) * n + (self.config.cards_per_side + 6) * t + 7]
     }
 
     fn observation(&self, s: &State, seat: Seat) -> Value {
         let opp = 1 - seat;
-        let territories: Vec<Value> = (0..TERRITORIES)
+        let territories: Vec<Value> = (0..self.territories())
             .map(|t| {
                 let face_down: Vec<Vec<String>> = (0..2)
                     .map(|i| {
@@ -494,6 +514,7 @@ impl Game for DuellDerDrachen {
     fn observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
         let opp = 1 - seat;
         let n = self.num_cards();
+        let (territories, per_side) = (self.territories(), self.config.cards_per_side);
         let mut w = TensorWriter::new(out);
         let shown = |mask: u64| if s.over { mask } else { 0 };
         let face_up = |i: usize| s.board[i].iter().fold(0, |m, &c| m | c) & !s.face_down[i];
@@ -501,33 +522,37 @@ impl Game for DuellDerDrachen {
         w.mask(shown(s.hands[opp]), n);
         w.mask(face_up(seat), n);
         w.mask(face_up(opp), n);
-        for t in 0..TERRITORIES {
+        for t in 0..territories {
             w.mask(s.board[seat][t] & s.face_down[seat], n);
         }
-        for t in 0..TERRITORIES {
+        for t in 0..territories {
             w.mask(shown(s.board[opp][t] & s.face_down[opp]), n);
         }
-        for card in s.display {
+        for card in &s.display[..territories] {
             w.mask(card.map_or(0, |c| 1 << c), n);
         }
         w.mask(s.known[opp], n);
         w.mask(s.known[seat], n);
-        for t in 0..TERRITORIES {
+        for t in 0..territories {
             let side = s.markers[t].map(|m| if m as usize == seat { 0 } else { 2 });
             w.one_hot(3, Some(side.unwrap_or(1)));
         }
-        for t in 0..TERRITORIES {
-            w.one_hot(SLOTS + 1, Some(count(s.board[opp][t] & s.face_down[opp])));
+        for t in 0..territories {
+            w.one_hot(
+                per_side + 1,
+                Some(count(s.board[opp][t] & s.face_down[opp])),
+            );
         }
-        let most = (SLOTS * self.config.values as usize) as f32;
-        for t in 0..TERRITORIES {
+        let most = (per_side * self.config.values as usize) as f32;
+        for t in 0..territories {
             w.scalar(self.territory_strength(s, seat, t) as f32 / most);
             w.scalar(self.territory_strength(s, opp, t) as f32 / most);
         }
         w.scalar(count(s.deck) as f32 / n as f32);
         w.scalar(count(s.hands[opp]) as f32 / n as f32);
-        w.scalar(count(s.face_down[seat]) as f32 / MAX_FACE_DOWN as f32);
-        w.scalar(count(s.face_down[opp]) as f32 / MAX_FACE_DOWN as f32);
+        let limit = self.config.face_down_limit.max(1) as f32;
+        w.scalar(count(s.face_down[seat]) as f32 / limit);
+        w.scalar(count(s.face_down[opp]) as f32 / limit);
         w.flag(self.current_player(s) == Some(seat));
         w.flag(s.final_count);
         w.flag(s.over);
@@ -613,24 +638,24 @@ impl Game for DuellDerDrachen {
 
 // ---- Legal moves ----
 impl DuellDerDrachen {
-    /// The territories where `seat` has room, as a 5-bit mask.
-    fn open_territories(s: &State, seat: usize) -> u32 {
-        (0..TERRITORIES)
-            .filter(|&t| count(s.board[seat][t]) < SLOTS)
+    /// The territories in play where `seat` has room, as a bit mask.
+    fn open_territories(&self, s: &State, seat: usize) -> u32 {
+        (0..self.territories())
+            .filter(|&t| count(s.board[seat][t]) < self.config.cards_per_side)
             .fold(0, |m, t| m | 1 << t)
     }
 
-    fn face_down_room(s: &State, seat: usize) -> bool {
-        count(s.face_down[seat]) < MAX_FACE_DOWN
+    fn face_down_room(&self, s: &State, seat: usize) -> bool {
+        count(s.face_down[seat]) < self.config.face_down_limit
     }
 
     /// Whether `seat` could play a card now.
     pub fn has_legal_move(&self, s: &State, seat: usize) -> bool {
-        let open = Self::open_territories(s, seat);
+        let open = self.open_territories(s, seat);
         if s.hands[seat] == 0 || open == 0 {
             return false;
         }
-        if Self::face_down_room(s, seat) {
+        if self.face_down_room(s, seat) {
             return true;
         }
         s.hands[seat] & self.cards_of_territories(open) != 0
@@ -638,7 +663,7 @@ impl DuellDerDrachen {
 
     /// The cards of the colours of the territories in the mask `open`.
     fn cards_of_territories(&self, open: u32) -> u64 {
-        (0..TERRITORIES)
+        (0..self.territories())
             .filter(|&t| open & (1 << t) != 0)
             .fold(0, |m, t| m | self.colour_cards(t))
     }
@@ -669,7 +694,7 @@ impl DuellDerDrachen {
         if self.dealing(s) {
             return Some(DrawTo::Hand(usize::from(count(s.hands[0]) >= h)));
         }
-        s.display
+        s.display[..self.territories()]
             .iter()
             .position(Option::is_none)
             .map(DrawTo::Display)
@@ -715,7 +740,7 @@ impl DuellDerDrachen {
     /// Both sides full: reveal, count, move the markers, decide.
     fn count_finally(&self, s: &mut State) {
         s.final_count = true;
-        for t in 0..TERRITORIES {
+        for t in 0..self.territories() {
             let (a, b) = (
                 self.strength(s.board[0][t], t),
                 self.strength(s.board[1][t], t),
@@ -735,12 +760,12 @@ impl DuellDerDrachen {
         s.over = true;
     }
 
-    /// After a move: five markers win, a full board is counted, a stuck player loses.
+    /// After a move: all markers win, a full board is counted, a stuck player loses.
     fn end_of_move(&self, s: &mut State, mover: usize) {
-        if Self::five_markers(s) == Some(mover as u8) {
+        if self.all_markers(s) == Some(mover as u8) {
             s.over = true;
             s.winner = Some(mover as u8);
-        } else if Self::board_full(s) {
+        } else if self.board_full(s) {
             self.count_finally(s);
         } else if !self.has_legal_move(s, 1 - mover) {
             s.over = true;
@@ -769,18 +794,27 @@ impl DuellDerDrachen {
         self.strength(counted, t)
     }
 
-    /// The seat holding all five markers, if any.
-    fn five_markers(s: &State) -> Option<u8> {
+    /// The seat holding the markers of every territory in play (five in the game), if any.
+    fn all_markers(&self, s: &State) -> Option<u8> {
         let first = s.markers[0]?;
-        s.markers.iter().all(|&m| m == Some(first)).then_some(first)
+        s.markers[..self.territories()]
+            .iter()
+            .all(|&m| m == Some(first))
+            .then_some(first)
     }
 
     fn markers_of(s: &State, seat: usize) -> usize {
         s.markers.iter().filter(|&&m| m == Some(seat as u8)).count()
     }
 
-    fn board_full(s: &State) -> bool {
-        s.board.iter().flatten().all(|&cell| count(cell) == SLOTS)
+    /// Whether both sides of every territory in play are full.
+    fn board_full(&self, s: &State) -> bool {
+        let per_side = self.config.cards_per_side;
+        s.board.iter().all(|side| {
+            side[..self.territories()]
+                .iter()
+                .all(|&c| count(c) == per_side)
+        })
     }
 }
 
@@ -825,6 +859,15 @@ impl DuellDerDrachen {
         if s.display.iter().flatten().any(|&c| c as usize >= n) {
             return Err("a display card is out of range".into());
         }
+        let territories = self.territories();
+        let unused = territories..TERRITORIES;
+        if unused.clone().any(|t| {
+            s.board.iter().any(|side| side[t] != 0)
+                || s.display[t].is_some()
+                || s.markers[t].is_some()
+        }) {
+            return Err("a territory not in play holds no card, display card or marker".into());
+        }
         let mut seen = 0u64;
         let display = s.display.iter().flatten().map(|&c| 1u64 << c);
         let places = s.hands.iter().chain(s.board.iter().flatten()).copied();
@@ -839,20 +882,27 @@ impl DuellDerDrachen {
         }
         for seat in 0..2 {
             let on_board = s.board[seat].iter().fold(0, |m, &c| m | c);
-            if s.face_down[seat] & !on_board != 0 || count(s.face_down[seat]) > MAX_FACE_DOWN {
-                return Err("face-down cards must be on their owner's side, at most 3".into());
+            if s.face_down[seat] & !on_board != 0
+                || count(s.face_down[seat]) > self.config.face_down_limit
+            {
+                return Err(
+                    "face-down cards must be on their owner's side, within the limit".into(),
+                );
             }
-            for t in 0..TERRITORIES {
+            for t in 0..territories {
                 let cell = s.board[seat][t];
-                if count(cell) > SLOTS || cell & !s.face_down[seat] & !self.colour_cards(t) != 0 {
-                    return Err("a territory side holds more than 3 cards or a face-up card of another colour".into());
+                if count(cell) > self.config.cards_per_side
+                    || cell & !s.face_down[seat] & !self.colour_cards(t) != 0
+                {
+                    return Err("a territory side holds more cards than it may or a face-up card of another colour".into());
                 }
             }
             if s.known[seat] & !(s.hands[seat] | s.face_down[seat]) != 0 {
                 return Err("known cards must be in their holder's hand or face down".into());
             }
         }
-        if s.display.iter().any(Option::is_none) && s.deck != 0 && !self.explicit() {
+        let display = &s.display[..territories];
+        if display.iter().any(Option::is_none) && s.deck != 0 && !self.explicit() {
             return Err("a display place is empty while the deck is not".into());
         }
         if self.dealing(s) {
@@ -868,7 +918,7 @@ impl DuellDerDrachen {
             }
         } else if self.explicit()
             && s.board.iter().flatten().any(|&c| c != 0)
-            && s.display.iter().filter(|d| d.is_none()).count() > 1
+            && display.iter().filter(|d| d.is_none()).count() > 1
             && s.deck != 0
         {
             return Err("one display place at a time is refilled after the deal".into());
@@ -881,12 +931,12 @@ impl DuellDerDrachen {
         if played(0) != played(1) + s.player as usize {
             return Err("seat 0 moves first and the seats alternate".into());
         }
-        let five = Self::five_markers(s);
+        let all = self.all_markers(s);
         let mover = 1 - s.player;
         if !s.over {
-            if s.winner.is_some() || s.final_count || five.is_some() || Self::board_full(s) {
+            if s.winner.is_some() || s.final_count || all.is_some() || self.board_full(s) {
                 return Err(
-                    "a running game has no winner, five markers on one side or a full board".into(),
+                    "a running game has no winner, all markers on one side or a full board".into(),
                 );
             }
             if !self.dealing(s) && !self.has_legal_move(s, s.player as usize) {
@@ -899,17 +949,17 @@ impl DuellDerDrachen {
             } else {
                 Some(if m0 > m1 { 0 } else { 1 })
             };
-            if !Self::board_full(s) || s.winner != want {
+            if !self.board_full(s) || s.winner != want {
                 return Err(
                     "the final count needs a full board and names the seat with most markers"
                         .into(),
                 );
             }
         } else if s.winner != Some(mover)
-            || !(five == Some(mover)
-                || (!Self::board_full(s) && !self.has_legal_move(s, s.player as usize)))
+            || !(all == Some(mover)
+                || (!self.board_full(s) && !self.has_legal_move(s, s.player as usize)))
         {
-            return Err("a game ends by five markers, a stuck player or the final count".into());
+            return Err("a game ends by all markers, a stuck player or the final count".into());
         }
         Ok(())
     }
