@@ -63,6 +63,16 @@ REGNUM = {"card_set": _REGNUM_BENCH.small_card_set(_REGNUM_BENCH.UNAFFORDABLE), 
 #: Duo's smallest variant: two players, one round, a deck of one colour, one number, two
 #: shapes and their four Jokers, a card each: 4,045 histories, 240 information sets.
 DUO = {"colours": 1, "numbers": 1, "shapes": 2, "hand_size": 1, "rounds": 1, "chance": "explicit"}
+#: Duell der Drachen's smallest board: red and blue valued 1 and 2, a card each, one card a
+#: side, one face-down card: 905 histories.
+DUELL = {
+    "territories": 2,
+    "values": 2,
+    "hand_size": 1,
+    "cards_per_side": 1,
+    "face_down_limit": 1,
+    "chance": "explicit",
+}
 #: The Regine and Regnum variants of docs/game-theory.md's convergence runs (756,208 and 424,459
 #: histories: their whole-tree key checks are slow).
 REGINE_TWO_SUITS = {**REGINE_QUEENS, "suits": 2}
@@ -97,6 +107,7 @@ class Delegate(os_policy.Policy):  # type: ignore[misc]
         ("duo-regna", TWO_ROUNDS, 15),
         ("regine", REGINE, 5),
         ("duo", DUO, 5),
+        ("duell-der-drachen", DUELL, 5),
         pytest.param("regnum", REGNUM, 3, marks=SLOW),
     ],
 )
@@ -123,6 +134,7 @@ def test_our_exploitability_is_openspiels_for_uniform_and_cfr_plus_policies(
         ("duo-regna", TWO_ROUNDS, 3),
         ("regine", REGINE, 6),
         ("duo", DUO, 4),
+        ("duell-der-drachen", DUELL, 4),
         pytest.param("regnum", REGNUM, 2, marks=SLOW),
     ],
 )
@@ -183,6 +195,7 @@ def _solved_value(root: Any, outcome: int) -> float:
         ("regine", REGINE_QUEENS),
         ("regnum", REGNUM),
         ("duo", DUO),
+        ("duell-der-drachen", DUELL),
         pytest.param("regine", REGINE_TWO_SUITS, marks=SLOW),
         pytest.param("regnum", REGNUM_LINE_UP, marks=SLOW),
     ],
