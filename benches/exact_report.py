@@ -1,8 +1,9 @@
 """Exact game theory on small variants with explicit chance: the size of each game's tree
 (histories and information sets, counted by the tree walk, or the estimate a too-large tree
 is refused with), exploitability against iterations and against seconds for CFR+ and
-both MCCFR samplers on one small variant of each of Duo Regna, Regine and Regnum, as tables
-and PNGs drawn with Pillow, and
+both MCCFR samplers on one small variant of each of Duo Regna, Regine, Regnum and Duell der
+Drachen, as tables and PNGs drawn with Pillow (``--game NAME``: that game's rows and runs
+only), and
 (``--openspiel``) CFR+ and exploitability side by side with OpenSpiel's Python ones on the
 adapter (OpenSpiel's C++ algorithms cannot run a game written in Python).
 
@@ -35,6 +36,8 @@ CARD_SETS = {
 }
 #: Regine's small variant: two players, one round, no build phase.
 REGINE = {"players": 2, "build_phase": False, "max_rounds": 1}
+#: Duell der Drachen's small board: red and blue, a card each, one card a side, one face down.
+DUELL = {"territories": 2, "hand_size": 1, "cards_per_side": 1, "face_down_limit": 1}
 #: Small variants of the games that have explicit chance (the smallest options allow, for
 #: the games whose options cannot make the tree small).
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
@@ -47,12 +50,16 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("regnum", {"players": 2, "card_set": CARD_SETS["8 characters green cannot pay for"], "max_turns": 1}),
     ("regnum", {"players": 2, "card_set": CARD_SETS["8 characters, 6 green pays for"], "max_turns": 1}),
     ("duell-der-drachen", {"values": 2, "hand_size": 1}),
+    ("duell-der-drachen", {"values": 2, **DUELL}),
+    ("duell-der-drachen", {"values": 3, **DUELL}),
+    ("duell-der-drachen", {"values": 3, **DUELL, "cards_per_side": 2}),
+    ("duell-der-drachen", {"values": 4, **DUELL}),
     ("duo", {"players": 2, "rounds": 1}),
     ("duo", {"players": 2, "rounds": 1, "colours": 1, "numbers": 1, "shapes": 2, "hand_size": 1}),
     ("duo", {"players": 2, "rounds": 1, "colours": 2, "numbers": 2, "shapes": 2, "jokers": False, "hand_size": 2}),
 ]
 #: The variants the convergence runs are on, one a game.
-CURVES = [VARIANTS[2], VARIANTS[5], VARIANTS[7]]
+CURVES = [VARIANTS[2], VARIANTS[5], VARIANTS[7], VARIANTS[10]]
 
 
 def label(name: str, options: dict[str, Any]) -> str:
@@ -65,10 +72,12 @@ def label(name: str, options: dict[str, Any]) -> str:
     return name + "".join(f" {k}={shown(v)}" for k, v in options.items())
 
 
-def sizes() -> list[str]:
-    """The markdown rows of the sizes table."""
+def sizes(only: str | None = None) -> list[str]:
+    """The markdown rows of the sizes table (of game ``only``'s variants, if given)."""
     rows = []
     for name, options in VARIANTS:
+        if only is not None and name != only:
+            continue
         game = regalia.make(name, chance="explicit", **options)
         start = time.perf_counter()
         try:
@@ -204,18 +213,22 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None, help="folder for the PNGs and the JSON data")
     parser.add_argument("--openspiel-only", action="store_true", help="only the side-by-side run with OpenSpiel")
     parser.add_argument("--openspiel-iterations", type=int, default=20)
+    parser.add_argument("--game", default=None, help="only this game's sizes and runs (no side-by-side run)")
     args = parser.parse_args()
     print(f"# {platform.machine()}, Python {platform.python_version()}, {args.seconds:g} s per method")
-    n = args.openspiel_iterations
-    print(f"\nCFR+ for {n} iterations on {label(*SIDE_BY_SIDE)}, chance=explicit:\n")
-    print("| solver | CFR+ seconds | exploitability seconds | exploitability |\n|---|---|---|---|")
-    print("\n".join(openspiel_rows(n)))
+    if args.game is None:
+        n = args.openspiel_iterations
+        print(f"\nCFR+ for {n} iterations on {label(*SIDE_BY_SIDE)}, chance=explicit:\n")
+        print("| solver | CFR+ seconds | exploitability seconds | exploitability |\n|---|---|---|---|")
+        print("\n".join(openspiel_rows(n)))
     if args.openspiel_only:
         return
     print("\n| variant (chance=explicit) | histories | decision nodes | chance nodes | information sets | walk s |")
     print("|---|---|---|---|---|---|")
-    print("\n".join(sizes()))
+    print("\n".join(sizes(args.game)))
     for game, options in CURVES:
+        if args.game is not None and game != args.game:
+            continue
         uniform, data = curves(game, options, args.seconds)
         print(f"\nExploitability on {label(game, options)}, chance=explicit:\n")
         print("| method | iterations | seconds | exploitability |\n|---|---|---|---|")
