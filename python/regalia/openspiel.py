@@ -22,9 +22,11 @@ game (a list or ``None`` option is given as JSON text, where ``;`` may stand for
 Observations: the seat's ``observation_tensor`` and its ``observation`` as JSON text.
 Information states are perfect recall: the seat's ``information_state_string`` (everything it
 saw and played) and ``information_state_tensor`` keeping the newest ``info_state_slots``
-entries of that record. ``resample_from_infostate`` is the seat's ``determinize``, seeded from
-the sampler it is given, for OpenSpiel's information-set search (IS-MCTS). Games and states
-pickle, and ``serialize()`` / ``game.deserialize_state()`` go through the state's saved form.
+entries of that record (``info_state_slots=0``: the whole record, at a size fixed by the
+game's longest history, for the games whose histories are bounded, e.g. Duell der Drachen).
+``resample_from_infostate`` is the seat's ``determinize``, seeded from the sampler it is
+given, for OpenSpiel's information-set search (IS-MCTS). Games and states pickle, and
+``serialize()`` / ``game.deserialize_state()`` go through the state's saved form.
 """
 
 from __future__ import annotations
@@ -38,13 +40,15 @@ import pyspiel
 
 import regalia
 
-__all__ = ["DEFAULT_INFO_STATE_SLOTS", "MAX_GAME_LENGTH", "game_name", "load", "register"]
+__all__ = ["DEFAULT_INFO_STATE_SLOTS", "MAX_GAME_LENGTH", "WHOLE_RECORD_SLOTS", "game_name", "load", "register"]
 
 #: Declared bound on a game's length, for algorithms that size buffers by it.
 MAX_GAME_LENGTH = 100_000
 #: Record entries an information-state tensor keeps unless the ``info_state_slots``
 #: parameter says otherwise.
 DEFAULT_INFO_STATE_SLOTS = 16
+#: The ``info_state_slots`` that asks for the whole record (``slots="all"`` of the engine).
+WHOLE_RECORD_SLOTS = 0
 
 
 def game_name(name: str) -> str:
@@ -61,7 +65,7 @@ class RegaliaObserver:
     """A seat's view: with ``perfect_recall`` its information state, else its observation;
     the tensor (in ``tensor`` / ``dict``) and the text."""
 
-    def __init__(self, game: Any, iig_obs_type: Any, slots: int) -> None:
+    def __init__(self, game: Any, iig_obs_type: Any, slots: int | str) -> None:
         self.perfect_recall = iig_obs_type is None or bool(iig_obs_type.perfect_recall)
         self.slots = slots
         if self.perfect_recall:
@@ -239,7 +243,8 @@ def register(info: dict[str, Any]) -> None:
         def __init__(self, params: dict[str, Any] | None = None) -> None:
             given = {**{"players": info["min_players"], "rng_seed": 0}, **(params or {})}
             self.regalia = regalia.make(info["name"], **_options(info, given))
-            self.slots = int(given.get("info_state_slots", DEFAULT_INFO_STATE_SLOTS))
+            slots = int(given.get("info_state_slots", DEFAULT_INFO_STATE_SLOTS))
+            self.slots: int | str = "all" if slots == WHOLE_RECORD_SLOTS else slots
             explicit = self.regalia.options.get("chance") == "explicit"
             game_info = pyspiel.GameInfo(
                 num_distinct_actions=self.regalia.num_actions,

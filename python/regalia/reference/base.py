@@ -139,6 +139,12 @@ class Rules(ABC, Generic[S, C]):
         """Whether the game was made with ``chance="explicit"``."""
         return False
 
+    def max_history_len(self) -> int | None:
+        """A bound on the actions (chance outcomes included) of any history from the start,
+        where the game has a simple, provable one (``None``: none known); it sizes the
+        information-state tensor that keeps a seat's whole record."""
+        return None
+
     @abstractmethod
     def returns(self, s: S) -> list[float]:
         """Per-seat returns."""
@@ -234,7 +240,18 @@ def _count_arg(value: Any, what: str, least: int) -> int:
     return n
 
 
-def _slots_arg(slots: Any) -> int:
+def _slots_arg(slots: Any, rules: Rules[Any, Any]) -> int:
+    """The record entries an information-state tensor keeps (``"all"``: the whole record)."""
+    if slots is None:
+        return recall.DEFAULT_SLOTS
+    if isinstance(slots, str) and slots == recall.WHOLE_RECORD:
+        whole = recall.whole_record_slots(rules)
+        if whole is None:
+            raise InvalidArgumentError(
+                f"{rules.INFO.name} with these options has no known bound on its histories, so no tensor "
+                "holds every record: give slots as a number"
+            )
+        return whole
     n = _count_arg(slots, "slots", 1)
     if n > MAX_SLOTS:
         raise InvalidArgumentError(f"slots must be at most {MAX_SLOTS}")
@@ -267,8 +284,9 @@ class Game:
         return self.rules.options()
 
     def information_state_shape(self, slots: Any = None) -> tuple[int, ...]:
-        """Shape of ``State.information_state_tensor(seat, slots)``."""
-        n = recall.DEFAULT_SLOTS if slots is None else _slots_arg(slots)
+        """Shape of ``State.information_state_tensor(seat, slots)`` (``"all"``: the game's
+        longest record, where its histories are bounded)."""
+        n = _slots_arg(slots, self.rules)
         return (1 + n * recall.entry_size(self.rules),)
 
     def new_state(self, seed: Any = None) -> State:
@@ -587,9 +605,10 @@ class State:
         return recall.to_string(s, self._record(s).record)
 
     def information_state_tensor(self, seat: Any, slots: Any = None) -> npt.NDArray[np.float32]:
-        """The same as a float32 array keeping the newest ``slots`` record entries."""
+        """The same as a float32 array keeping the newest ``slots`` record entries (``"all"``:
+        the whole record, where the game's histories are bounded)."""
         s = self._seat(seat)
-        n = recall.DEFAULT_SLOTS if slots is None else _slots_arg(slots)
+        n = _slots_arg(slots, self._rules)
         return recall.tensor(self._rules, s, self._record(s).record, n)
 
     def information_state_key(self, seat: Any) -> int:

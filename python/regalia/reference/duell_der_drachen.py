@@ -236,6 +236,12 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
     def explicit_chance(self) -> bool:
         return self._explicit
 
+    def max_history_len(self) -> int | None:
+        """Every move lays a card on the board, which holds ``2 x territories x cards_per_side``;
+        with explicit chance every chance node also takes a card out of the deck."""
+        moves = 2 * self.territories * self.config.cards_per_side
+        return moves + (self.num_cards if self._explicit else 0)
+
     def legal_actions(self, s: State) -> list[int]:
         if self.is_chance_node(s):
             return iter_bits(s.deck)

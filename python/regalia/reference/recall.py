@@ -16,6 +16,8 @@ import numpy.typing as npt
 
 #: The number of record entries the tensor form keeps unless told otherwise.
 DEFAULT_SLOTS = 16
+#: The ``slots`` argument that asks for a seat's whole record.
+WHOLE_RECORD = "all"
 
 #: An entry: ``("saw", changes, state)`` or ``("played", action, name)``.
 Entry = tuple[str, Any, Any]
@@ -64,6 +66,14 @@ def to_string(seat: int, record: list[Entry]) -> str:
         else:
             lines.append("played " + name)
     return "\n".join(lines)
+
+
+def whole_record_slots(rules: Any) -> int | None:
+    """The record entries a seat can have at most, if the game's histories are bounded
+    (``rules.max_history_len()``): its first observation, then for each action at most one of
+    its own moves and one new observation."""
+    longest = rules.max_history_len()
+    return None if longest is None else 1 + 2 * longest
 
 
 def entry_size(rules: Any) -> int:

@@ -48,6 +48,9 @@ pub trait DynGame: Send + Sync {
     fn new_batch(&self, n: usize, seed: u64, threads: usize) -> Box<dyn DynBatch>;
     /// Length of the information-state tensor keeping `slots` record entries (see [`recall`]).
     fn information_state_size(&self, slots: usize) -> usize;
+    /// Record entries that always hold a seat's whole record, if the game's histories are
+    /// bounded (see [`recall::whole_record_slots`]).
+    fn whole_record_slots(&self) -> Option<usize>;
     /// Whether the game was made with explicit chance (`chance = "explicit"`).
     fn explicit_chance(&self) -> bool;
     /// Refuses `what` (the native playouts, batch or search, which draw every random event
@@ -163,6 +166,9 @@ impl<G: Game> DynGame for G {
     }
     fn information_state_size(&self, slots: usize) -> usize {
         recall::tensor_size(self, slots)
+    }
+    fn whole_record_slots(&self) -> Option<usize> {
+        recall::whole_record_slots(self)
     }
 }
 

@@ -129,6 +129,13 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn explicit_chance(&self) -> bool {
         false
     }
+    /// A bound on the actions (chance outcomes included) of any history from the start, where
+    /// the game has a simple, provable one (`None`: none known). It sizes the
+    /// information-state tensor that keeps a seat's whole record
+    /// ([`crate::recall::whole_record_slots`]).
+    fn max_history_len(&self) -> Option<usize> {
+        None
+    }
     /// Per-seat outcome: zero until the end; then +1/-1/0 for two seats, zero-sum for more.
     fn returns(&self, s: &Self::State) -> Vec<f64>;
     /// Per-seat game points as the rulebook counts them.

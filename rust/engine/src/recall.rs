@@ -14,6 +14,9 @@
 //! `slots` entries (oldest first, unused slots zero), each `[saw, played]` flags, the
 //! observation tensor of a `saw` entry and the one-hot action of a `played` entry. Both are
 //! computed from the seat's observations and actions alone, so they hide what it may not see.
+//! A game whose histories have a known bound ([`Game::max_history_len`]) has a number of
+//! slots that never leaves an entry out ([`whole_record_slots`]): with it the tensor is the
+//! seat's whole record, perfect recall at a fixed size.
 
 use crate::actions::Action;
 use crate::game::{Game, Seat};
@@ -157,6 +160,13 @@ pub fn to_string<S>(seat: Seat, record: &[Entry<S>]) -> String {
         }
     }
     text
+}
+
+/// The record entries a seat can have at most in `game`, if its histories are bounded
+/// ([`Game::max_history_len`]): its first observation, then for each action at most one of
+/// its own moves and one new observation. A tensor of that many slots keeps the whole record.
+pub fn whole_record_slots<G: Game>(game: &G) -> Option<usize> {
+    game.max_history_len().map(|n| 1 + 2 * n)
 }
 
 /// Length of the tensor form for `slots` entries.

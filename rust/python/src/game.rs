@@ -61,14 +61,16 @@ impl PyGame {
     fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.inner.observation_shape())
     }
-    /// Shape of ``State.information_state_tensor(seat, slots)`` (``slots`` record entries).
+    /// Shape of ``State.information_state_tensor(seat, slots)`` (``slots`` record entries;
+    /// ``"all"``: the game's longest record, where its histories are bounded).
     #[pyo3(signature = (slots=None))]
     fn information_state_shape<'py>(
         &self,
         py: Python<'py>,
         slots: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, [self.inner.information_state_size(slots_arg(slots)?)])
+        let slots = slots_arg(slots, &*self.inner)?;
+        PyTuple::new(py, [self.inner.information_state_size(slots)])
     }
     /// A new game; all its randomness comes from ``seed`` (random when omitted).
     #[pyo3(signature = (seed=None))]

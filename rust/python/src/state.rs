@@ -462,7 +462,8 @@ impl PyState {
         guard(|| self.inner.information_state_string(seat))
     }
     /// The same as a float32 array of ``game.information_state_shape(slots)``: the count of
-    /// older entries left out, then the newest ``slots`` entries of the record.
+    /// older entries left out, then the newest ``slots`` entries of the record
+    /// (``slots="all"``: as many as the game's longest record, so none is left out).
     #[pyo3(signature = (seat, slots=None))]
     fn information_state_tensor<'py>(
         &self,
@@ -471,24 +472,36 @@ impl PyState {
         slots: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let seat = self.seat(seat)?;
-        let mut out = vec![0.0; self.game.information_state_size(slots_arg(slots)?)];
+        let slots = slots_arg(slots, &*self.game)?;
+        let mut out = vec![0.0; self.game.information_state_size(slots)];
         guard(|| self.inner.information_state_tensor(seat, &mut out))?;
         Ok(PyArray1::from_vec(py, out))
     }
 }
 
-/// The number of record entries an information-state tensor keeps (default
-/// [`DEFAULT_SLOTS`], at most [`MAX_SLOTS`]).
-pub fn slots_arg(slots: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+/// The number of record entries an information-state tensor of `game` keeps (default
+/// [`DEFAULT_SLOTS`], at most [`MAX_SLOTS`]; [`WHOLE_RECORD`]: the game's whole record).
+pub fn slots_arg(slots: Option<&Bound<'_, PyAny>>, game: &dyn DynGame) -> PyResult<usize> {
     let Some(slots) = slots.filter(|s| !s.is_none()) else {
         return Ok(DEFAULT_SLOTS);
     };
+    if slots.extract::<String>().is_ok_and(|s| s == WHOLE_RECORD) {
+        return game.whole_record_slots().ok_or_else(|| {
+            InvalidArgumentError::new_err(format!(
+                "{} with these options has no known bound on its histories, so no tensor holds every record: give slots as a number",
+                game.info().name
+            ))
+        });
+    }
     let n = count_arg(slots, "slots", 1)?;
     usize::try_from(n)
         .ok()
         .filter(|&n| n <= MAX_SLOTS)
         .ok_or_else(|| InvalidArgumentError::new_err(format!("slots must be at most {MAX_SLOTS}")))
 }
+
+/// The `slots` argument that asks for a seat's whole record.
+pub const WHOLE_RECORD: &str = "all";
 
 /// The most record entries an information-state tensor may keep.
 pub const MAX_SLOTS: usize = 1 << 16;

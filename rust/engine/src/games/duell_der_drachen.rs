@@ -405,6 +405,14 @@ impl Game for DuellDerDrachen {
         self.explicit()
     }
 
+    /// Every move lays a card on the board, which holds `2 × territories × cards_per_side`;
+    /// with explicit chance every chance node also takes a card out of the deck, which holds
+    /// each card once.
+    fn max_history_len(&self) -> Option<usize> {
+        let moves = 2 * self.territories() * self.config.cards_per_side;
+        Some(moves + if self.explicit() { self.num_cards() } else { 0 })
+    }
+
     fn legal_actions(&self, s: &State) -> ActionSet {
         let mut set = ActionSet::new();
         if self.is_chance_node(s) {
