@@ -1243,6 +1243,52 @@ mod tests {
         assert!(red_5 > 300 && face_down < 100, "{red_5} {face_down}");
     }
 
+    /// The smallest board: red and blue valued 1 and 2, a card each, one card a side.
+    fn small_board(chance: ChanceMode) -> DuellDerDrachen {
+        let mut g = game();
+        g.config.territories = 2;
+        g.config.values = 2;
+        g.config.hand_size = 1;
+        g.config.cards_per_side = 1;
+        g.config.face_down_limit = 1;
+        g.config.chance = chance;
+        g
+    }
+
+    /// The deepest history below `s`, checking every state on the way.
+    fn deepest(g: &DuellDerDrachen, s: &State) -> usize {
+        assert_eq!(g.check_state(s), Ok(()));
+        let legal = g.legal_actions(s);
+        legal
+            .iter()
+            .map(|a| {
+                let mut child = *s;
+                g.apply(&mut child, a);
+                1 + deepest(g, &child)
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn a_small_board_keeps_its_bound_on_histories_and_its_unused_places_empty() {
+        let g = small_board(ChanceMode::Explicit);
+        assert_eq!((g.num_actions(), g.max_history_len()), (4 * 3, Some(4 + 4)));
+        // All four cards are dealt and every side takes one card: the bound is reached.
+        assert_eq!(deepest(&g, &g.new_state(Rng::new(0))), 8);
+        let seeded = small_board(ChanceMode::Seeded);
+        assert_eq!(seeded.max_history_len(), Some(4));
+        let s = seeded.new_state(Rng::new(2));
+        assert_eq!(deepest(&seeded, &s), 4);
+        assert!(s.display[2..]
+            .iter()
+            .chain(&s.markers[2..])
+            .all(Option::is_none));
+        let mut bad = s;
+        bad.markers[4] = Some(0);
+        assert!(seeded.check_state(&bad).is_err());
+    }
+
     #[test]
     fn decode_and_action_agree() {
         let g = game();
