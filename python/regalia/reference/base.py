@@ -145,6 +145,11 @@ class Rules(ABC, Generic[S, C]):
         information-state tensor that keeps a seat's whole record."""
         return None
 
+    def max_seat_actions(self) -> int | None:
+        """A bound on the actions one seat takes in any history, where the game has one (by
+        default ``max_history_len()``, the bound on all of them)."""
+        return self.max_history_len()
+
     @abstractmethod
     def returns(self, s: S) -> list[float]:
         """Per-seat returns."""

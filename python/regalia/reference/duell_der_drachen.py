@@ -242,6 +242,10 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
         moves = 2 * self.territories * self.config.cards_per_side
         return moves + (self.num_cards if self._explicit else 0)
 
+    def max_seat_actions(self) -> int | None:
+        """Each of a seat's moves lays a card on her own side of the board."""
+        return self.territories * self.config.cards_per_side
+
     def legal_actions(self, s: State) -> list[int]:
         if self.is_chance_node(s):
             return iter_bits(s.deck)

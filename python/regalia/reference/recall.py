@@ -70,10 +70,10 @@ def to_string(seat: int, record: list[Entry]) -> str:
 
 def whole_record_slots(rules: Any) -> int | None:
     """The record entries a seat can have at most, if the game's histories are bounded
-    (``rules.max_history_len()``): its first observation, then for each action at most one of
-    its own moves and one new observation."""
-    longest = rules.max_history_len()
-    return None if longest is None else 1 + 2 * longest
+    (``rules.max_history_len()``, ``rules.max_seat_actions()``): its first observation, a new
+    observation at most after each action, and each of its own actions."""
+    longest, own = rules.max_history_len(), rules.max_seat_actions()
+    return None if longest is None or own is None else 1 + longest + own
 
 
 def entry_size(rules: Any) -> int:

@@ -136,6 +136,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn max_history_len(&self) -> Option<usize> {
         None
     }
+    /// A bound on the actions one seat takes in any history, where the game has one (by
+    /// default [`Game::max_history_len`], the bound on all of them).
+    fn max_seat_actions(&self) -> Option<usize> {
+        self.max_history_len()
+    }
     /// Per-seat outcome: zero until the end; then +1/-1/0 for two seats, zero-sum for more.
     fn returns(&self, s: &Self::State) -> Vec<f64>;
     /// Per-seat game points as the rulebook counts them.

@@ -163,10 +163,11 @@ pub fn to_string<S>(seat: Seat, record: &[Entry<S>]) -> String {
 }
 
 /// The record entries a seat can have at most in `game`, if its histories are bounded
-/// ([`Game::max_history_len`]): its first observation, then for each action at most one of
-/// its own moves and one new observation. A tensor of that many slots keeps the whole record.
+/// ([`Game::max_history_len`], [`Game::max_seat_actions`]): its first observation, a new
+/// observation at most after each action, and each of its own actions. A tensor of that many
+/// slots keeps the whole record.
 pub fn whole_record_slots<G: Game>(game: &G) -> Option<usize> {
-    game.max_history_len().map(|n| 1 + 2 * n)
+    Some(1 + game.max_history_len()? + game.max_seat_actions()?)
 }
 
 /// Length of the tensor form for `slots` entries.

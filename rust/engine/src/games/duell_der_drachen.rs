@@ -413,6 +413,11 @@ impl Game for DuellDerDrachen {
         Some(moves + if self.explicit() { self.num_cards() } else { 0 })
     }
 
+    /// Each of a seat's moves lays a card on her own side of the board.
+    fn max_seat_actions(&self) -> Option<usize> {
+        Some(self.territories() * self.config.cards_per_side)
+    }
+
     fn legal_actions(&self, s: &State) -> ActionSet {
         let mut set = ActionSet::new();
         if self.is_chance_node(s) {
@@ -1276,6 +1281,8 @@ mod tests {
         assert_eq!((g.num_actions(), g.max_history_len()), (4 * 3, Some(4 + 4)));
         // All four cards are dealt and every side takes one card: the bound is reached.
         assert_eq!(deepest(&g, &g.new_state(Rng::new(0))), 8);
+        assert_eq!(g.max_seat_actions(), Some(2));
+        assert_eq!(crate::recall::whole_record_slots(&g), Some(1 + 8 + 2));
         let seeded = small_board(ChanceMode::Seeded);
         assert_eq!(seeded.max_history_len(), Some(4));
         let s = seeded.new_state(Rng::new(2));
