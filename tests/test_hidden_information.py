@@ -11,6 +11,9 @@ import json
 import random
 from typing import Any
 
+import pytest
+
+import regalia
 from regalia.agents import view_of
 from tests.conftest import make_game
 
@@ -50,8 +53,24 @@ def cards(state: Any) -> Any:
 
 
 def test_a_seat_cannot_tell_the_truth_from_its_determinizations(config: tuple[str, int], backend: str) -> None:
-    game = make(config, backend)
-    rnd = random.Random(f"leak{config}{backend}")
+    assert_determinizations_hide(make(config, backend), random.Random(f"leak{config}{backend}"))
+
+
+@pytest.mark.parametrize("chance", ["seeded", "explicit"])
+@pytest.mark.parametrize(
+    "board",
+    [
+        {"territories": 2, "values": 3, "hand_size": 1, "cards_per_side": 2, "face_down_limit": 1},
+        {"territories": 3, "values": 4, "hand_size": 2, "cards_per_side": 2, "face_down_limit": 0},
+    ],
+)
+def test_duell_der_drachen_small_boards_hide_the_same(board: dict[str, Any], chance: str, backend: str) -> None:
+    game = regalia.make("duell-der-drachen", backend=backend, chance=chance, **board)  # type: ignore[arg-type]
+    assert_determinizations_hide(game, random.Random(f"leak small duell {board}{chance}{backend}"))
+
+
+def assert_determinizations_hide(game: Any, rnd: random.Random) -> None:
+    """The module's check on random games of ``game``."""
     varied: set[int] = set()
     for i in range(GAMES_PER_CONFIG):
         state = game.new_state(i)
