@@ -564,3 +564,15 @@ def test_the_text_board_fits_80_columns_and_hides_what_it_should() -> None:
             if s.is_terminal:
                 break
             s.apply(s.legal_actions()[seed % len(s.legal_actions())])
+
+
+def test_a_small_board_is_drawn_with_its_territories_and_places() -> None:
+    """The text board of a small board lists its territories only, each side with as many
+    places as ``cards_per_side``."""
+    from regalia.render import render
+
+    game = regalia.make(GAME, **SMALL)
+    obs = game.new_state(3).observation(0)
+    rows = [line for line in render(GAME, obs, game.options).splitlines() if line.split()[0] in COLOURS]
+    assert [r.split()[0] for r in rows] == ["red", "blue"]
+    assert all(r.split()[1:3] == [".", "."] and r.count(".") == 4 for r in rows), rows

@@ -53,13 +53,13 @@ def _status(obs: dict[str, Any]) -> str:
     return f"{how}: " + ("a draw" if obs["winner"] is None else f"seat {obs['winner']} wins")
 
 
-def _side(c: Canvas, table: Table, territory: int, seat: int, xy: tuple[int, int]) -> None:
+def _side(c: Canvas, table: Table, territory: int, seat: int, xy: tuple[int, int], per_side: int) -> None:
     """One seat's side of a territory: face-up cards, then face-down ones (open where that seat's
-    cards are), empty places outlined."""
+    cards are), empty places (of the ``per_side`` a side holds) outlined."""
     t = table.base["territories"][territory]
     down = table.views[seat]["territories"][territory]["face_down"][seat] if table.is_open(seat) else None
     x, y = xy
-    for i in range(3):
+    for i in range(per_side):
         box = (x + i * (BOARD[0] + 4), y, x + i * (BOARD[0] + 4) + BOARD[0], y + BOARD[1])
         ups = t["face_up"][seat]
         if i < len(ups):
@@ -74,12 +74,12 @@ def _side(c: Canvas, table: Table, territory: int, seat: int, xy: tuple[int, int
             c.draw.rounded_rectangle(box, radius=5, outline=MUTED, width=1)
 
 
-def _territory(c: Canvas, table: Table, i: int, top_seat: int) -> None:
+def _territory(c: Canvas, table: Table, i: int, top_seat: int, per_side: int) -> None:
     """A territory's column: the top seat's side, the band with strengths and marker, the
     bottom seat's side and the display card."""
     t = table.base["territories"][i]
     x = 16 + i * COLUMN
-    _side(c, table, i, top_seat, (x + 4, 146))
+    _side(c, table, i, top_seat, (x + 4, 146), per_side)
     band = (x, 218, x + COLUMN - 8, 330)
     colour = COLOURS[t["colour"]]
     c.panel(band, fill=colour, outline=INK)
@@ -90,7 +90,7 @@ def _territory(c: Canvas, table: Table, i: int, top_seat: int) -> None:
     c.text((band[0] + 8, 324), str(t["strength"][table.bottom]), 14, ink, "ld")
     marker_y = {None: 274, top_seat: 236, table.bottom: 312}[t["marker"]]
     c.token((band[2] - 22, marker_y), 11, GOLD, "M")
-    _side(c, table, i, table.bottom, (x + 4, 340))
+    _side(c, table, i, table.bottom, (x + 4, 340), per_side)
     c.text((x + 6, 428), "display", 12, MUTED)
     if t["display"] is None:
         c.draw.rounded_rectangle((x + 60, 414, x + 60 + SMALL[0], 414 + SMALL[1]), radius=5, outline=MUTED)
@@ -123,7 +123,7 @@ def draw(c: Canvas, table: Table, options: dict[str, Any]) -> None:
     c.header("Duell der Drachen", seat_view(table.viewer), _status(base))
     _hand(c, table, top_seat, 40)
     for i in range(len(base["territories"])):
-        _territory(c, table, i, top_seat)
+        _territory(c, table, i, top_seat, options.get("cards_per_side", 3))
     c.pile((16 + 5 * COLUMN + 30, 230), base["deck"], "deck", BOARD)
     _hand(c, table, table.bottom, 480)
     legend = "M: the territory's marker, on the side it stands with; small cards on backs: face down"
