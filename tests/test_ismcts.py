@@ -159,6 +159,31 @@ def test_the_rollout_literal_names_exactly_the_engines_kinds() -> None:
         state.ismcts(iterations=5, rollout="greedy")
 
 
+def test_the_opponent_models_are_the_engines_and_a_bad_one_is_refused() -> None:
+    from typing import get_args
+
+    from regalia.agents import make_agent
+    from regalia.kinds import OpponentModel
+
+    assert get_args(OpponentModel) == regalia._core.OPPONENTS
+    state = regalia.make("duo", players=4).new_state(1)
+    before = state.to_json()
+    with pytest.raises(InvalidArgumentError, match="opponents must be 'search', 'rollout', 'first-legal'"):
+        state.ismcts(iterations=5, opponents="rules")
+    assert state.to_json() == before
+    with pytest.raises(regalia.InvalidOptionError, match="opponents must be one of"):
+        make_agent("ismcts:opponents=rules", 1)
+
+
+@pytest.mark.parametrize("opponents", ["rollout", "first-legal"])
+def test_a_search_with_modelled_opponents_is_legal_and_repeats_for_a_seed(opponents: str) -> None:
+    state = regalia.make("duo", players=4).new_state(3)
+    found = state.ismcts_search(iterations=300, seed=5, opponents=opponents)
+    assert found == state.ismcts_search(iterations=300, seed=5, opponents=opponents)
+    assert found["action"] in state.legal_actions()
+    assert sum(found["visits"].values()) == 300
+
+
 def test_the_agent_plays_a_forced_move_without_searching() -> None:
     from regalia.agents import make_agent
 

@@ -6,7 +6,7 @@ from typing import Any, Literal, final
 import numpy as np
 import numpy.typing as npt
 
-from regalia.kinds import BeliefModel, Rollout
+from regalia.kinds import BeliefModel, OpponentModel, Rollout
 
 __all__ = [
     "DuoRegnaPlanner",
@@ -25,6 +25,7 @@ __all__ = [
     "information_state_key",
     "ROLLOUTS",
     "BELIEFS",
+    "OPPONENTS",
     "CHANCE_PLAYER",
     "__version__",
 ]
@@ -35,6 +36,8 @@ __version__: str
 ROLLOUTS: tuple[Rollout, ...]
 #: Every opponent model an ISMCTS belief can use, by name.
 BELIEFS: tuple[BeliefModel, ...]
+#: Every way an ISMCTS can have the other seats choose, by name.
+OPPONENTS: tuple[OpponentModel, ...]
 #: ``State.current_player`` at a chance node (OpenSpiel's ``PlayerId.CHANCE``).
 CHANCE_PLAYER: int
 
@@ -106,6 +109,7 @@ class State:
         threads: int | None = None,
         belief: BeliefModel | None = None,
         particles: int | None = None,
+        opponents: OpponentModel | None = None,
     ) -> int: ...
     def ismcts_search(
         self,
@@ -117,6 +121,7 @@ class State:
         threads: int | None = None,
         belief: BeliefModel | None = None,
         particles: int | None = None,
+        opponents: OpponentModel | None = None,
     ) -> dict[str, Any]: ...
     def solver_policy(self) -> tuple[dict[int, float], float]: ...
     def to_json(self) -> str: ...

@@ -22,6 +22,13 @@ BEST: dict[str, tuple[str, dict[str, Any]]] = {
     "regnum": ("ismcts", {"iterations": 1000}),
 }
 
+#: Per game: default options of its search agent over ``BEST``'s with more than two players.
+#: Duo: the others play the game's rollout policy (a fitting card whenever one fits) in the
+#: search instead of searching for themselves, so only this seat's choices are searched (with
+#: four players against three greedy or rule-based players this won clearly more, see
+#: docs/agents.md).
+MORE_PLAYERS: dict[str, dict[str, Any]] = {"duo": {"opponents": "rollout"}}
+
 #: An exact player and its options, used for a game when it can solve the game's options
 #: (see ``best_for``). Duo Regna: the equilibrium, exploiting the opponent safely.
 SOLVERS: dict[str, tuple[str, dict[str, Any]]] = {"duo-regna": ("solver", {"exploit": True})}
@@ -37,15 +44,19 @@ EXPLOITS: dict[str, Exploit] = {"duo-regna": duo_regna.exploit, "regine": regine
 def best_for(game: str, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
     """The agent ``best`` plays in ``game`` with the game's ``options`` (default: the
     defaults), and that agent's default options: the exact solver where it can solve those
-    options (``SOLVERS``), else the search agent of ``BEST``."""
+    options (``SOLVERS``), else the search agent of ``BEST`` (with ``MORE_PLAYERS``' options
+    when more than two play)."""
     from regalia import solver
 
     if game in SOLVERS and solver.supports(options):
         return SOLVERS[game]
     try:
-        return BEST[game]
+        name, defaults = BEST[game]
     except KeyError:
         raise InvalidOptionError(f"no best player for {game!r}; games with one: {', '.join(BEST)}") from None
+    if (options or {}).get("players", 2) > 2:
+        defaults = {**defaults, **MORE_PLAYERS.get(game, {})}
+    return name, defaults
 
 
 #: Iterations of a search given a time budget (``best:time_limit=0.5``) and no count: the

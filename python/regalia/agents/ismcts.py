@@ -11,7 +11,7 @@ from regalia.agents.base import View
 from regalia.errors import InvalidArgumentError, InvalidOptionError
 
 if TYPE_CHECKING:
-    from regalia.kinds import BeliefModel, Rollout
+    from regalia.kinds import BeliefModel, OpponentModel, Rollout
 
 #: The most threads one search may use (the engine's limit).
 MAX_THREADS = 256
@@ -36,6 +36,10 @@ class IsmctsAgent:
     "Belief-weighted search"). It follows the chance outcomes of the game's history, so it
     plays games made with ``chance="explicit"`` (on the Rust backend) and refuses others
     when the game starts (or at its first decision).
+
+    ``opponents`` is how the search has the other seats choose: ``"search"`` (the default:
+    each searches for itself, max-n), ``"rollout"`` (the game's rollout policy, so only this
+    seat's choices are searched) or ``"first-legal"`` (the first legal action).
     """
 
     name = "ismcts"
@@ -50,6 +54,7 @@ class IsmctsAgent:
         threads: int = 1,
         belief: BeliefModel = "none",
         particles: int = 64,
+        opponents: OpponentModel = "search",
     ) -> None:
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise InvalidArgumentError(f"iterations must be an int >= 1, got {iterations!r}")
@@ -76,6 +81,10 @@ class IsmctsAgent:
             raise InvalidOptionError(f"particles must be an int from 1 to {MAX_PARTICLES}, got {particles!r}")
         self.belief: BeliefModel = belief
         self.particles = particles
+        if opponents not in _core.OPPONENTS:
+            kinds = ", ".join(repr(o) for o in _core.OPPONENTS)
+            raise InvalidOptionError(f"opponents must be one of {kinds}, got {opponents!r}")
+        self.opponents: OpponentModel = opponents
         self._rng = random.Random(seed)
 
     def game_start(self, view: View) -> None:
@@ -110,5 +119,6 @@ class IsmctsAgent:
             threads=self.threads,
             belief=self.belief,
             particles=self.particles,
+            opponents=self.opponents,
         )
         return action

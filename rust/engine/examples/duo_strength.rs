@@ -9,13 +9,18 @@
 //! that ran the draw pile out), the measurement behind the search's estimate of the chance to
 //! win.
 //!
+//! Environment: `EXPLORATION` (UCT's constant, default 1), `OPPONENTS` (how the search has the
+//! others choose: `search`, the default, `rollout` or `first-legal`), `THREADS` (default 1),
+//! and `CHEAT=1`, which lets the search see the others' hands (only the draw pile is sampled:
+//! a bound on what knowing them is worth, not a fair player).
+//!
 //! Run: `cargo run --release -p regalia-engine --example duo_strength [games] [seed]
 //! [iterations] [players]` (defaults 100, 7, 3000, 2; about 5 s a two-player game on one core
 //! of a loaded machine).
 
 use regalia_engine::games::duo::Duo;
 use regalia_engine::rng::derive_seed;
-use regalia_engine::search::ismcts;
+use regalia_engine::search::{ismcts, ismcts_in, Opponents, Worlds};
 use regalia_engine::{Game, IsmctsConfig, Options, Rng};
 use std::time::Instant;
 
@@ -63,6 +68,13 @@ fn main() {
     let iterations = args.get(2).copied().unwrap_or(3000);
     let players = args.get(3).copied().unwrap_or(2) as usize;
     let exploration = std::env::var("EXPLORATION").map_or(1.0, |e| e.parse().expect("a number"));
+    // OPPONENTS=first-legal: the search models the others as the greedy shedders they are.
+    let opponents = std::env::var("OPPONENTS").map_or(Opponents::Search, |o| {
+        Opponents::from_name(&o).expect("search or first-legal")
+    });
+    // CHEAT=1: the search sees the others' hands (only the draw pile is sampled), a bound.
+    let cheat = std::env::var("CHEAT").is_ok_and(|c| c == "1");
+    let threads = std::env::var("THREADS").map_or(1, |t| t.parse().expect("a number"));
     if iterations == 0 {
         return round_points(players, games, seed);
     }
@@ -79,10 +91,26 @@ fn main() {
                     iterations,
                     exploration,
                     seed: derive_seed(seed ^ 0xABCD, i * 100_000 + moves),
+                    opponents,
+                    threads,
                     ..IsmctsConfig::default()
                 };
                 let t = Instant::now();
-                let r = ismcts(&g, &s, &config).expect("a running game");
+                let r = if cheat {
+                    let worlds: Vec<_> = (0..256)
+                        .map(|k| {
+                            let mut w = s;
+                            w.rng = Rng::new(derive_seed(config.seed, k));
+                            w
+                        })
+                        .collect();
+                    let worlds = Worlds::equal(worlds);
+                    let stop = std::sync::atomic::AtomicBool::new(false);
+                    ismcts_in(&g, &s, &config, &stop, worlds.as_ref())
+                } else {
+                    ismcts(&g, &s, &config)
+                }
+                .expect("a running game");
                 seconds += t.elapsed().as_secs_f64();
                 decisions += 1;
                 r.action

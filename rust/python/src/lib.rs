@@ -115,5 +115,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let beliefs =
         regalia_engine::search::BeliefModel::ALL.map(regalia_engine::search::BeliefModel::name);
     m.add("BELIEFS", pyo3::types::PyTuple::new(m.py(), beliefs)?)?;
+    let opponents =
+        regalia_engine::search::Opponents::ALL.map(regalia_engine::search::Opponents::name);
+    m.add("OPPONENTS", pyo3::types::PyTuple::new(m.py(), opponents)?)?;
     Ok(())
 }

@@ -7,7 +7,7 @@ use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use regalia_engine::recall::DEFAULT_SLOTS;
-use regalia_engine::search::{Belief, BeliefModel, MAX_PARTICLES};
+use regalia_engine::search::{Belief, BeliefModel, Opponents, MAX_PARTICLES};
 use regalia_engine::{
     Action, DynGame, DynState, Error, IsmctsConfig, IsmctsResult, Rollout, MAX_ACTIONS, MAX_THREADS,
 };
@@ -52,6 +52,7 @@ impl PyState {
         threads: Option<&Bound<'_, PyAny>>,
         belief: Option<&Bound<'_, PyAny>>,
         particles: Option<&Bound<'_, PyAny>>,
+        opponents: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<IsmctsResult> {
         let bad = |m: &str| InvalidArgumentError::new_err(m.to_string());
         let threads = match threads {
@@ -110,6 +111,20 @@ impl PyState {
                     bad(&format!("belief must be {}", names.join(", ")))
                 })?,
         };
+        let opponents = match opponents {
+            None => Opponents::default(),
+            Some(o) => o
+                .extract::<String>()
+                .ok()
+                .and_then(|name| Opponents::from_name(&name))
+                .ok_or_else(|| {
+                    let names: Vec<_> = Opponents::ALL
+                        .iter()
+                        .map(|o| format!("'{}'", o.name()))
+                        .collect();
+                    bad(&format!("opponents must be {}", names.join(", ")))
+                })?,
+        };
         let particles = match particles {
             Some(n) => int_arg(n, "particles", InvalidArgumentError::new_err, None)?,
             None => Belief::default().particles as i64,
@@ -126,6 +141,7 @@ impl PyState {
             rollout,
             threads,
             belief: Belief { model, particles },
+            opponents,
         };
         let inner = &self.inner;
         interruptible(py, |stop| {
@@ -354,8 +370,11 @@ impl PyState {
     /// ``particles`` worlds (default 64) that followed the game's history seeing only what
     /// the seat saw, weighing each opponent decision by that opponent model (uniformly random,
     /// or the game's rollout policy with a tremble). Explicit chance nodes inside the search
-    /// are drawn by their probabilities. The GIL is released while it searches.
-    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None, rollout=None, threads=None, belief=None, particles=None))]
+    /// are drawn by their probabilities. ``opponents``: how the other seats choose in the
+    /// search, ``"search"`` (the default: each searches for itself), ``"rollout"`` (the game's
+    /// rollout policy, so only this seat's choices are searched) or ``"first-legal"``. The GIL
+    /// is released while it searches.
+    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None, rollout=None, threads=None, belief=None, particles=None, opponents=None))]
     #[allow(clippy::too_many_arguments)]
     fn ismcts(
         &self,
@@ -368,6 +387,7 @@ impl PyState {
         threads: Option<&Bound<'_, PyAny>>,
         belief: Option<&Bound<'_, PyAny>>,
         particles: Option<&Bound<'_, PyAny>>,
+        opponents: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Action> {
         Ok(self
             .search(
@@ -380,12 +400,13 @@ impl PyState {
                 threads,
                 belief,
                 particles,
+                opponents,
             )?
             .action)
     }
     /// The same search as ``ismcts``, with what it found: a dict of ``action``, ``iterations``
     /// and, per legal action, ``visits`` and ``values`` (mean return for the seat to move).
-    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None, rollout=None, threads=None, belief=None, particles=None))]
+    #[pyo3(signature = (iterations=None, exploration=1.0, seed=None, time_limit=None, rollout=None, threads=None, belief=None, particles=None, opponents=None))]
     #[allow(clippy::too_many_arguments)]
     fn ismcts_search<'py>(
         &self,
@@ -398,6 +419,7 @@ impl PyState {
         threads: Option<&Bound<'py, PyAny>>,
         belief: Option<&Bound<'py, PyAny>>,
         particles: Option<&Bound<'py, PyAny>>,
+        opponents: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let r = self.search(
             py,
@@ -409,6 +431,7 @@ impl PyState {
             threads,
             belief,
             particles,
+            opponents,
         )?;
         let (visits, values) = (PyDict::new(py), PyDict::new(py));
         for s in &r.root {

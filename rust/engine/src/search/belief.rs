@@ -299,6 +299,14 @@ impl<S: Clone> Worlds<S> {
         Worlds { states, cumulative }
     }
 
+    /// The given worlds, equally weighted (none: `None`).
+    pub fn equal(states: Vec<S>) -> Option<Self> {
+        (!states.is_empty()).then(|| Worlds {
+            cumulative: (1..=states.len()).map(|k| k as f64).collect(),
+            states,
+        })
+    }
+
     /// A world drawn in proportion to its weight.
     pub fn draw(&self, rng: &mut Rng) -> S {
         let total = self.cumulative.last().copied().unwrap_or(0.0);

@@ -57,6 +57,41 @@ pub struct IsmctsConfig {
     /// one, the weighted particles of a belief over the game's history, which the caller
     /// builds ([`crate::session::Session::ismcts`]) and passes to [`ismcts_in`].
     pub belief: Belief,
+    /// How the other seats choose, in the tree and in the rollouts.
+    pub opponents: Opponents,
+}
+
+/// How the search has the seats other than the searching one choose their moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Opponents {
+    /// Each seat searches for itself (max-n: by UCT in the tree, the rollout policy below it).
+    #[default]
+    Search,
+    /// The others play the game's rollout policy ([`Game::rollout_action`]) everywhere: no
+    /// tree nodes of theirs, only the searching seat's choices are searched.
+    Rollout,
+    /// The others play their first legal action everywhere (a model of a fixed player that
+    /// always does).
+    FirstLegal,
+}
+
+impl Opponents {
+    /// Every kind, in the order of their names.
+    pub const ALL: [Opponents; 3] = [Opponents::Search, Opponents::Rollout, Opponents::FirstLegal];
+
+    /// The kind's name, as the Python API takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Opponents::Search => "search",
+            Opponents::Rollout => "rollout",
+            Opponents::FirstLegal => "first-legal",
+        }
+    }
+
+    /// The kind called `name`, if any.
+    pub fn from_name(name: &str) -> Option<Opponents> {
+        Opponents::ALL.into_iter().find(|o| o.name() == name)
+    }
 }
 
 /// The most threads one search may use.
@@ -101,6 +136,7 @@ impl Default for IsmctsConfig {
             rollout: Rollout::default(),
             threads: 1,
             belief: Belief::default(),
+            opponents: Opponents::default(),
         }
     }
 }
@@ -271,6 +307,8 @@ fn search_tree<G: Game>(
         path: Vec::new(),
         exploration: config.exploration,
         rollout: config.rollout,
+        seat,
+        opponents: config.opponents,
     };
     let start = Instant::now();
     let mut done = 0;
@@ -440,6 +478,9 @@ struct Search<'g, G: Game> {
     path: Vec<(usize, Action, Seat)>,
     exploration: f64,
     rollout: Rollout,
+    /// The searching seat.
+    seat: Seat,
+    opponents: Opponents,
 }
 
 impl<G: Game> Search<'_, G> {
@@ -457,6 +498,11 @@ impl<G: Game> Search<'_, G> {
             let Some(player) = self.game.current_player(&world) else {
                 break;
             };
+            if let Some(a) = self.modelled(player, &world) {
+                self.game.apply(&mut world, a);
+                depth += 1;
+                continue;
+            }
             if depth > 0 {
                 self.tensor.fill(0.0);
                 self.game
@@ -480,18 +526,52 @@ impl<G: Game> Search<'_, G> {
         }
     }
 
-    /// Finishes the game by the rollout policy; the final returns (with the heuristic, the
-    /// game's estimate where it cuts the rollout off).
+    /// The move of `player` in `s` if the opponent model fixes it (another seat than the
+    /// searching one, modelled as a fixed player).
+    fn modelled(&mut self, player: Seat, s: &G::State) -> Option<Action> {
+        if player == self.seat {
+            return None;
+        }
+        match self.opponents {
+            Opponents::Search => None,
+            Opponents::Rollout => {
+                let legal = self.game.legal_actions(s);
+                Some(self.game.rollout_action(s, &legal, &mut self.rng))
+            }
+            Opponents::FirstLegal => self.game.legal_actions(s).nth(0),
+        }
+    }
+
+    /// Finishes the game by the rollout policy (the modelled opponents' moves where the
+    /// model fixes them); the final returns (with the heuristic, the game's estimate where it
+    /// cuts the rollout off).
     fn rollout(&mut self, world: G::State) -> Vec<f64> {
+        let (game, seat, opponents) = (self.game, self.seat, self.opponents);
+        let forced = move |s: &G::State, legal: &ActionSet| match opponents {
+            Opponents::FirstLegal if game.current_player(s) != Some(seat) => legal.nth(0),
+            _ => None,
+        };
         match self.rollout {
             Rollout::Heuristic => {
-                let (game, from) = (self.game, world.clone());
+                let from = world.clone();
                 self.play_out(world, |s, legal, rng| match game.rollout_cutoff(&from, s) {
                     Some(returns) => Err(returns),
-                    None => Ok(game.rollout_action(s, legal, rng)),
+                    None => {
+                        Ok(forced(s, legal).unwrap_or_else(|| game.rollout_action(s, legal, rng)))
+                    }
                 })
             }
-            Rollout::Random => self.play_out(world, |_, legal, rng| Ok(uniform_action(legal, rng))),
+            Rollout::Random => self.play_out(world, |s, legal, rng| {
+                Ok(match forced(s, legal) {
+                    Some(a) => a,
+                    None if opponents == Opponents::Rollout
+                        && game.current_player(s) != Some(seat) =>
+                    {
+                        game.rollout_action(s, legal, rng)
+                    }
+                    None => uniform_action(legal, rng),
+                })
+            }),
         }
     }
 
@@ -628,6 +708,34 @@ mod tests {
     }
 
     #[test]
+    fn opponent_models_are_found_by_name() {
+        for o in Opponents::ALL {
+            assert_eq!(Opponents::from_name(o.name()), Some(o));
+        }
+        assert_eq!(Opponents::from_name("rules"), None);
+    }
+
+    #[test]
+    fn modelled_opponents_repeat_for_a_seed_and_change_the_search() {
+        let g = duo_regna();
+        let s = g.new_state(Rng::new(3));
+        let plain = ismcts(&g, &s, &config(400, 9)).expect("not over");
+        for opponents in [Opponents::Rollout, Opponents::FirstLegal] {
+            for threads in [1, 2] {
+                let mut c = config(400, 9);
+                c.opponents = opponents;
+                c.threads = threads;
+                let r = ismcts(&g, &s, &c).expect("not over");
+                assert_eq!(Some(r.clone()), ismcts(&g, &s, &c));
+                assert_eq!(r.root.iter().map(|x| x.visits as u64).sum::<u64>(), 400);
+                if threads == 1 {
+                    assert_ne!(r.root, plain.root, "{opponents:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn it_takes_the_winning_card() {
         // Seat 1 to choose; seat 0 has committed one of its last cards 1, 2, 3. The dragon lies
         // on seat 1's side and capturing it wins: the 5 beats all three; the Jester (0) loses
@@ -642,9 +750,14 @@ mod tests {
         s.last_reveal = Some([1, 1]);
         assert_eq!(g.check_state(&s), Ok(()));
         assert_eq!(g.current_player(&s), Some(1));
-        for threads in [1, 2] {
+        for (threads, opponents) in [
+            (1, Opponents::Search),
+            (2, Opponents::Search),
+            (1, Opponents::FirstLegal),
+        ] {
             let mut c = config(200, 4);
             c.threads = threads;
+            c.opponents = opponents;
             let r = ismcts(&g, &s, &c).expect("not over");
             assert_eq!(r.action, 6, "{r:?}");
             assert!(r

@@ -5,5 +5,5 @@ pub mod ismcts;
 
 pub use belief::{Belief, BeliefModel, ParticleFilter, Worlds, MAX_PARTICLES};
 pub use ismcts::{
-    ismcts, ismcts_in, ismcts_until, IsmctsConfig, IsmctsResult, Rollout, MAX_THREADS,
+    ismcts, ismcts_in, ismcts_until, IsmctsConfig, IsmctsResult, Opponents, Rollout, MAX_THREADS,
 };
