@@ -120,14 +120,14 @@ def test_best_plays_each_games_strongest_agent_with_options_passed_on() -> None:
         make_agent("best:genius=1", 0).act(_views("duo", 1)[0])
 
 
-def test_best_in_duo_models_the_others_by_the_rollout_policy_only_with_more_than_two() -> None:
+def test_best_in_duo_models_the_others_as_fixed_players_only_with_more_than_two() -> None:
     from regalia.agents.best import BestAgent, best_for
 
     assert "opponents" not in best_for("duo")[1]
     assert "opponents" not in best_for("duo", {"players": 2})[1]
-    assert best_for("duo", {"players": 4}) == ("ismcts", {"iterations": 3000, "opponents": "rollout"})
+    assert best_for("duo", {"players": 4}) == ("ismcts", {"iterations": 3000, "opponents": "first-legal"})
     agent: Any = BestAgent(1, iterations=10).agent_for("duo", {"players": 3})
-    assert (agent.opponents, agent.iterations) == ("rollout", 10)
+    assert (agent.opponents, agent.iterations) == ("first-legal", 10)
 
 
 def test_best_in_duo_regna_is_the_solver_where_it_solves_and_search_elsewhere() -> None:

@@ -23,11 +23,12 @@ BEST: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 #: Per game: default options of its search agent over ``BEST``'s with more than two players.
-#: Duo: the others play the game's rollout policy (a fitting card whenever one fits) in the
-#: search instead of searching for themselves, so only this seat's choices are searched (with
-#: four players against three greedy or rule-based players this won clearly more, see
-#: docs/agents.md).
-MORE_PLAYERS: dict[str, dict[str, Any]] = {"duo": {"opponents": "rollout"}}
+#: Duo: the others play their first legal action in the search (a fitting card whenever one
+#: fits, the same one in the same position) instead of searching for themselves, so only this
+#: seat's choices are searched (with four players against three greedy or rule-based players
+#: this won clearly more than the plain search, and more than the rollout policy as the
+#: model, see docs/agents.md).
+MORE_PLAYERS: dict[str, dict[str, Any]] = {"duo": {"opponents": "first-legal"}}
 
 #: An exact player and its options, used for a game when it can solve the game's options
 #: (see ``best_for``). Duo Regna: the equilibrium, exploiting the opponent safely.
