@@ -18,6 +18,11 @@
 //! term of an action counts the visits in which it was legal. Each iteration adds at most one
 //! node; at a node every legal action is tried once before any is tried twice.
 //!
+//! An opponent model ([`IsmctsConfig::opponents`]) may replace the other seats' search: they
+//! then play the model's move (the game's rollout policy, or the first legal action) in the
+//! tree and the rollouts alike, have no nodes, and every iteration is spent on the searching
+//! seat's own choices against them.
+//!
 //! With several threads ([`IsmctsConfig::threads`]) the search is root-parallel: each thread
 //! grows a tree of its own from its own seed for its share of the iterations, and the root
 //! statistics of the trees are summed (Chaslot, Winands and van den Herik, 2008). The threads
