@@ -103,6 +103,17 @@ SLOW: list[Any] = [
 ]
 
 
+#: ``best`` with four players against three copies of an opponent (fair share 0.25): (game,
+#: opponents, games per opponent, the share it beats: 1.3 times the fair share where that
+#: shows within these games, else the fair share).
+FOUR_PLAYERS: list[Any] = [
+    ("regine", ["rules"], 160, 0.325),
+    ("regine", ["first-legal"], 40, 0.325),
+    ("regnum", ["first-legal"], 80, 0.325),
+    ("duo", ["rules"], 160, 0.25),
+]
+
+
 @pytest.mark.parametrize(("name", "agent", "opponents", "games", "line"), FAST, ids=lambda x: str(x))
 def test_rules_beat_simple_opponents(name: str, agent: str, opponents: list[str], games: int, line: float) -> None:
     _check(_lows(name, agent, opponents, games), line, agent, name)
@@ -122,3 +133,9 @@ def test_agents_beat_simple_opponents_over_many_games(
 @pytest.mark.parametrize(("name", "opponents", "games", "line"), SLOW, ids=lambda x: str(x))
 def test_best_beats_fixed_strategies_and_rules(name: str, opponents: list[str], games: int, line: float) -> None:
     _check(_lows(name, "best", opponents, games), line, "best", name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "opponents", "games", "line"), FOUR_PLAYERS, ids=lambda x: str(x))
+def test_best_beats_its_share_among_four(name: str, opponents: list[str], games: int, line: float) -> None:
+    _check(_lows(name, "best", opponents, games, {"players": 4}), line, "best", name)
