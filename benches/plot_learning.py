@@ -1,6 +1,8 @@
 """Draws a learning curve recorded by ``benches/train_policy.py`` (its ``curve.jsonl``): the
-win rate against each evaluated opponent, with its 99% Wilson interval, against training
-steps and against training wall-clock time, into a PNG (``pip install matplotlib``).
+share of the points (a win 1, a draw one half) against each evaluated opponent, with its 99%
+Wilson interval, against training steps and against training wall-clock time, into a PNG
+(``pip install matplotlib``). A curve of held-out fixed orders shows their sum and the worst
+of them at each evaluation.
 
     python benches/plot_learning.py docs/learning/duo-regna-random.jsonl \\
         --out docs/learning/duo-regna-random.png --line 0.6681:"best response to random" \\
@@ -21,6 +23,16 @@ def read_curve(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The run's header and its evaluation rows."""
     lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     return lines[0], lines[1:]
+
+
+def opponent_label(opponent: str, run: dict[str, Any]) -> str:
+    """How a curve's opponent is named in the legend (held-out fixed orders by their range)."""
+    if opponent == "worst order":
+        first, last = run["eval_orders"]
+        return f"the worst of held-out orders {first}-{last}"
+    if opponent.startswith("orders "):
+        return f"held-out {opponent}, all together"
+    return opponent
 
 
 def main() -> None:
@@ -47,23 +59,31 @@ def main() -> None:
         for opponent in against:
             counts = [r["against"][opponent] if "against" in r else r for r in rows]
             games = [c["wins"] + c["draws"] + c["losses"] for c in counts]
-            rate = [c["wins"] / n for c, n in zip(counts, games)]
-            bounds = [wilson_interval(c["wins"], n, 0.99) for c, n in zip(counts, games)]
+            points = [c["wins"] + c["draws"] / 2 for c in counts]
+            rate = [p / n for p, n in zip(points, games)]
+            bounds = [wilson_interval(p, n, 0.99) for p, n in zip(points, games)]
             ax.fill_between(x, [b[0] for b in bounds], [b[1] for b in bounds], alpha=0.2)
-            ax.plot(x, rate, marker=".", label=f"against {opponent} ({games[0]:,} games, 99% interval)")
+            name = opponent_label(opponent, run)
+            ax.plot(x, rate, marker=".", label=f"against {name} ({games[0]:,} games, 99% interval)")
         for spec in args.line:
             value, _, name = spec.partition(":")
             ax.axhline(float(value), linestyle="--", linewidth=1, color="grey")
             ax.annotate(name, (x[0], float(value)), fontsize=8, va="bottom")
         ax.set_xlabel(label)
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel("share of games won (greedy play)")
+    axes[0].set_ylabel("share of the points, a draw one half (greedy play)")
     axes[0].legend(loc="lower right", fontsize=8)
     trained = (
         run["opponent"]
         if "," not in run["opponent"]
         else "a pool (" + ", ".join(sorted(set(run["opponent"].split(",")))) + ")"
     )
+    if run.get("orders"):
+        trained += f", fixed orders {run['orders'][0]}-{run['orders'][1]}"
+    if run.get("mine_orders"):
+        trained += ", the worst fixed orders found"
+    if run.get("self_play_from") is not None:
+        trained += ", past checkpoints"
     start = f", its actor started from {run['init_policy']}" if run.get("init_policy") else ""
     fig.suptitle(
         f"MaskablePPO on {run['game']} against {trained}\n(seed {run['seed']}, {run['envs']} envs{start})", fontsize=10

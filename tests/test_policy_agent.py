@@ -172,29 +172,38 @@ def test_a_zip_model_without_torch_names_the_extra(tmp_path: Path) -> None:
         make_agent(f"policy:path={path}")
 
 
-def shipped_results(name: str, opponent: str, games: int) -> tuple[int, int]:
-    """Wins and losses of the shipped policy ``docs/learning/NAME`` over ``games`` native games
-    against ``opponent`` (half from each seat, greedy), after checking it is intact."""
+def shipped_results(name: str, opponent: str, games: int, sample: bool = False) -> tuple[int, int, int]:
+    """Wins, draws and losses of the shipped policy ``docs/learning/NAME`` over ``games``
+    native games against ``opponent`` (half from each seat; greedy, or with ``sample`` drawn
+    from its probabilities by a seeded generator), after checking it is intact."""
     from regalia.seat_batch import SeatBatch
 
-    net = load_policy(Path(__file__).resolve().parents[1] / "docs" / "learning" / name)
+    path = Path(__file__).resolve().parents[1] / "docs" / "learning" / name
+    net = load_policy(path)
     assert (net.game, net.observation_shape) == ("duo-regna", (55,))
     slots = 200
     batch = SeatBatch("duo-regna", slots, seat=[i % 2 for i in range(slots)], opponents=opponent, seed=77, threads=1)
-    out, played, wins, losses = batch.reset(), np.zeros(slots, dtype=np.int64), 0, 0
+    agent = PolicyAgent(
+        seed=77, path=str(Path(__file__).resolve().parents[1] / "docs" / "learning" / name), sample=True
+    )
+    out, played, results = batch.reset(), np.zeros(slots, dtype=np.int64), [0, 0, 0]
     while (played < games // slots).any():
-        out = batch.step(np.argmax(np.where(out.masks, net.logits(out.observations), -np.inf), axis=1))
+        if sample:
+            chosen = agent.act_batch(batch.game, out.observations, out.masks | ~out.masks.any(axis=1, keepdims=True))
+        else:
+            chosen = np.argmax(np.where(out.masks, net.logits(out.observations), -np.inf), axis=1)
+        out = batch.step(chosen)
         counted = out.terminated & (played < games // slots)
-        wins += int((out.rewards[counted] > 0).sum())
-        losses += int((out.rewards[counted] < 0).sum())
+        for k, outcome in enumerate((out.rewards > 0, out.rewards == 0, out.rewards < 0)):
+            results[k] += int((outcome & counted).sum())
         played += out.terminated
-    return wins, losses
+    return results[0], results[1], results[2]
 
 
 def test_the_shipped_duo_regna_policy_loads_and_beats_the_equilibriums_rate() -> None:
     """docs/learning/duo-regna-random.npz: intact, and over 1,000 native games against
     random it wins more often than the equilibrium does (52.42%, docs/agents.md)."""
-    wins, _ = shipped_results("duo-regna-random.npz", "random", 1_000)
+    wins, _, _ = shipped_results("duo-regna-random.npz", "random", 1_000)
     assert wins / 1_000 > 0.5242
 
 
@@ -204,5 +213,5 @@ def test_the_shipped_pool_policy_wins_against_random_and_the_fixed_strategies(op
     it wins more games than it loses against first-legal and last-legal (the policy trained
     against random alone lost every game to first-legal), and beats the equilibrium's rate
     against random."""
-    wins, losses = shipped_results("duo-regna-pool.npz", opponent, 1_000)
+    wins, _, losses = shipped_results("duo-regna-pool.npz", opponent, 1_000)
     assert wins > losses and (opponent != "random" or wins / 1_000 > 0.5242)

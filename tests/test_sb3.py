@@ -159,6 +159,32 @@ def test_the_training_script_runs_and_records_its_curve(tmp_path: Any) -> None:
     assert load_policy(tmp_path / f"policy-{row['steps']}.npz").game == "duo-regna"
 
 
+def test_the_training_script_trains_against_fixed_orders_and_mines_the_worst(tmp_path: Any) -> None:
+    """``--orders`` puts a range of fixed orders in the pool, ``--eval-orders`` records the
+    sum and the worst of held-out orders, ``--mine-orders`` keeps the orders the export did
+    worst against (from the range, the worst first) for the next chunk."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    args = ["--minutes", "10", "--steps", "8192", "--envs", "8", "--chunk", "4096", "--eval-games", "20"]
+    args += ["--opponent", "random", "--orders", "1000-1003", "--orders-weight", "2"]
+    args += ["--eval-orders", "1-3", "--eval-order-games", "10", "--mine-orders", "2000-2999"]
+    args += ["--mine-sample", "3", "--mine-games", "4", "--mine-keep", "2", "--hidden", "16,16", "--out", str(tmp_path)]
+    done = subprocess.run(
+        [sys.executable, str(root / "benches" / "train_policy.py"), *args], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    header, first, row = [json.loads(line) for line in (tmp_path / "curve.jsonl").read_text().splitlines()]
+    assert header["run"]["orders"] == [1000, 1003] and header["run"]["eval_orders"] == [1, 3]
+    assert set(row["against"]) == {"random", "orders 1-3", "worst order"}
+    assert sum(row["against"]["orders 1-3"].values()) == 30 and row["against"]["worst order"]["order"] in (1, 2, 3)
+    for mined in (first["mined"], row["mined"]):
+        assert len(mined) == 2 and all(2000 <= k <= 2999 for k, _ in mined) and mined[0][1] <= mined[1][1]
+
+
 def test_a_model_continues_from_a_policy_file(tmp_path: Any) -> None:
     """``load_actor`` sets a fresh model's actor to an exported one (it then chooses as the
     exported policy does); an actor of other layer sizes is refused, naming both."""
