@@ -28,7 +28,8 @@ so a pool of many orders teaches it about as much as ``random`` does. ``--mine-o
 FROM-TO`` trains against the orders it does worst against instead: after every chunk the
 export plays ``--mine-games`` games greedily against each of ``--mine-sample`` orders drawn
 from the range and each order kept so far, and the ``--mine-keep`` worst stay in the pool,
-weighed together as ``--mine-weight`` entries (recorded under ``mined``).
+weighed together as ``--mine-weight`` entries (recorded under ``mined``). With ``--sample``
+the evaluations and the mining play the export by sampling from its probabilities instead.
 """
 
 from __future__ import annotations
@@ -58,9 +59,9 @@ def sampled(net: PolicyNet, observations: np.ndarray, masks: np.ndarray, rng: np
     logits = np.where(masks, net.logits(observations), -np.inf)
     weights = np.exp(logits - logits.max(axis=1, keepdims=True))
     cumulative = np.cumsum(weights / weights.sum(axis=1, keepdims=True), axis=1)
-    drawn = (cumulative < rng.random((len(logits), 1))).sum(axis=1)
+    drawn = (cumulative <= rng.random((len(logits), 1))).sum(axis=1)
     # A draw beyond the rounded total takes the most probable action.
-    return np.where(drawn < masks.shape[1], np.minimum(drawn, masks.shape[1] - 1), np.argmax(logits, axis=1))
+    return np.where(drawn < masks.shape[1], drawn, np.argmax(logits, axis=1))
 
 
 def evaluate(
@@ -116,9 +117,11 @@ def share(counts: dict[str, int]) -> float:
     return (counts["wins"] + counts["draws"] / 2) / max(1, sum(counts.values()))
 
 
-def evaluate_orders(net: PolicyNet, game: str, orders: range, games: int, seed: int) -> dict[str, Any]:
+def evaluate_orders(
+    net: PolicyNet, game: str, orders: range, games: int, seed: int, sample: bool = False
+) -> dict[str, Any]:
     """The summed counts against each of ``orders``, and the counts and order of the worst."""
-    per = {k: evaluate(net, game, FixedOrder(order=k), games, seed) for k in orders}
+    per = {k: evaluate(net, game, FixedOrder(order=k), games, seed, sample) for k in orders}
     worst = min(per, key=lambda k: share(per[k]))
     total = {key: sum(c[key] for c in per.values()) for key in ("wins", "draws", "losses")}
     name = f"orders {orders.start}-{orders.stop - 1}"
@@ -126,10 +129,11 @@ def evaluate_orders(net: PolicyNet, game: str, orders: range, games: int, seed: 
 
 
 def mine_orders(
-    net: PolicyNet, game: str, candidates: list[int], games: int, keep: int, seed: int
+    net: PolicyNet, game: str, candidates: list[int], games: int, keep: int, seed: int, sample: bool = False
 ) -> list[tuple[int, float]]:
     """The ``keep`` orders among ``candidates`` that ``net`` does worst against, with its share."""
-    shares = {k: share(evaluate(net, game, FixedOrder(order=k), games, seed)) for k in dict.fromkeys(candidates)}
+    tried = dict.fromkeys(candidates)
+    shares = {k: share(evaluate(net, game, FixedOrder(order=k), games, seed, sample)) for k in tried}
     return sorted(shares.items(), key=lambda item: item[1])[:keep]
 
 
@@ -159,6 +163,8 @@ def main() -> None:
     parser.add_argument("--mine-weight", type=int, default=4, help="pool entries the kept orders weigh together")
     parser.add_argument("--init-policy", type=Path, default=None, help="a policy file to start the actor from")
     parser.add_argument("--learning-rate", type=float, default=3e-4)
+    parser.add_argument("--ent-coef", type=float, default=0.01, help="MaskablePPO's entropy bonus")
+    parser.add_argument("--sample", action="store_true", help="evaluate and mine with sampled, not greedy, play")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
 
@@ -188,7 +194,7 @@ def main() -> None:
         learning_rate=args.learning_rate,
         gamma=1.0,
         gae_lambda=0.95,
-        ent_coef=0.01,
+        ent_coef=args.ent_coef,
         policy_kwargs={"net_arch": {"pi": hidden, "vf": hidden}},
         seed=args.seed,
         device="cpu",
@@ -197,7 +203,7 @@ def main() -> None:
     header = {"game": args.game, "opponent": args.opponent, "eval": evals, "seed": args.seed, "envs": args.envs}
     header |= {"hidden": hidden, "self_play_from": args.self_play_from, "self_play_pool": args.self_play_pool}
     header |= {"init_policy": args.init_policy and args.init_policy.name, "learning_rate": args.learning_rate}
-    header |= {"self_play_weight": args.self_play_weight}
+    header |= {"self_play_weight": args.self_play_weight, "ent_coef": args.ent_coef, "sample": args.sample}
     if args.orders is not None:
         header |= {"orders": [args.orders.start, args.orders.stop - 1], "orders_weight": args.orders_weight}
     if args.eval_orders is not None:
@@ -229,13 +235,15 @@ def main() -> None:
         net = load_policy(path)
         if args.self_play_from is not None:
             past.append(PolicyAgent(seed=steps, path=str(path), sample=True))
-        against = {o: evaluate(net, args.game, o, args.eval_games, seed=10_000 + args.seed) for o in evals}
+        seed = 10_000 + args.seed
+        against = {o: evaluate(net, args.game, o, args.eval_games, seed, args.sample) for o in evals}
         if args.eval_orders is not None:
-            against |= evaluate_orders(net, args.game, args.eval_orders, args.eval_order_games, 10_000 + args.seed)
+            against |= evaluate_orders(net, args.game, args.eval_orders, args.eval_order_games, seed, args.sample)
         row = {"steps": steps, "seconds": round(trained, 1), **against[evals[0]], "against": against}
         if args.mine_orders is not None:
             drawn = rng.integers(args.mine_orders.start, args.mine_orders.stop, args.mine_sample).tolist()
-            mined = mine_orders(net, args.game, [k for k, _ in mined] + drawn, args.mine_games, args.mine_keep, steps)
+            tried = [k for k, _ in mined] + drawn
+            mined = mine_orders(net, args.game, tried, args.mine_games, args.mine_keep, steps, args.sample)
             row["mined"] = [[k, round(v, 3)] for k, v in mined]
         curve.write(json.dumps(row) + "\n")
         curve.flush()

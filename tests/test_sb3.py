@@ -185,6 +185,33 @@ def test_the_training_script_trains_against_fixed_orders_and_mines_the_worst(tmp
         assert len(mined) == 2 and all(2000 <= k <= 2999 for k, _ in mined) and mined[0][1] <= mined[1][1]
 
 
+def test_the_solver_distils_into_a_policy_file_a_model_continues_from(tmp_path: Any) -> None:
+    """benches/distill_solver.py writes a Duo Regna policy file of the requested layers that
+    ``load_actor`` accepts for a model of the same layers."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from sb3_contrib import MaskablePPO
+
+    from regalia.policy_file import load_policy
+    from regalia.sb3 import load_actor
+
+    root = Path(__file__).resolve().parents[1]
+    args = ["--games", "20", "--epochs", "1", "--hidden", "8,8", "--out", str(tmp_path / "eq.npz")]
+    script = str(root / "benches" / "distill_solver.py")
+    done = subprocess.run([sys.executable, script, *args], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    net = load_policy(tmp_path / "eq.npz")
+    assert net.game == "duo-regna" and [w.shape for w, _ in net.layers] == [(8, 55), (8, 8), (9, 8)]
+    env = RegaliaVecEnv("duo-regna", num_envs=4, seed=3)
+    model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [8, 8]}, device="cpu")
+    load_actor(model, net)
+    obs, masks = env.reset(), env.action_masks()
+    chosen, _ = model.predict(obs, action_masks=masks, deterministic=True)
+    np.testing.assert_array_equal(chosen, np.argmax(np.where(masks, net.logits(obs), -np.inf), axis=1))
+
+
 def test_a_model_continues_from_a_policy_file(tmp_path: Any) -> None:
     """``load_actor`` sets a fresh model's actor to an exported one (it then chooses as the
     exported policy does); an actor of other layer sizes is refused, naming both."""
