@@ -71,7 +71,8 @@ def main() -> None:
             ax.annotate(name, (x[0], float(value)), fontsize=8, va="bottom")
         ax.set_xlabel(label)
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel("share of the points, a draw one half (greedy play)")
+    play = "sampled" if run.get("sample") else "greedy"
+    axes[0].set_ylabel(f"share of the points, a draw one half ({play} play)")
     axes[0].legend(loc="lower right", fontsize=8)
     trained = (
         run["opponent"]
