@@ -172,20 +172,40 @@ def test_a_zip_model_without_torch_names_the_extra(tmp_path: Path) -> None:
         make_agent(f"policy:path={path}")
 
 
+SHIPPED = Path(__file__).resolve().parents[1] / "docs" / "learning"
+
+
+@pytest.mark.parametrize("name", ["duo-regna-random.npz", "duo-regna-pool.npz", "duo-regna-equilibrium.npz"])
+def test_a_shipped_policy_plays_legally_and_refuses_what_it_was_not_made_for(name: str, tmp_path: Path) -> None:
+    """Each shipped Duo Regna file, as a user names it (``policy:path=...``, greedy and
+    sampled), plays whole matches from both seats through the match runner, which raises at
+    the first illegal action; it refuses another game before the first move, and a damaged
+    copy of it is refused when it is loaded."""
+    for spec in (f"policy:path={SHIPPED / name}", f"policy:path={SHIPPED / name}:sample=true"):
+        for seat in (0, 1):
+            agents: list[object] = ["random", "random"]
+            agents[seat] = make_agent(spec, seat)
+            record = play("duo-regna", agents, seed=3 + seat)  # type: ignore[arg-type]
+            assert record.error is None and record.returns is not None
+    with pytest.raises(regalia.InvalidArgumentError, match="trained for duo-regna, not regine"):
+        play(regalia.make("regine", players=2), [make_agent(f"policy:path={SHIPPED / name}"), "random"], seed=1)
+    damaged = tmp_path / name
+    damaged.write_bytes((SHIPPED / name).read_bytes()[:-100])
+    with pytest.raises(regalia.InvalidArgumentError, match="damaged"):
+        make_agent(f"policy:path={damaged}")
+
+
 def shipped_results(name: str, opponent: str, games: int, sample: bool = False) -> tuple[int, int, int]:
     """Wins, draws and losses of the shipped policy ``docs/learning/NAME`` over ``games``
     native games against ``opponent`` (half from each seat; greedy, or with ``sample`` drawn
     from its probabilities by a seeded generator), after checking it is intact."""
     from regalia.seat_batch import SeatBatch
 
-    path = Path(__file__).resolve().parents[1] / "docs" / "learning" / name
-    net = load_policy(path)
+    net = load_policy(SHIPPED / name)
     assert (net.game, net.observation_shape) == ("duo-regna", (55,))
     slots = 200
     batch = SeatBatch("duo-regna", slots, seat=[i % 2 for i in range(slots)], opponents=opponent, seed=77, threads=1)
-    agent = PolicyAgent(
-        seed=77, path=str(Path(__file__).resolve().parents[1] / "docs" / "learning" / name), sample=True
-    )
+    agent = PolicyAgent(seed=77, path=str(SHIPPED / name), sample=True)
     out, played, results = batch.reset(), np.zeros(slots, dtype=np.int64), [0, 0, 0]
     while (played < games // slots).any():
         if sample:
@@ -215,3 +235,43 @@ def test_the_shipped_pool_policy_wins_against_random_and_the_fixed_strategies(op
     against random."""
     wins, _, losses = shipped_results("duo-regna-pool.npz", opponent, 1_000)
     assert wins > losses and (opponent != "random" or wins / 1_000 > 0.5242)
+
+
+def points(results: tuple[int, int, int]) -> float:
+    """The share of the points of (wins, draws, losses): a draw counts one half."""
+    wins, draws, losses = results
+    return (wins + draws / 2) / (wins + draws + losses)
+
+
+#: Strategies that ignore the game: the first and last legal action, and the gauntlet's
+#: fixed orders 1 to 3 (never met in training: the pool met orders 101 and 102, the later
+#: runs only orders from 1,000 on).
+FIXED = ["first-legal", "last-legal", *(f"fixed-order:order={k}" for k in (1, 2, 3))]
+#: The known failures of the shipped pool policy (issue 30; docs/learning.md).
+LOSES_TO = {"fixed-order:order=1", "fixed-order:order=3"}
+
+
+@pytest.mark.parametrize(
+    "opponent",
+    [
+        pytest.param(o, marks=pytest.mark.xfail(strict=True, reason="issue 30: it loses to fixed orders"))
+        if o in LOSES_TO
+        else o
+        for o in FIXED
+    ],
+)
+def test_no_strategy_that_ignores_the_game_beats_the_shipped_pool_policy(opponent: str) -> None:
+    """The standard: more than half the points over 1,000 games against each fixed strategy
+    (a player that takes 45% of them passes with a chance under one in a thousand). The
+    shipped pool policy, greedy, fails it against orders 1 and 3 (and worse against others:
+    docs/learning.md); it is marked as a known failure, and a fix makes it pass."""
+    assert points(shipped_results("duo-regna-pool.npz", opponent, 1_000)) > 0.5
+
+
+@pytest.mark.parametrize("opponent", [*FIXED, "fixed-order:order=4", "fixed-order:order=5", "random"])
+def test_the_fitted_equilibrium_is_hard_to_exploit(opponent: str) -> None:
+    """docs/learning/duo-regna-equilibrium.npz, sampled, is close to the equilibrium: none of
+    these strategies takes more than 55% of the points from it over 1,000 games, where the
+    pool policy gives order 3 two thirds of them (over the first 40 orders the worst took
+    55.3% on one seed and 51.8% on another: docs/learning.md)."""
+    assert points(shipped_results("duo-regna-equilibrium.npz", opponent, 1_000, sample=True)) > 0.45
