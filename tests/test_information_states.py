@@ -152,20 +152,20 @@ def record_entries(state: Any, seat: int) -> int:
     return len(state.information_state_string(seat).split("\n")) - 1
 
 
-def test_the_whole_record_never_leaves_an_entry_out_over_a_whole_tree() -> None:
-    """Every history of the smallest board with explicit chance: the tensor of ``slots="all"``
-    holds each seat's whole record (no entry left out, the record's entries all written, the
-    slots after them empty), and the longest record fills its slots exactly (the bound is
-    tight: all four cards are dealt, each seat plays twice and sees every action)."""
-    game = regalia.make("duell-der-drachen", chance="explicit", **SMALL_BOARDS[0])  # type: ignore[arg-type]
+def longest_whole_record(game: Any) -> tuple[int, int, int]:
+    """Walks every history of ``game`` (explicit chance): at each, each seat's tensor of
+    ``slots="all"`` holds its whole record (no entry left out, the record's entries all
+    written, the slots after them empty). The longest record, the slots and the longest
+    history."""
     (size,) = game.information_state_shape("all")
     entry = game.information_state_shape(1)[0] - 1
     slots = (size - 1) // entry
-    longest = 0
+    longest = deepest = 0
     stack = [game.new_state(0)]
     while stack:
         state = stack.pop()
-        for seat in (0, 1):
+        deepest = max(deepest, len(state.history()))
+        for seat in range(game.num_players):
             tensor = state.information_state_tensor(seat, "all")
             entries = record_entries(state, seat)
             assert tensor.shape == (size,) and tensor[0] == 0 and entries <= slots
@@ -176,20 +176,87 @@ def test_the_whole_record_never_leaves_an_entry_out_over_a_whole_tree() -> None:
             child = state.clone()
             child.apply(a)
             stack.append(child)
+    return longest, slots, deepest
+
+
+def test_the_whole_record_never_leaves_an_entry_out_over_a_whole_tree() -> None:
+    """Every history of the smallest board with explicit chance keeps each seat's whole
+    record, and the longest record fills its slots exactly (the bound is tight: all four
+    cards are dealt, each seat plays twice and sees every action)."""
+    game = regalia.make("duell-der-drachen", chance="explicit", **SMALL_BOARDS[0])  # type: ignore[arg-type]
+    longest, slots, _ = longest_whole_record(game)
     assert longest == slots
 
 
+#: Small variants of the other games with bounded histories, walked whole with explicit
+#: chance, and whether their longest record fills the tensor exactly. Duo Regna: one round
+#: with a pile of two dragon cards, and two rounds with three (a dragon captured in the
+#: second round ends the game, so one card is revealed). Duo: a single round of six cards, one in each hand, where the
+#: bound is not reached (turns alternate and a draw ends one, so the seats cannot lay every
+#: card it allows for).
+BOUNDED_VARIANTS = [
+    ("duo-regna", {"dragon_deck": [1, 1], "dragons_to_win": 1, "max_rounds": 1}, True),
+    ("duo-regna", {"dragon_deck": [2, 1], "dragons_to_win": 2, "max_rounds": 2}, True),
+    ("duo", {"colours": 1, "numbers": 2, "shapes": 3, "jokers": False, "hand_size": 1, "rounds": 1}, False),
+]
+
+
+@pytest.mark.parametrize(("name", "options", "tight"), BOUNDED_VARIANTS)
+def test_bounded_games_keep_every_record_over_their_whole_tree(name: str, options: dict[str, Any], tight: bool) -> None:
+    """Every history of a small variant stays within its game's bound, and the tensor of
+    ``slots="all"`` keeps each seat's whole record (the longest one fills it, where the bound
+    is reached); both backends size it alike."""
+    game = regalia.make(name, chance="explicit", **options)  # type: ignore[arg-type]
+    ref = regalia.make(name, backend="reference", chance="explicit", **options)  # type: ignore[arg-type]
+    assert game.information_state_shape("all") == ref.information_state_shape("all")
+    longest, slots, deepest = longest_whole_record(game)
+    bound = ref.rules.max_history_len()
+    if tight:
+        assert (longest, deepest) == (slots, bound)
+    else:
+        assert longest < slots and deepest < bound
+
+
 @pytest.mark.parametrize("chance", ["seeded", "explicit"])
-@pytest.mark.parametrize("board", SMALL_BOARDS)
+@pytest.mark.parametrize("name", sorted({name for name, _, _ in BOUNDED_VARIANTS}))
+def test_random_whole_games_stay_within_their_bounds(name: str, chance: str) -> None:
+    """Random whole games with the default options, on the reference: no history is longer
+    than the game's bound, no seat acts more often than its own; the engine sizes the
+    whole record as the reference does."""
+    game = regalia.make(name, backend="reference", chance=chance)  # type: ignore[arg-type]
+    rust = regalia.make(name, chance=chance)  # type: ignore[arg-type]
+    assert rust.information_state_shape("all") == game.information_state_shape("all")
+    rules = game.rules
+    rnd = random.Random(f"bounds {name} {chance}")
+    for seed in range(4):
+        state = game.new_state(seed)
+        own = [0] * game.num_players
+        while not state.is_terminal:
+            if not state.is_chance_node:
+                own[state.current_player] += 1
+            state.apply(pick_step(state, rnd))
+        assert len(state.history()) <= rules.max_history_len()
+        assert max(own) <= rules.max_seat_actions()
+
+
+#: Every small variant whose whole record both backends give, with its game.
+WHOLE_RECORDS = [("duell-der-drachen", board) for board in SMALL_BOARDS] + [
+    (name, options) for name, options, _ in BOUNDED_VARIANTS
+]
+
+
+@pytest.mark.parametrize("chance", ["seeded", "explicit"])
+@pytest.mark.parametrize(("name", "options"), WHOLE_RECORDS)
 def test_the_whole_record_is_the_same_on_both_backends_and_hides_what_it_should(
-    board: dict[str, Any], chance: str
+    name: str, options: dict[str, Any], chance: str
 ) -> None:
-    """Random games on small boards: both backends give the same whole-record tensor, which
-    keeps every entry, and a seat's world from ``determinize`` gives it the same tensor."""
-    rust = regalia.make("duell-der-drachen", chance=chance, **board)  # type: ignore[arg-type]
-    ref = regalia.make("duell-der-drachen", backend="reference", chance=chance, **board)  # type: ignore[arg-type]
+    """Random games of small variants: both backends give the same whole-record tensor,
+    which keeps every entry, and a seat's world from ``determinize`` gives it the same
+    tensor."""
+    rust = regalia.make(name, chance=chance, **options)  # type: ignore[arg-type]
+    ref = regalia.make(name, backend="reference", chance=chance, **options)  # type: ignore[arg-type]
     assert rust.information_state_shape("all") == ref.information_state_shape("all")
-    rnd = random.Random(f"whole record {board} {chance}")
+    rnd = random.Random(f"whole record {name} {options} {chance}")
     for seed in range(6):
         r, p = rust.new_state(seed), ref.new_state(seed)
         while True:
@@ -229,13 +296,20 @@ def test_the_whole_record_does_not_tell_apart_what_the_seat_cannot_see() -> None
 
 
 def test_the_whole_record_needs_bounded_histories(backend: str) -> None:
-    """A game with no known bound on its histories refuses ``slots="all"``; Duell der
-    Drachen's full board has one."""
-    duo = regalia.make("duo", backend=backend)  # type: ignore[arg-type]
-    with pytest.raises(regalia.InvalidArgumentError, match="bound"):
-        duo.information_state_shape("all")
-    with pytest.raises(regalia.InvalidArgumentError, match="bound"):
-        duo.new_state(1).information_state_tensor(0, "all")
+    """A game with no known bound on its histories refuses ``slots="all"``, and so does one
+    whose bound needs more slots than a tensor may keep; Duell der Drachen's full board has
+    one."""
+    for name in ("regine", "regnum"):
+        game = regalia.make(name, backend=backend)  # type: ignore[arg-type]
+        with pytest.raises(regalia.InvalidArgumentError, match="no known bound on its histories"):
+            game.information_state_shape("all")
+        with pytest.raises(regalia.InvalidArgumentError, match="no known bound on its histories"):
+            game.new_state(1).information_state_tensor(0, "all")
+    long_duo = regalia.make("duo", backend=backend, rounds=10_000)  # type: ignore[arg-type]
+    with pytest.raises(regalia.InvalidArgumentError, match="more than a tensor may keep"):
+        long_duo.information_state_shape("all")
+    with pytest.raises(regalia.InvalidArgumentError, match="more than a tensor may keep"):
+        long_duo.new_state(1).information_state_tensor(0, "all")
     full = regalia.make("duell-der-drachen", backend=backend)  # type: ignore[arg-type]
     for bad in ("every", "ALL", 0):
         with pytest.raises(regalia.InvalidArgumentError):

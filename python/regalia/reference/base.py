@@ -256,6 +256,11 @@ def _slots_arg(slots: Any, rules: Rules[Any, Any]) -> int:
                 f"{rules.INFO.name} with these options has no known bound on its histories, so no tensor "
                 "holds every record: give slots as a number"
             )
+        if whole > MAX_SLOTS:
+            raise InvalidArgumentError(
+                f"{rules.INFO.name} with these options has records of up to {whole} entries, more than a "
+                f"tensor may keep ({MAX_SLOTS}): give slots as a number"
+            )
         return whole
     n = _count_arg(slots, "slots", 1)
     if n > MAX_SLOTS:

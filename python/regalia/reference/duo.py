@@ -359,6 +359,25 @@ class Duo(Rules[State, DuoOptions]):
     def explicit_chance(self) -> bool:
         return self._explicit
 
+    def max_history_len(self) -> int | None:
+        """At most ``round_limit`` rounds, each of at most ``round_moves`` moves of all the
+        seats and, with explicit chance, a chance node for each card of the deck at most."""
+        n = self.config.players
+        chance = self.deck_size if self._explicit else 0
+        return self.round_limit * (self.round_moves(n * self.config.hand_size, n) + chance)
+
+    def max_seat_actions(self) -> int | None:
+        """At most ``round_moves`` moves of a seat's own in each round."""
+        return self.round_limit * self.round_moves(self.config.hand_size, 1)
+
+    def round_moves(self, dealt: int, seats: int) -> int:
+        """The most moves ``seats`` seats, dealt ``dealt`` cards in all, make in one round (the
+        engine's ``Duo::round_moves`` proves it): ``D`` draws at most (the draw pile after the
+        deal), and twice the cards they can lay, ``dealt + D - seats - 1``, in lays and turn
+        ends."""
+        draws = self.deck_size - self.config.players * self.config.hand_size - PILES
+        return draws + 2 * (dealt + draws - seats - 1)
+
     def legal_actions(self, s: State) -> list[int]:
         if s.over:
             return []

@@ -181,6 +181,27 @@ class DuoRegna(Rules[State, DuoRegnaOptions]):
     def explicit_chance(self) -> bool:
         return self._explicit
 
+    def max_history_len(self) -> int | None:
+        """A round is two plays, one a seat, and the stalemate guard ends the game after
+        ``max_rounds`` rounds; with explicit chance a history also holds a chance node for each
+        dragon card revealed, at most ``max_reveals()``."""
+        plays = 2 * self.config.max_rounds
+        return plays + (self.max_reveals() if self._explicit else 0)
+
+    def max_seat_actions(self) -> int | None:
+        """A seat plays once a round, in at most ``max_rounds`` rounds."""
+        return self.config.max_rounds
+
+    def max_reveals(self) -> int:
+        """The most dragon cards a game reveals (the engine's ``DuoRegna::max_reveals`` proves
+        it): the first, then one after each capture the game goes on from, of which the rounds
+        allow ``(max_rounds - 1) // 2`` and the dragons that win ``2 * (dragons_to_win - 1)``;
+        never more than the pile holds."""
+        pile = self.single_dragons + self.double_dragons
+        by_rounds = (self.config.max_rounds - 1) // 2
+        by_wins = 2 * (self.config.dragons_to_win - 1)
+        return min(pile, 1 + min(by_rounds, by_wins))
+
     def legal_actions(self, s: State) -> list[int]:
         if self.is_chance_node(s):
             return [d for d, _ in self.chance_outcomes(s)]

@@ -51,6 +51,12 @@ pub trait DynGame: Send + Sync {
     /// Record entries that always hold a seat's whole record, if the game's histories are
     /// bounded (see [`recall::whole_record_slots`]).
     fn whole_record_slots(&self) -> Option<usize>;
+    /// The game's bound on the actions of any history, if it has one
+    /// ([`Game::max_history_len`]).
+    fn max_history_len(&self) -> Option<usize>;
+    /// The game's bound on one seat's actions in any history, if it has one
+    /// ([`Game::max_seat_actions`]).
+    fn max_seat_actions(&self) -> Option<usize>;
     /// Whether the game was made with explicit chance (`chance = "explicit"`).
     fn explicit_chance(&self) -> bool;
     /// Refuses `what` (the native playouts, batch or search, which draw every random event
@@ -169,6 +175,12 @@ impl<G: Game> DynGame for G {
     }
     fn whole_record_slots(&self) -> Option<usize> {
         recall::whole_record_slots(self)
+    }
+    fn max_history_len(&self) -> Option<usize> {
+        Game::max_history_len(self)
+    }
+    fn max_seat_actions(&self) -> Option<usize> {
+        Game::max_seat_actions(self)
     }
 }
 

@@ -158,6 +158,7 @@ fn every_game_keeps_its_invariants_over_random_games() {
             let mut picker = Rng::new(derive_seed(99, i));
             let mut s = game.new_state(i);
             let mut steps = 0;
+            let mut own = vec![0; game.num_players()];
             while !s.is_terminal() {
                 s.check_state().unwrap();
                 if i < FULLY_CHECKED_GAMES || picker.below(8) == 0 {
@@ -165,10 +166,23 @@ fn every_game_keeps_its_invariants_over_random_games() {
                 }
                 let legal = s.legal_actions();
                 let a = legal.nth(picker.index(legal.len())).unwrap();
+                if let Some(seat) = s.current_player() {
+                    own[seat] += 1;
+                }
                 s.apply(a as i64).unwrap();
                 steps += 1;
                 assert_eq!(s.history().len(), steps);
                 assert!(steps < 100_000, "{name}: game {i} does not end");
+            }
+            // A game's bounds on its histories (where it has them) hold.
+            if let Some(longest) = game.max_history_len() {
+                assert!(steps <= longest, "{name}: {steps} actions, bound {longest}");
+            }
+            if let Some(bound) = game.max_seat_actions() {
+                assert!(
+                    own.iter().all(|&n| n <= bound),
+                    "{name}: {own:?}, bound {bound}"
+                );
             }
             check_step(&*game, &*s, size, &mut picker);
             let r = s.returns();
@@ -180,6 +194,71 @@ fn every_game_keeps_its_invariants_over_random_games() {
         }
         // Every game hides cards from someone (a shuffled deck, an opponent's hand).
         assert!(varied, "{name}: determinize never changed a hidden card");
+    }
+}
+
+/// Small variants with bounded histories, walked whole with explicit chance, and whether the
+/// walk reaches the game's bounds exactly.
+const SMALL_BOUNDED: &[(&str, &str, bool)] = &[
+    // One round: a dragon card revealed, two plays.
+    (
+        "duo-regna",
+        r#"{"dragon_deck": [1, 1], "dragons_to_win": 1, "max_rounds": 1}"#,
+        true,
+    ),
+    // Three rounds: a dragon captured in two lets a second card be revealed.
+    (
+        "duo-regna",
+        r#"{"dragon_deck": [2, 1], "dragons_to_win": 2, "max_rounds": 3}"#,
+        true,
+    ),
+    // A single round of six cards, one in each hand: turns alternate and a draw ends one,
+    // so the seats cannot lay every card the bound allows for.
+    (
+        "duo",
+        r#"{"colours": 1, "numbers": 2, "shapes": 3, "jokers": false, "hand_size": 1, "rounds": 1}"#,
+        false,
+    ),
+];
+
+/// Every history below `s`: the longest (into `longest`) and the most actions one seat
+/// takes in one (into `most_own`), with `own` counting each seat's actions so far.
+fn walk(s: &dyn DynState, own: &mut [usize], longest: &mut usize, most_own: &mut usize) {
+    *longest = (*longest).max(s.history().len());
+    *most_own = (*most_own).max(own.iter().copied().max().unwrap_or(0));
+    let seat = s.current_player();
+    for a in s.legal_actions().iter() {
+        let mut child = s.clone_box();
+        child.apply(a as i64).unwrap();
+        if let Some(p) = seat {
+            own[p] += 1;
+        }
+        walk(&*child, own, longest, most_own);
+        if let Some(p) = seat {
+            own[p] -= 1;
+        }
+    }
+}
+
+#[test]
+fn small_variants_reach_their_bounds_on_histories() {
+    for &(name, options, tight) in SMALL_BOUNDED {
+        let mut options: Options = serde_json::from_str(options).unwrap();
+        options.insert("chance".into(), Value::from("explicit"));
+        let game = make(name, &options).unwrap();
+        let (bound, own_bound) = (game.max_history_len(), game.max_seat_actions());
+        let (mut longest, mut most_own) = (0, 0);
+        let mut own = vec![0; game.num_players()];
+        walk(&*game.new_state(0), &mut own, &mut longest, &mut most_own);
+        let found = (Some(longest), Some(most_own));
+        if tight {
+            assert_eq!(found, (bound, own_bound), "{name} {options:?}");
+        } else {
+            assert!(
+                found.0 <= bound && found.1 <= own_bound,
+                "{name} {options:?}"
+            );
+        }
     }
 }
 

@@ -509,12 +509,18 @@ pub fn slots_arg(slots: Option<&Bound<'_, PyAny>>, game: &dyn DynGame) -> PyResu
         return Ok(DEFAULT_SLOTS);
     };
     if slots.extract::<String>().is_ok_and(|s| s == WHOLE_RECORD) {
-        return game.whole_record_slots().ok_or_else(|| {
+        let name = game.info().name;
+        let whole = game.whole_record_slots().ok_or_else(|| {
             InvalidArgumentError::new_err(format!(
-                "{} with these options has no known bound on its histories, so no tensor holds every record: give slots as a number",
-                game.info().name
+                "{name} with these options has no known bound on its histories, so no tensor holds every record: give slots as a number"
             ))
-        });
+        })?;
+        if whole > MAX_SLOTS {
+            return Err(InvalidArgumentError::new_err(format!(
+                "{name} with these options has records of up to {whole} entries, more than a tensor may keep ({MAX_SLOTS}): give slots as a number"
+            )));
+        }
+        return Ok(whole);
     }
     let n = count_arg(slots, "slots", 1)?;
     usize::try_from(n)

@@ -179,6 +179,22 @@ impl Duo {
         self.deck.len()
     }
 
+    /// The most moves `seats` seats, dealt `dealt` cards in all, make in one round. Let `D`
+    /// be the draw pile after the deal (the deck less the hands and the two pile cards). A
+    /// move draws a card, lays one, or ends a turn in which cards were laid (at most one per
+    /// laid card); a card is drawn once at most, so there are `D` draws at most, and laid once
+    /// at most, so the seats lay at most the cards they were dealt or drew less those they
+    /// still hold when the round stops. The round stops either when its last card is drawn:
+    /// then every hand held a card before that draw, and the card drawn last is not laid, so
+    /// the seats lay `dealt + D - 1 - seats` cards at most; or when a seat lays her last
+    /// card: then fewer than `D` cards were drawn, each other seat holds a card, and the last
+    /// turn has no "end turn", which leaves the same count of moves. Either way the seats make
+    /// at most `D + 2 × (dealt + D - seats - 1)` moves.
+    fn round_moves(&self, dealt: usize, seats: usize) -> usize {
+        let draws = self.deck_size() - self.config.players * self.config.hand_size - PILES;
+        draws + 2 * (dealt + draws - seats - 1)
+    }
+
     fn round_limit(&self) -> u32 {
         if self.config.rounds == 0 {
             STALEMATE_ROUNDS
@@ -498,6 +514,23 @@ impl Game for Duo {
 
     fn explicit_chance(&self) -> bool {
         self.explicit()
+    }
+
+    /// A game has at most [`Duo::round_limit`] rounds, each of at most
+    /// [`Duo::round_moves`] moves of all the seats; with explicit chance a round also takes
+    /// every card of the deck at most, each at a chance node (dealt, turned onto a pile or
+    /// drawn), and no card twice, since played cards never go back to the draw pile.
+    fn max_history_len(&self) -> Option<usize> {
+        let n = self.config.players;
+        let chance = if self.explicit() { self.deck_size() } else { 0 };
+        Some(
+            self.round_limit() as usize * (self.round_moves(n * self.config.hand_size, n) + chance),
+        )
+    }
+
+    /// A seat makes at most [`Duo::round_moves`] moves of her own in each round.
+    fn max_seat_actions(&self) -> Option<usize> {
+        Some(self.round_limit() as usize * self.round_moves(self.config.hand_size, 1))
     }
 
     #[inline(always)] // every move of every playout and search asks for it

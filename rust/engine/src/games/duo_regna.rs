@@ -282,6 +282,26 @@ impl Game for DuoRegna {
         self.explicit()
     }
 
+    /// A round is two plays, one a seat, and the stalemate guard ends the game after
+    /// `max_rounds` rounds; with explicit chance a history also holds a chance node for each
+    /// dragon card revealed, at most [`DuoRegna::max_reveals`].
+    fn max_history_len(&self) -> Option<usize> {
+        let plays = 2 * self.config.max_rounds as usize;
+        Some(
+            plays
+                + if self.explicit() {
+                    self.max_reveals()
+                } else {
+                    0
+                },
+        )
+    }
+
+    /// A seat plays once a round, in at most `max_rounds` rounds.
+    fn max_seat_actions(&self) -> Option<usize> {
+        Some(self.config.max_rounds as usize)
+    }
+
     fn legal_actions(&self, s: &State) -> ActionSet {
         if self.is_chance_node(s) {
             return self.chance_outcomes(s).iter().map(|&(d, _)| d).collect();
@@ -512,6 +532,24 @@ impl Game for DuoRegna {
             let v = (2.0 * lead / self.config.dragons_to_win as f64).tanh();
             vec![v, -v]
         })
+    }
+}
+
+// ---- Bounds ----
+impl DuoRegna {
+    /// The most dragon cards a game reveals: the first one, then one after each capture the
+    /// game goes on from, and never more than the pile holds. A capture takes two rounds at
+    /// least (a revealed dragon lies in the centre: a won round brings it to the winner's
+    /// side, a second one captures it), and a capture in the last round ends the game, so the
+    /// `k`-th capture comes in round `2k` at the earliest and at most `(max_rounds - 1) / 2`
+    /// captures lead to a reveal. A capture that does not win leaves its seat short of
+    /// `dragons_to_win`, and each capture takes a dragon at least, so the game goes on after
+    /// at most `2 × (dragons_to_win - 1)` captures.
+    pub fn max_reveals(&self) -> usize {
+        let pile = (self.single_dragons() + self.double_dragons()) as usize;
+        let by_rounds = (self.config.max_rounds as usize - 1) / 2;
+        let by_wins = 2 * (self.config.dragons_to_win as usize - 1);
+        pile.min(1 + by_rounds.min(by_wins))
     }
 }
 
