@@ -218,7 +218,7 @@ def test_bounded_games_keep_every_record_over_their_whole_tree(name: str, option
 
 
 @pytest.mark.parametrize("chance", ["seeded", "explicit"])
-@pytest.mark.parametrize("name", sorted({name for name, _, _ in BOUNDED_VARIANTS}))
+@pytest.mark.parametrize("name", ["duo", "duo-regna", "regnum"])
 def test_random_whole_games_stay_within_their_bounds(name: str, chance: str) -> None:
     """Random whole games with the default options, on the reference: no history is longer
     than the game's bound, no seat acts more often than its own; the engine sizes the
@@ -240,8 +240,10 @@ def test_random_whole_games_stay_within_their_bounds(name: str, chance: str) -> 
 
 
 #: Every small variant whose whole record both backends give, with its game.
-WHOLE_RECORDS = [("duell-der-drachen", board) for board in SMALL_BOARDS] + [
-    (name, options) for name, options, _ in BOUNDED_VARIANTS
+WHOLE_RECORDS = [
+    *(("duell-der-drachen", board) for board in SMALL_BOARDS),
+    *((name, options) for name, options, _ in BOUNDED_VARIANTS),
+    ("regnum", {"max_turns": 2}),
 ]
 
 
@@ -299,17 +301,17 @@ def test_the_whole_record_needs_bounded_histories(backend: str) -> None:
     """A game with no known bound on its histories refuses ``slots="all"``, and so does one
     whose bound needs more slots than a tensor may keep; Duell der Drachen's full board has
     one."""
-    for name in ("regine", "regnum"):
-        game = regalia.make(name, backend=backend)  # type: ignore[arg-type]
-        with pytest.raises(regalia.InvalidArgumentError, match="no known bound on its histories"):
-            game.information_state_shape("all")
-        with pytest.raises(regalia.InvalidArgumentError, match="no known bound on its histories"):
-            game.new_state(1).information_state_tensor(0, "all")
-    long_duo = regalia.make("duo", backend=backend, rounds=10_000)  # type: ignore[arg-type]
-    with pytest.raises(regalia.InvalidArgumentError, match="more than a tensor may keep"):
-        long_duo.information_state_shape("all")
-    with pytest.raises(regalia.InvalidArgumentError, match="more than a tensor may keep"):
-        long_duo.new_state(1).information_state_tensor(0, "all")
+    regine = regalia.make("regine", backend=backend)  # type: ignore[arg-type]
+    with pytest.raises(regalia.InvalidArgumentError, match="no known bound on its histories"):
+        regine.information_state_shape("all")
+    with pytest.raises(regalia.InvalidArgumentError, match="no known bound on its histories"):
+        regine.new_state(1).information_state_tensor(0, "all")
+    for name, options in (("duo", {"rounds": 10_000}), ("regnum", {"max_turns": 100_000})):
+        long = regalia.make(name, backend=backend, **options)  # type: ignore[arg-type]
+        with pytest.raises(regalia.InvalidArgumentError, match="more than a tensor may keep"):
+            long.information_state_shape("all")
+        with pytest.raises(regalia.InvalidArgumentError, match="more than a tensor may keep"):
+            long.new_state(1).information_state_tensor(0, "all")
     full = regalia.make("duell-der-drachen", backend=backend)  # type: ignore[arg-type]
     for bad in ("every", "ALL", 0):
         with pytest.raises(regalia.InvalidArgumentError):

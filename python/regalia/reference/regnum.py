@@ -56,6 +56,9 @@ from regalia.reference.tensor import TensorWriter
 MAX_PLAYERS = 4
 LINEUP = 4
 HAND_START = 4
+#: Chance nodes of a turn at most (explicit chance): two blind cards at its draw, two for each
+#: purchase's effect, the line-up's refill.
+TURN_CHANCE = 2 + 2 * LINEUP + LINEUP
 #: Tries at resampling a paying player's hand that can still complete her payment.
 DETERMINIZE_TRIES = 100
 
@@ -582,6 +585,40 @@ class Regnum(Rules[State, RegnumOptions]):
     @property
     def explicit_chance(self) -> bool:
         return self._explicit
+
+    # ---- Bounds (the engine's ``regnum/bounds.rs`` proves them) ----
+    def max_history_len(self) -> int | None:
+        """At most ``max_turns`` turns of at most ``turn_moves()`` moves and, with explicit
+        chance, ``TURN_CHANCE`` chance nodes, after the setup's ``setup_chance()``."""
+        setup, turn = (self.setup_chance(), TURN_CHANCE) if self._explicit else (0, 0)
+        return setup + self.config.max_turns * (self.turn_moves() + turn)
+
+    def max_seat_actions(self) -> int | None:
+        """A seat's own turns, of at most ``own_turn_moves()`` moves, and a TAX discard at most
+        for each character bought in the others' turns."""
+        turns = self.config.max_turns
+        own = -(-turns // self.config.players)
+        return own * self.own_turn_moves() + (turns - own) * LINEUP
+
+    def _most_slots(self) -> int:
+        return max((len(c.slots) for c in self.cards.characters), default=0)
+
+    def turn_moves(self) -> int:
+        """Moves of all the seats in one turn at most: the draw, ``LINEUP`` purchases of a buy,
+        the payments and the most moves an effect asks for (TAX: one a seat but the active one;
+        SWAP: two), and the turn's end."""
+        effect = max(self.config.players - 1, 2)
+        return 2 + LINEUP * (1 + self._most_slots() + effect)
+
+    def own_turn_moves(self) -> int:
+        """Moves of the active seat in one turn at most (an effect: two of hers at most)."""
+        return 2 + LINEUP * (1 + self._most_slots() + 2)
+
+    def setup_chance(self) -> int:
+        """Chance nodes of the setup (explicit chance): a castle a seat, ``players + 1``
+        standards, the line-up, ``HAND_START`` cards a seat, the discard pile's first card."""
+        n = self.config.players
+        return n + (n + 1) + LINEUP + n * HAND_START + 1
 
     def legal_actions(self, s: State) -> list[int]:
         t = self._waiting(s)

@@ -45,6 +45,7 @@
 //! explicit game skips the refill after the game's last turn, which changes nothing.
 
 mod action;
+mod bounds;
 mod cards;
 mod pile;
 mod rollout;
@@ -715,6 +716,27 @@ impl Game for Regnum {
 
     fn explicit_chance(&self) -> bool {
         self.explicit()
+    }
+
+    /// At most `max_turns` turns, each of at most [`Regnum::turn_moves`] moves and, with
+    /// explicit chance, [`Regnum::TURN_CHANCE`] chance nodes, after the setup's
+    /// [`Regnum::setup_chance`] (see `bounds.rs` for why).
+    fn max_history_len(&self) -> Option<usize> {
+        let turns = self.config.max_turns as usize;
+        let (setup, turn) = if self.explicit() {
+            (self.setup_chance(), Self::TURN_CHANCE)
+        } else {
+            (0, 0)
+        };
+        Some(setup + turns * (self.turn_moves() + turn))
+    }
+
+    /// A seat's own turns, each of at most [`Regnum::own_turn_moves`] of her moves, and a
+    /// TAX discard at most for each character bought in the others' turns.
+    fn max_seat_actions(&self) -> Option<usize> {
+        let turns = self.config.max_turns as usize;
+        let own = turns.div_ceil(self.config.players);
+        Some(own * self.own_turn_moves() + (turns - own) * LINEUP)
     }
 
     fn legal_actions(&self, s: &State) -> ActionSet {
