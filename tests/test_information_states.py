@@ -239,6 +239,31 @@ def test_random_whole_games_stay_within_their_bounds(name: str, chance: str) -> 
         assert max(own) <= rules.max_seat_actions()
 
 
+#: Options that move each term of a game's bounds: players, deck and hands, rounds or turns.
+BOUND_OPTIONS = [
+    ("duo-regna", {"dragon_deck": [0, 3], "dragons_to_win": 64, "max_rounds": 10_000}),
+    ("duo-regna", {"dragon_deck": [5, 0], "dragons_to_win": 2, "max_rounds": 7}),
+    ("duo-regna", {"dragon_deck": [32, 0], "dragons_to_win": 64, "max_rounds": 40}),
+    ("duo", {"players": 6, "hand_size": 3, "turbo": True, "rounds": 3}),
+    ("duo", {"players": 3, "colours": 2, "jokers": False, "hand_size": 2, "switch_piles": True}),
+    ("regnum", {"players": 4, "max_turns": 7}),
+    ("regnum", {"players": 3, "max_turns": 1}),
+]
+
+
+@pytest.mark.parametrize("chance", ["seeded", "explicit"])
+@pytest.mark.parametrize(("name", "options"), BOUND_OPTIONS)
+def test_both_backends_size_the_whole_record_alike(name: str, options: dict[str, Any], chance: str) -> None:
+    """Over options that change every term of the bounds, the engine sizes the whole record
+    as the reference does (which counts it from its own bounds)."""
+    rust = regalia.make(name, chance=chance, **options)  # type: ignore[arg-type]
+    ref = regalia.make(name, backend="reference", chance=chance, **options)  # type: ignore[arg-type]
+    rules = ref.rules
+    entry = ref.information_state_shape(1)[0] - 1
+    slots = 1 + rules.max_history_len() + rules.max_seat_actions()
+    assert rust.information_state_shape("all") == ref.information_state_shape("all") == (1 + slots * entry,)
+
+
 #: Every small variant whose whole record both backends give, with its game.
 WHOLE_RECORDS = [
     *(("duell-der-drachen", board) for board in SMALL_BOARDS),
