@@ -200,6 +200,12 @@ fn every_game_keeps_its_invariants_over_random_games() {
 /// Small variants with bounded histories, walked whole with explicit chance, and whether the
 /// walk reaches the game's bounds exactly.
 const SMALL_BOUNDED: &[(&str, &str, bool)] = &[
+    // The smallest board: all four cards dealt, each side takes one card.
+    (
+        "duell-der-drachen",
+        r#"{"territories": 2, "values": 2, "hand_size": 1, "cards_per_side": 1, "face_down_limit": 1}"#,
+        true,
+    ),
     // One round: a dragon card revealed, two plays.
     (
         "duo-regna",
