@@ -2,7 +2,8 @@
 //! at every step (the game's own `check_state`, legal actions, every legal action applying,
 //! refusals that change nothing, JSON round trips, independent clones, determinization that
 //! a seat cannot tell from the truth yet that resamples hidden cards, returns only at the
-//! end and zero-sum).
+//! end and zero-sum, histories within the game's bounds), and exhaustive walks of small
+//! variants that check how close their longest histories come to those bounds.
 
 use regalia_engine::rng::{derive_seed, Rng};
 use regalia_engine::{all_games, fuzz, make, DynGame, DynState, Options};
