@@ -190,7 +190,7 @@ impl Duo {
     /// card: then fewer than `D` cards were drawn, each other seat holds a card, and the last
     /// turn has no "end turn", which leaves the same count of moves. Either way the seats make
     /// at most `D + 2 × (dealt + D - seats - 1)` moves.
-    fn round_moves(&self, dealt: usize, seats: usize) -> usize {
+    pub fn round_moves(&self, dealt: usize, seats: usize) -> usize {
         let draws = self.deck_size() - self.config.players * self.config.hand_size - PILES;
         draws + 2 * (dealt + draws - seats - 1)
     }
@@ -516,10 +516,10 @@ impl Game for Duo {
         self.explicit()
     }
 
-    /// A game has at most [`Duo::round_limit`] rounds, each of at most
-    /// [`Duo::round_moves`] moves of all the seats; with explicit chance a round also takes
-    /// every card of the deck at most, each at a chance node (dealt, turned onto a pile or
-    /// drawn), and no card twice, since played cards never go back to the draw pile.
+    /// A game has at most `rounds` rounds (100, the stalemate guard, with `rounds` 0), each
+    /// of at most [`Duo::round_moves`] moves of all the seats; with explicit chance a round
+    /// also takes every card of the deck at most, each at a chance node (dealt, turned onto a
+    /// pile or drawn), and no card twice, since played cards never go back to the draw pile.
     fn max_history_len(&self) -> Option<usize> {
         let n = self.config.players;
         let chance = if self.explicit() { self.deck_size() } else { 0 };

@@ -45,7 +45,7 @@ impl Regnum {
     }
 
     /// Chance nodes of the setup (explicit chance): a castle a seat, `players + 1`
-    /// standards, the line-up, [`HAND_START`] cards a seat, and the discard pile's first card.
+    /// standards, the line-up, `HAND_START` (4) cards a seat, and the discard pile's first card.
     pub fn setup_chance(&self) -> usize {
         let n = self.config.players;
         n + (n + 1) + LINEUP + n * HAND_START + 1
