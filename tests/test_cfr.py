@@ -115,6 +115,20 @@ def test_damaged_or_foreign_policy_files_are_refused(policy: Policy, tmp_path: P
     assert issubclass(PolicyFileError, ValueError)
 
 
+def test_a_policy_keyed_by_another_scheme_is_refused(policy: Policy) -> None:
+    import hashlib
+
+    data = policy.to_bytes()
+    (length,) = struct.unpack_from("<I", data, len(MAGIC) + 4)
+    start = len(MAGIC) + 8
+    header = json.loads(data[start : start + length])
+    assert header["key"] == "regalia-recall-key-2"
+    old = json.dumps({**header, "key": "regalia-recall-key-1"}, sort_keys=True, separators=(",", ":")).encode()
+    body = data[: len(MAGIC) + 4] + struct.pack("<I", len(old)) + old + data[start + length : -32]
+    with pytest.raises(PolicyFileError, match="keyed by 'regalia-recall-key-1'.*solve the game again"):
+        Policy.from_bytes(body + hashlib.sha256(body).digest())
+
+
 def test_a_policy_for_other_options_or_another_game_is_refused(policy: Policy) -> None:
     data = policy.to_bytes()
     other = regalia.make("duo-regna", **{**TINY, "max_rounds": 3})

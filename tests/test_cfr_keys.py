@@ -79,6 +79,9 @@ SMALL: list[tuple[str, dict[str, Any], int, bool]] = [
     ("regnum", {"max_turns": 6}, 200, False),
     ("duo", {"rounds": 1, "players": 2}, 40, False),
     ("regine", {"players": 2, "target": 3}, 20, False),
+    ("duo", {"rounds": 1, "players": 3}, 20, False),
+    ("regine", {"players": 4, "target": 3}, 10, False),
+    ("regnum", {"max_turns": 6, "players": 3}, 50, False),
 ]
 
 

@@ -47,8 +47,9 @@ METHODS = ("external", "outcome", "cfr+")
 MAGIC = b"REGALIA-CFR-POLICY\n"
 #: The version of the policy file format this library writes and reads.
 FORMAT_VERSION = 1
-#: The information-state key a file's policy is keyed by (see ``information_state_key``).
-KEY_SCHEME = "regalia-recall-key-1"
+#: The information-state key a file's policy is keyed by (see ``information_state_key``):
+#: ``regalia-recall-key-1`` hashed the information-state string, ``-2`` the observation tensors.
+KEY_SCHEME = "regalia-recall-key-2"
 _DIGEST = 32  # bytes of the SHA-256 checksum at the end of a file
 
 
@@ -59,8 +60,9 @@ class PolicyFileError(InvalidStateError):
 
 def information_state_key(state: Any, seat: int) -> int:
     """``seat``'s perfect-recall information state in ``state`` (either backend) as a 64-bit
-    integer: a hash of everything the seat saw and did (the record of
-    ``information_state_string``), equal for every state the seat cannot tell apart."""
+    integer: a hash of everything the seat saw (its observation tensors) and did (its actions),
+    the record ``information_state_string`` writes out, equal for every state the seat cannot
+    tell apart."""
     if isinstance(state, _core.State):
         return int(_core.information_state_key(state, seat))
     method = getattr(state, "information_state_key", None)
@@ -199,7 +201,10 @@ class Policy:
         except (ValueError, KeyError, TypeError) as e:
             raise PolicyFileError(f"the policy file's header is not valid: {e}") from None
         if scheme != KEY_SCHEME:
-            raise PolicyFileError(f"the policy file is keyed by {scheme!r}; this Regalia uses {KEY_SCHEME!r}")
+            raise PolicyFileError(
+                f"the policy file is keyed by {scheme!r}; this Regalia uses {KEY_SCHEME!r}, whose keys "
+                "stand for other information states: solve the game again"
+            )
         arrays = body[start + header_len :]
         if n < 0 or m < 0 or len(arrays) != 8 * n + 2 * n + 2 * m + 4 * m:
             raise PolicyFileError("the policy file's sizes do not match its header")

@@ -622,9 +622,10 @@ class State:
         return recall.tensor(self._rules, s, self._record(s).record, n)
 
     def information_state_key(self, seat: Any) -> int:
-        """``seat``'s perfect-recall information state as a 64-bit key: a hash of its
-        ``information_state_string`` (see ``recall.key_of_text``)."""
-        return recall.key_of_text(self.information_state_string(seat))
+        """``seat``'s perfect-recall information state as a 64-bit key: a hash of its record,
+        the observation tensors it saw and the actions it played (see ``recall.key_of_record``)."""
+        s = self._seat(seat)
+        return recall.key_of_record(self._rules, s, self._record(s).record)
 
     def to_json(self) -> str:
         """The saved form: the same text the extension writes. A state without its seed saves

@@ -103,8 +103,10 @@ def tensor(rules: Any, seat: int, record: list[Entry], slots: int) -> npt.NDArra
 # The twin of ``rust/engine/src/cfr/key.rs``, which documents the hash.
 
 _MASK = (1 << 64) - 1
-#: Where every key starts, before the seat is mixed in (``"REGALIA1"`` in ASCII).
-KEY_ORIGIN = 0x5245_4741_4C49_4131
+#: Where every key starts, before the seat is mixed in (``"REGALIA2"`` in ASCII).
+KEY_ORIGIN = 0x5245_4741_4C49_4132
+#: What a seat's own action is marked with before it is absorbed (``"PLAYED"``, two zero bytes).
+KEY_PLAYED = 0x504C_4159_4544_0000
 _MULTIPLIER = 0x9E37_79B9_7F4A_7C15
 
 
@@ -127,18 +129,29 @@ def _absorb(h: int, w: int) -> int:
     return mix64(((h * _MULTIPLIER) & _MASK) ^ w)
 
 
-def digest(line: bytes) -> int:
-    """The wrapping sum of ``mix64((i << 32) | byte)`` over the line's bytes."""
-    data = np.frombuffer(line, dtype=np.uint8).astype(np.uint64)
-    words = (np.arange(len(data), dtype=np.uint64) << np.uint64(32)) | data
+def digest(tensor: npt.NDArray[np.float32]) -> int:
+    """The wrapping sum of ``mix64((i << 32) | bits)`` over the float32 tensor's entries whose
+    bit pattern ``bits`` is not zero."""
+    bits = np.ascontiguousarray(tensor, dtype=np.float32).reshape(-1).view(np.uint32)
+    where = np.flatnonzero(bits).astype(np.uint64)
+    words = (where << np.uint64(32)) | bits[where.astype(np.intp)].astype(np.uint64)
     return int(_mix64_array(words).sum(dtype=np.uint64))
 
 
-def key_of_text(text: str) -> int:
-    """The compact key of an information-state string: ``mix64(KEY_ORIGIN ^ seat)``, then each
-    line after ``seat N`` absorbed by its digest."""
-    first, *lines = text.split("\n")
-    h = mix64(KEY_ORIGIN ^ int(first.removeprefix("seat ")))
-    for line in lines:
-        h = _absorb(h, digest(line.encode()))
+def key_of_record(rules: Any, seat: int, record: list[Entry]) -> int:
+    """``seat``'s compact key from its record: ``mix64(KEY_ORIGIN ^ seat)``, then in order the
+    digest of each observation tensor that differs from the last one absorbed, and
+    ``KEY_PLAYED ^ action`` for each of its own actions."""
+    out = np.zeros(int(np.prod(rules.observation_shape())), dtype=np.float32)
+    h = mix64(KEY_ORIGIN ^ seat)
+    seen: int | None = None
+    for kind, value, state in record:
+        if kind == "played":
+            h = _absorb(h, KEY_PLAYED ^ value)
+            continue
+        out.fill(0.0)
+        rules.observation_tensor(state, seat, out)
+        d = digest(out)
+        if d != seen:
+            h, seen = _absorb(h, d), d
     return h

@@ -131,6 +131,8 @@ pub trait DynState: Send + Sync {
     /// The same as a tensor keeping the newest record entries, written into `out` (of
     /// [`DynGame::information_state_size`] for the number of entries it keeps).
     fn information_state_tensor(&self, seat: i64, out: &mut [f32]) -> Result<()>;
+    /// The same as a compact 64-bit key (see [`crate::cfr::key`]).
+    fn information_state_key(&self, seat: i64) -> Result<u64>;
 }
 
 impl<G: Game> DynGame for G {
@@ -298,6 +300,9 @@ impl<G: Game> DynState for Session<G> {
     }
     fn information_state_tensor(&self, seat: i64, out: &mut [f32]) -> Result<()> {
         Session::information_state_tensor(self, seat, out)
+    }
+    fn information_state_key(&self, seat: i64) -> Result<u64> {
+        Session::information_state_key(self, seat)
     }
 }
 

@@ -4,6 +4,7 @@
 //! it behind a trait object for the Python layer; [`crate::batch`] steps many of them.
 
 use crate::actions::{Action, ActionSet};
+use crate::cfr::key::key_of_record;
 use crate::error::{Error, Result};
 use crate::game::{Game, Seat};
 use crate::recall::{self, Memo, Progress};
@@ -640,6 +641,11 @@ impl<G: Game> Session<G> {
     pub fn information_state_string(&self, seat: i64) -> Result<String> {
         let seat = self.seat(seat)?;
         self.with_record(seat, |p| recall::to_string(seat, &p.record))
+    }
+    /// The same as a compact 64-bit key (see [`crate::cfr::key`]).
+    pub fn information_state_key(&self, seat: i64) -> Result<u64> {
+        let seat = self.seat(seat)?;
+        self.with_record(seat, |p| key_of_record(&*self.game, seat, &p.record))
     }
     /// The same as a tensor keeping the newest record entries, written into `out`.
     pub fn information_state_tensor(&self, seat: i64, out: &mut [f32]) -> Result<()> {

@@ -8,21 +8,16 @@ use crate::interrupt::interruptible;
 use crate::state::PyState;
 use numpy::PyArray1;
 use pyo3::prelude::*;
-use regalia_engine::cfr::key::key_of_text;
 use regalia_engine::cfr::{new_mccfr, DynMccfr};
 
 /// ``seat``'s perfect-recall information state in ``state`` (a ``regalia._core.State``) as a
-/// 64-bit key: a hash of its ``information_state_string`` (see ``regalia.cfr``).
+/// 64-bit key: a hash of what the seat saw and did (see ``regalia.cfr``).
 #[pyfunction]
 pub fn information_state_key(state: &Bound<'_, PyAny>, seat: &Bound<'_, PyAny>) -> PyResult<u64> {
     let state = state.cast::<PyState>().map_err(|_| {
         InvalidArgumentError::new_err("information_state_key needs a regalia._core.State")
     })?;
-    let text: String = state
-        .call_method1("information_state_string", (seat,))?
-        .extract()?;
-    key_of_text(&text)
-        .ok_or_else(|| InvalidArgumentError::new_err("not an information-state string"))
+    state.borrow().information_state_key(seat)
 }
 
 /// A Monte Carlo CFR run over one game; its table grows with every ``run``.

@@ -39,6 +39,13 @@ impl PyState {
         )
     }
 
+    /// ``seat``'s perfect-recall information state as a compact 64-bit key (for
+    /// ``regalia._core.information_state_key``).
+    pub fn information_state_key(&self, seat: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let seat = self.seat(seat)?;
+        guard(|| self.inner.information_state_key(seat))
+    }
+
     /// Checks the search arguments, then searches with the GIL released.
     #[allow(clippy::too_many_arguments)]
     fn search(

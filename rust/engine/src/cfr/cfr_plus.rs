@@ -8,7 +8,8 @@
 //! looked at between iterations only, so that every iteration counted is whole.
 
 use super::best_response::{exploitability, Exploitability};
-use super::tree::{Kind, Tree, MAX_SEATS};
+use super::key::MAX_SEATS;
+use super::tree::{Kind, Tree};
 use crate::game::Seat;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 
 use super::best_response::{best_response_value, exploitability, values};
 use super::cfr_plus::CfrPlus;
-use super::key::Tracker;
+use super::key::{Scratch, Tracker};
 use super::tree::{count_up_to, BuildError, Kind, Tree};
 use crate::game::Game;
 use crate::games::duo_regna::DuoRegna;
@@ -55,14 +55,15 @@ fn the_tree_holds_every_history_once_with_its_key() {
     }
     assert!(chance > 0);
     // Every member of every information set, replayed from the root, has the set's key.
+    let mut scratch = Scratch::new(&game);
     for s in 0..tree.sets.len() as u32 {
         let set = tree.sets[s as usize];
         for &h in tree.set_members(s) {
             let mut state = game.new_state(Rng::new(0));
-            let mut tracker = Tracker::new(&game, &state);
+            let mut tracker = Tracker::new(&game, &state, &mut scratch);
             for a in tree.history(h) {
                 let mover = game.current_player(&state).unwrap_or(usize::MAX);
-                tracker.apply(&game, &mut state, mover, a);
+                tracker.apply(&game, &mut state, mover, a, &mut scratch);
             }
             assert_eq!(game.current_player(&state), Some(set.seat));
             assert_eq!(tracker.key(set.seat), set.key);
@@ -185,14 +186,16 @@ fn no_key_of_the_tree_stands_for_two_information_state_strings() {
     let game = Arc::new(three_rounds());
     let tree = Tree::build(&*game, 1_000_000).unwrap();
     assert!(tree.counts().chance > 1);
-    // Every decision node's information-state string, by the session, against its set's key.
+    // Every decision node's information-state string and key, by the session, against its
+    // set's key.
     let mut strings: HashMap<u64, String> = HashMap::new();
     let mut stack = vec![(0u32, Session::new(game.clone(), 0))];
     while let Some((n, session)) = stack.pop() {
         if let Kind::Decision(s) = tree.nodes[n as usize].kind {
             let set = tree.sets[s as usize];
             let text = session.information_state_string(set.seat as i64).unwrap();
-            assert_eq!(super::key::key_of_text(&text), Some(set.key));
+            let key = session.information_state_key(set.seat as i64).unwrap();
+            assert_eq!(key, set.key);
             assert_eq!(
                 strings.entry(set.key).or_insert_with(|| text.clone()),
                 &text

@@ -1,32 +1,43 @@
 //! Compact perfect-recall information-state keys: one `u64` per (state, seat), mirrored bit
-//! for bit by `python/regalia/reference/recall.py` (`key_of_text`).
+//! for bit by `python/regalia/reference/recall.py` (`key_of_record`).
 //!
-//! The key hashes the seat's record exactly as [`crate::recall::to_string`] writes it: the
-//! line `seat N`, then one line per entry, `saw {json}` (the fields of the observation that
-//! changed, all of it the first time) or `played NAME`. Two records with the same text have
-//! the same key, and a key stands for one text up to a 64-bit hash collision. Everything is
-//! integer arithmetic on the lines' UTF-8 bytes with the SplitMix64 finaliser as mixer, so
-//! the key is the same in Rust and in the reference and on every platform:
+//! A seat's key hashes its action-observation history through the game's observation
+//! *tensor*: the seat's observation tensor at the start, then after each action its own
+//! action's id when it played it, and its observation tensor again whenever that differs from
+//! the last one the key took in. The tensor is written by each game for every seat and is the
+//! same bit for bit in Rust and in the reference (the differential tests check it), so the
+//! key needs no code of its own per game and no text. It is integer arithmetic on the
+//! tensor's `f32` bit patterns with the SplitMix64 finaliser as mixer, the same in Rust and
+//! in the reference and on every platform:
 //!
-//! * `digest(line) = Σ mix64((i << 32) | byte[i])` over the line's bytes (wrapping sum);
+//! * `digest(tensor) = Σ mix64((i << 32) | bits(tensor[i]))` over the entries whose bits are
+//!   not zero (wrapping sum; `bits` is the `f32`'s IEEE-754 pattern);
 //! * `absorb(h, w) = mix64((h * 0x9E3779B97F4A7C15) ^ w)` (wrapping product);
-//! * a seat's key starts at `mix64(ORIGIN ^ seat)` and absorbs the digest of each line after
-//!   the first.
+//! * a seat's key starts at `mix64(ORIGIN ^ seat)`, absorbs the digest of its first tensor,
+//!   then in order `PLAYED ^ action` for each of its own actions and the digest of each new
+//!   tensor (one whose digest differs from the last digest absorbed).
 //!
-//! [`Tracker`] keeps every seat's key while a game is played, for the solvers, without
-//! writing the whole text; [`key_of_text`] reads a key off an information-state string.
+//! A key stands for one information state as long as the tensor tells apart every two
+//! observations of the seat that differ (up to a 64-bit hash collision): the tests check,
+//! over small variants of every game, that no key stands for two information-state strings
+//! and no string has two keys. [`Tracker`] keeps every seat's key while a game is played, for
+//! the solvers, in fixed-size arrays (cheap to copy); [`key_of_record`] computes it from a
+//! seat's record ([`crate::recall`]), for a session.
 
 use crate::actions::Action;
 use crate::game::{Game, Seat};
-use crate::recall::changes;
-use serde_json::Value;
+use crate::recall::Entry;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::Arc;
 
-/// Where every key starts, before the seat is mixed in (`"REGALIA1"` in ASCII).
-pub const ORIGIN: u64 = 0x5245_4741_4C49_4131;
+/// Where every key starts, before the seat is mixed in (`"REGALIA2"` in ASCII).
+pub const ORIGIN: u64 = 0x5245_4741_4C49_4132;
+/// What a seat's own action is marked with before it is absorbed (`"PLAYED"` in ASCII, then
+/// two zero bytes, which hold the action id).
+pub const PLAYED: u64 = 0x504C_4159_4544_0000;
 /// The multiplier of [`absorb`] (the golden-ratio constant of SplitMix64).
 const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
+/// The most seats a [`Tracker`] holds (the largest game's).
+pub const MAX_SEATS: usize = 6;
 
 /// The SplitMix64 finaliser: a bijection of `u64` that mixes every bit into every other.
 #[inline]
@@ -42,56 +53,90 @@ pub fn absorb(h: u64, w: u64) -> u64 {
     mix64(h.wrapping_mul(MULTIPLIER) ^ w)
 }
 
-/// The digest of one line: the wrapping sum of `mix64((i << 32) | byte)` over its bytes.
-pub fn digest(line: &[u8]) -> u64 {
-    line.iter().enumerate().fold(0u64, |sum, (i, &b)| {
-        sum.wrapping_add(mix64(((i as u64) << 32) | b as u64))
-    })
+/// The digest of an observation tensor: the wrapping sum of `mix64((i << 32) | bits)` over
+/// its entries whose bit pattern is not zero.
+#[inline]
+pub fn digest(tensor: &[f32]) -> u64 {
+    // Tensors are mostly zeros: skip every block of eight that is all zeros (a test the
+    // compiler vectorises), then visit the entries of the others.
+    let mut sum = 0u64;
+    for (b, block) in tensor.chunks(8).enumerate() {
+        if block.iter().fold(0u32, |m, x| m | x.to_bits()) == 0 {
+            continue;
+        }
+        for (j, x) in block.iter().enumerate() {
+            if x.to_bits() != 0 {
+                let word = (((b * 8 + j) as u64) << 32) | x.to_bits() as u64;
+                sum = sum.wrapping_add(mix64(word));
+            }
+        }
+    }
+    sum
 }
 
-/// The key of `seat` before its record has any entry.
+/// The key of `seat` before it has seen anything.
 #[inline]
 pub fn start(seat: Seat) -> u64 {
     mix64(ORIGIN ^ seat as u64)
 }
 
-/// The key of an information-state string (`seat N`, then one line per entry); `None` when
-/// its first line is not `seat N`.
-pub fn key_of_text(text: &str) -> Option<u64> {
-    let mut lines = text.split('\n');
-    let seat: Seat = lines.next()?.strip_prefix("seat ")?.parse().ok()?;
-    Some(lines.fold(start(seat), |h, line| absorb(h, digest(line.as_bytes()))))
+/// The word a seat's own `action` adds to its key.
+#[inline]
+pub fn played(action: Action) -> u64 {
+    PLAYED ^ action as u64
 }
 
-/// `h` after the line `prefix` + `rest`.
-fn absorb_line(h: u64, prefix: &str, rest: &str) -> u64 {
-    let mut line = String::with_capacity(prefix.len() + rest.len());
-    line.push_str(prefix);
-    line.push_str(rest);
-    absorb(h, digest(line.as_bytes()))
-}
-
-/// Every seat's key while a game is played, updated after each action (cheap to clone: the
-/// observations last seen are shared).
+/// A buffer for one observation tensor of a game, reused from step to step.
 #[derive(Clone, Debug)]
+pub struct Scratch(Vec<f32>);
+
+impl Scratch {
+    /// A buffer for `game`'s observation tensor.
+    pub fn new<G: Game>(game: &G) -> Self {
+        Scratch(vec![0.0; game.observation_shape().iter().product()])
+    }
+
+    /// The digest of `seat`'s observation tensor in `state`.
+    #[inline]
+    pub fn digest<G: Game>(&mut self, game: &G, state: &G::State, seat: Seat) -> u64 {
+        self.0.fill(0.0);
+        game.observation_tensor(state, seat, &mut self.0);
+        digest(&self.0)
+    }
+}
+
+/// Every seat's key while a game is played, updated after each action: fixed-size arrays,
+/// copied as they are (no allocation).
+#[derive(Clone, Copy, Debug)]
 pub struct Tracker {
-    keys: Vec<u64>,
-    seen: Vec<Arc<Value>>,
+    /// Each seat's key.
+    keys: [u64; MAX_SEATS],
+    /// The digest each seat's key absorbed last.
+    seen: [u64; MAX_SEATS],
+    /// Seats in the game.
+    seats: usize,
 }
 
 impl Tracker {
     /// The keys at `state`, the start of a game (every seat's first observation).
-    pub fn new<G: Game>(game: &G, state: &G::State) -> Self {
+    ///
+    /// # Panics
+    /// If the game has more than [`MAX_SEATS`] seats (no game has).
+    pub fn new<G: Game>(game: &G, state: &G::State, scratch: &mut Scratch) -> Self {
         let seats = game.num_players();
+        assert!(
+            seats <= MAX_SEATS,
+            "a key tracker holds at most {MAX_SEATS} seats"
+        );
         let mut t = Tracker {
-            keys: Vec::with_capacity(seats),
-            seen: Vec::with_capacity(seats),
+            keys: [0; MAX_SEATS],
+            seen: [0; MAX_SEATS],
+            seats,
         };
         for seat in 0..seats {
-            let seen = game.observation(state, seat);
-            t.keys
-                .push(absorb_line(start(seat), "saw ", &seen.to_string()));
-            t.seen.push(Arc::new(seen));
+            let d = scratch.digest(game, state, seat);
+            t.keys[seat] = absorb(start(seat), d);
+            t.seen[seat] = d;
         }
         t
     }
@@ -102,20 +147,76 @@ impl Tracker {
         self.keys[seat]
     }
 
-    /// Plays `action` by `mover` in `state` and updates every seat's key.
-    pub fn apply<G: Game>(&mut self, game: &G, state: &mut G::State, mover: Seat, action: Action) {
-        if let Some(k) = self.keys.get_mut(mover) {
-            *k = absorb_line(*k, "played ", &game.action_name(state, action));
-        }
+    /// Plays `action` by `mover` (any value that is not a seat at a chance node) in `state`
+    /// and updates every seat's key.
+    pub fn apply<G: Game>(
+        &mut self,
+        game: &G,
+        state: &mut G::State,
+        mover: Seat,
+        action: Action,
+        scratch: &mut Scratch,
+    ) {
+        self.played(mover, action);
         game.apply(state, action);
-        for (seat, (k, last)) in self.keys.iter_mut().zip(&mut self.seen).enumerate() {
-            let seen = game.observation(state, seat);
-            if seen != **last {
-                *k = absorb_line(*k, "saw ", &changes(Some(last), &seen).to_string());
-                *last = Arc::new(seen);
+        self.observe(game, state, scratch);
+    }
+
+    /// [`Tracker::apply`], except that where the game ends the keys are left as they were:
+    /// for the solvers, which read no key at the end (it saves every seat's tensor there).
+    pub fn apply_unless_over<G: Game>(
+        &mut self,
+        game: &G,
+        state: &mut G::State,
+        mover: Seat,
+        action: Action,
+        scratch: &mut Scratch,
+    ) {
+        self.played(mover, action);
+        game.apply(state, action);
+        if game.current_player(state).is_some() || game.is_chance_node(state) {
+            self.observe(game, state, scratch);
+        }
+    }
+
+    /// `mover`'s own action, absorbed into its key.
+    #[inline]
+    fn played(&mut self, mover: Seat, action: Action) {
+        if mover < self.seats {
+            self.keys[mover] = absorb(self.keys[mover], played(action));
+        }
+    }
+
+    /// Every seat's observation tensor in `state`, absorbed where it is new.
+    #[inline]
+    fn observe<G: Game>(&mut self, game: &G, state: &G::State, scratch: &mut Scratch) {
+        for seat in 0..self.seats {
+            let d = scratch.digest(game, state, seat);
+            if d != self.seen[seat] {
+                self.keys[seat] = absorb(self.keys[seat], d);
+                self.seen[seat] = d;
             }
         }
     }
+}
+
+/// `seat`'s key from its record (see [`crate::recall`]): the same as a [`Tracker`]'s after
+/// the same game, as long as the seat's observation tensor changes only when its observation
+/// does (a tensor that shows only what the seat sees).
+pub fn key_of_record<G: Game>(game: &G, seat: Seat, record: &[Entry<G::State>]) -> u64 {
+    let mut scratch = Scratch::new(game);
+    let mut seen = None;
+    record.iter().fold(start(seat), |key, e| match e {
+        Entry::Saw(_, state) => {
+            let d = scratch.digest(game, state, seat);
+            if seen == Some(d) {
+                return key;
+            }
+            seen = Some(d);
+            absorb(key, d)
+        }
+        Entry::Played(a, _) => absorb(key, played(*a)),
+    })
 }
 
 /// A hasher for maps keyed by these keys: they are hashes already, used as they are.
@@ -153,22 +254,22 @@ mod tests {
     use std::sync::Arc;
 
     /// Plays random games and checks the tracker's keys against the keys of the session's
-    /// information-state strings.
+    /// records.
     fn tracker_matches_record<G: Game>(options: Options, games: u64) {
         let game = Arc::new(G::from_options(&options).unwrap());
+        let mut scratch = Scratch::new(&*game);
         for g in 0..games {
             let seed = derive_seed(99, g);
             let mut session = Session::new(game.clone(), seed);
             let mut state = game.new_state(Rng::new(seed));
-            let mut tracker = Tracker::new(&*game, &state);
+            let mut tracker = Tracker::new(&*game, &state, &mut scratch);
             let mut rng = Rng::new(seed ^ 1);
             for step in 0.. {
                 if step % 11 == 0 || session.is_terminal() {
                     for seat in 0..game.num_players() {
-                        let text = session.information_state_string(seat as i64).unwrap();
                         assert_eq!(
-                            Some(tracker.key(seat)),
-                            key_of_text(&text),
+                            tracker.key(seat),
+                            session.information_state_key(seat as i64).unwrap(),
                             "{}",
                             G::NAMES.name
                         );
@@ -178,7 +279,7 @@ mod tests {
                     break;
                 };
                 let a = crate::game::uniform_action(&game.legal_actions(&state), &mut rng);
-                tracker.apply(&*game, &mut state, mover, a);
+                tracker.apply(&*game, &mut state, mover, a, &mut scratch);
                 session.apply(a as i64).unwrap();
             }
         }
@@ -198,18 +299,30 @@ mod tests {
     }
 
     #[test]
-    fn a_key_reads_every_line_in_order() {
-        let a = key_of_text("seat 0\nsaw {\"x\":1}\nplayed A").unwrap();
+    fn every_game_fits_the_tracker() {
+        for info in crate::registry::games() {
+            assert!(info.max_players <= MAX_SEATS, "{}", info.name);
+        }
+    }
+
+    #[test]
+    fn a_digest_reads_every_nonzero_entry_and_its_place() {
+        assert_eq!(digest(&[0.0, 0.0]), 0);
         assert_eq!(
-            a,
-            absorb(
-                absorb(start(0), digest(b"saw {\"x\":1}")),
-                digest(b"played A")
-            )
+            digest(&[0.0, 1.0]),
+            mix64((1 << 32) | 1.0f32.to_bits() as u64)
         );
-        assert_ne!(a, key_of_text("seat 1\nsaw {\"x\":1}\nplayed A").unwrap());
-        assert_ne!(a, key_of_text("seat 0\nplayed A\nsaw {\"x\":1}").unwrap());
-        assert_ne!(digest(b"ab"), digest(b"ba"));
-        assert_eq!(key_of_text("player 0"), None);
+        assert_ne!(digest(&[1.0, 0.0]), digest(&[0.0, 1.0]));
+        assert_ne!(digest(&[0.0, 1.0]), digest(&[0.0, 2.0]));
+        assert_ne!(digest(&[-0.0]), digest(&[0.0]));
+        assert_eq!(digest(&[1.0, 0.0, 2.0]), digest(&[1.0, 0.0, 2.0, 0.0]));
+        let long: Vec<f32> = (0..200).map(|i| (i % 7) as f32 - 3.0).collect();
+        let by_entry = long.iter().enumerate().fold(0u64, |sum, (i, x)| {
+            let word = ((i as u64) << 32) | x.to_bits() as u64;
+            sum.wrapping_add(if x.to_bits() == 0 { 0 } else { mix64(word) })
+        });
+        assert_eq!(digest(&long), by_entry);
+        assert_ne!(played(3), played(4));
+        assert_ne!(start(0), start(1));
     }
 }

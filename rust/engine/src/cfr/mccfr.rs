@@ -19,9 +19,8 @@
 //!
 //! Without a time limit a run is a pure function of the game, the seed and the iterations.
 
-use super::key::Tracker;
-use super::table::{regret_matching, Table};
-use crate::actions::Action;
+use super::key::{Scratch, Tracker};
+use super::table::{regret_matching, Slot, Table};
 use crate::game::{Game, Seat};
 use crate::rng::{derive_seed, Rng};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -74,8 +73,11 @@ pub struct Mccfr<G: Game> {
     seed: u64,
     table: Table,
     counts: Counts,
-    /// The current strategy, reused between nodes.
-    strategy: Vec<f32>,
+    /// The strategies (and values) of the nodes on the path being walked, one block per
+    /// node above the blocks of its ancestors: reused, so a traversal allocates nothing.
+    stack: Vec<f32>,
+    /// The buffer the keys' observation tensors are written into.
+    scratch: Scratch,
     /// Set when the table could hold no more actions: runs then do nothing.
     full: bool,
     /// Set when the budget ran out inside an iteration: the traversal unwinds without
@@ -99,15 +101,17 @@ impl Budget<'_> {
 const CHECK_EVERY: u64 = 4096;
 
 impl<G: Game> Mccfr<G> {
-    /// A run of `method` over `game` from `seed`, nothing computed yet.
+    /// A run of `method` over `game` from `seed`, nothing computed yet (a game has at most
+    /// [`super::key::MAX_SEATS`] seats, or its first iteration panics: no game has more).
     pub fn new(game: G, method: Method, seed: u64) -> Self {
         Mccfr {
+            scratch: Scratch::new(&game),
             game,
             method,
             seed,
             table: Table::default(),
             counts: Counts::default(),
-            strategy: Vec::new(),
+            stack: Vec::new(),
             full: false,
             aborted: false,
         }
@@ -172,7 +176,7 @@ impl<G: Game> Mccfr<G> {
         let mut rng = Rng::new(derive_seed(self.seed, 2 * t + 1));
         for seat in 0..self.game.num_players() {
             let state = self.game.new_state(Rng::new(deal));
-            let tracker = Tracker::new(&self.game, &state);
+            let tracker = Tracker::new(&self.game, &state, &mut self.scratch);
             match self.method {
                 Method::External => {
                     self.external(state, tracker, seat, &mut rng, budget);
@@ -187,51 +191,47 @@ impl<G: Game> Mccfr<G> {
         }
     }
 
-    /// The current strategy at `key` (regret matching), into `self.strategy`; the actions.
-    fn current(&mut self, key: u64, state: &G::State) -> Option<Vec<Action>> {
-        let legal = self.game.legal_actions(state);
-        let Some(node) = self.table.node(key, &legal) else {
-            self.full = true;
-            return None;
-        };
-        regret_matching(node.regrets, &mut self.strategy);
-        Some(node.actions.to_vec())
-    }
-
     /// What a traversal for `seat` finds at `state`: the information set to decide at (its
-    /// mover, key, actions and current strategy, the visit counted), or the value to return
-    /// at once (the end of the game's return; 0 when the traversal must unwind).
+    /// mover and slot, the visit counted), its current strategy (regret matching) pushed onto
+    /// the stack; or the value to return at once (the end of the game's return; 0 when the
+    /// traversal must unwind).
     fn visit(
         &mut self,
         state: &G::State,
         tracker: &Tracker,
         seat: Seat,
         budget: &Budget<'_>,
-    ) -> Result<(Seat, u64, Vec<Action>, Vec<f32>), f32> {
+    ) -> Result<(Seat, Slot), f32> {
         let Some(mover) = self.game.current_player(state) else {
             return Err(self.game.returns(state)[seat] as f32);
         };
         if self.cut(budget) {
             return Err(0.0);
         }
-        let key = tracker.key(mover);
-        let Some(actions) = self.current(key, state) else {
+        let game = &self.game;
+        let Some(slot) = self
+            .table
+            .slot(tracker.key(mover), || game.legal_actions(state))
+        else {
+            self.full = true;
             return Err(0.0);
         };
         self.counts.updates += 1;
-        Ok((mover, key, actions, self.strategy.clone()))
+        let base = self.stack.len();
+        self.stack.resize(base + slot.len(), 0.0);
+        regret_matching(self.table.at(slot).regrets, &mut self.stack[base..]);
+        Ok((mover, slot))
     }
 
     /// `state` past its chance nodes (explicit chance), each outcome drawn by its
     /// probability; the product of the probabilities drawn.
-    fn past_chance(&self, state: &mut G::State, tracker: &mut Tracker, rng: &mut Rng) -> f32 {
+    fn past_chance(&mut self, state: &mut G::State, tracker: &mut Tracker, rng: &mut Rng) -> f32 {
         let mut reach = 1.0;
         while self.game.is_chance_node(state) {
             let outcomes = self.game.chance_outcomes(state);
-            let probs: Vec<f32> = outcomes.iter().map(|o| o.1 as f32).collect();
-            let i = sample(&probs, rng);
-            reach *= probs[i];
-            tracker.apply(&self.game, state, Seat::MAX, outcomes[i].0);
+            let (outcome, p) = outcomes[sample(outcomes.iter().map(|o| o.1 as f32), rng)];
+            reach *= p as f32;
+            tracker.apply_unless_over(&self.game, state, Seat::MAX, outcome, &mut self.scratch);
         }
         reach
     }
@@ -246,37 +246,43 @@ impl<G: Game> Mccfr<G> {
         budget: &Budget<'_>,
     ) -> f32 {
         self.past_chance(&mut state, &mut tracker, rng);
-        let (mover, key, actions, strategy) = match self.visit(&state, &tracker, seat, budget) {
+        let base = self.stack.len();
+        let (mover, slot) = match self.visit(&state, &tracker, seat, budget) {
             Ok(node) => node,
             Err(value) => return value,
         };
+        let n = slot.len();
         if mover == seat {
-            let mut values = Vec::with_capacity(actions.len());
-            for &a in &actions {
-                let (mut child, mut t) = (state.clone(), tracker.clone());
-                t.apply(&self.game, &mut child, mover, a);
-                values.push(self.external(child, t, seat, rng, budget));
+            // The block holds the strategy, then each action's value.
+            self.stack.resize(base + 2 * n, 0.0);
+            for i in 0..n {
+                let (mut child, mut t) = (state.clone(), tracker);
+                let a = self.table.action(slot, i);
+                t.apply_unless_over(&self.game, &mut child, mover, a, &mut self.scratch);
+                self.stack[base + n + i] = self.external(child, t, seat, rng, budget);
             }
-            if self.aborted || self.full {
-                return 0.0;
-            }
-            let value: f32 = values.iter().zip(&strategy).map(|(v, p)| v * p).sum();
-            if let Some(node) = self.table.existing(key) {
-                for (r, v) in node.regrets.iter_mut().zip(&values) {
+            let value = if self.aborted || self.full {
+                0.0
+            } else {
+                let (strategy, values) = self.stack[base..].split_at(n);
+                let value: f32 = values.iter().zip(strategy).map(|(v, p)| v * p).sum();
+                for (r, v) in self.table.at(slot).regrets.iter_mut().zip(values) {
                     *r += v - value;
                 }
-            }
+                value
+            };
+            self.stack.truncate(base);
             value
         } else {
-            if let Some(node) = self.table.existing(key) {
-                for (w, p) in node.weights.iter_mut().zip(&strategy) {
-                    *w += p;
-                }
+            let strategy = &self.stack[base..];
+            for (w, p) in self.table.at(slot).weights.iter_mut().zip(strategy) {
+                *w += p;
             }
-            let i = sample(&strategy, rng);
-            let (mut child, mut t) = (state, tracker);
-            t.apply(&self.game, &mut child, mover, actions[i]);
-            self.external(child, t, seat, rng, budget)
+            let i = sample(strategy.iter().copied(), rng);
+            self.stack.truncate(base);
+            let a = self.table.action(slot, i);
+            tracker.apply_unless_over(&self.game, &mut state, mover, a, &mut self.scratch);
+            self.external(state, tracker, seat, rng, budget)
         }
     }
 
@@ -295,57 +301,71 @@ impl<G: Game> Mccfr<G> {
         // outcome sampling counts it (it cancels in the regrets, not in the averages).
         let chance = self.past_chance(&mut state, &mut tracker, rng);
         let (theirs, sampled) = (theirs * chance, sampled * chance);
-        let (mover, key, actions, strategy) = match self.visit(&state, &tracker, seat, budget) {
+        let base = self.stack.len();
+        let (mover, slot) = match self.visit(&state, &tracker, seat, budget) {
             Ok(node) => node,
             Err(value) => return value,
         };
+        let strategy = &self.stack[base..];
         let n = strategy.len() as f32;
-        let sampling: Vec<f32> = if mover == seat {
-            let e = OUTCOME_EXPLORATION;
-            strategy.iter().map(|p| e / n + (1.0 - e) * p).collect()
+        let e = if mover == seat {
+            OUTCOME_EXPLORATION
         } else {
-            strategy.clone()
+            0.0
         };
-        let i = sample(&sampling, rng);
+        let sampling = |p: f32| e / n + (1.0 - e) * p;
+        let i = sample(strategy.iter().map(|&p| sampling(p)), rng);
+        let (p, q) = (strategy[i], sampling(strategy[i]));
         let (mine2, theirs2) = if mover == seat {
-            (mine * strategy[i], theirs)
+            (mine * p, theirs)
         } else {
-            (mine, theirs * strategy[i])
+            (mine, theirs * p)
         };
-        let (mut child, mut t) = (state, tracker);
-        t.apply(&self.game, &mut child, mover, actions[i]);
-        let reach = [mine2, theirs2, sampled * sampling[i]];
-        let child_value = self.outcome(child, t, seat, reach, rng, budget);
-        if self.aborted || self.full {
-            return 0.0;
-        }
-        let sampled_value = child_value / sampling[i];
-        let value = strategy[i] * sampled_value;
-        if mover == seat {
-            if let Some(node) = self.table.existing(key) {
+        tracker.apply_unless_over(
+            &self.game,
+            &mut state,
+            mover,
+            self.table.action(slot, i),
+            &mut self.scratch,
+        );
+        let reach = [mine2, theirs2, sampled * q];
+        let child_value = self.outcome(state, tracker, seat, reach, rng, budget);
+        let value = if self.aborted || self.full {
+            0.0
+        } else {
+            let sampled_value = child_value / q;
+            let value = p * sampled_value;
+            if mover == seat {
+                let node = self.table.at(slot);
                 let scale = theirs / sampled;
                 for (j, r) in node.regrets.iter_mut().enumerate() {
                     let action_value = if j == i { sampled_value } else { 0.0 };
                     *r += (action_value - value) * scale;
                 }
-                for (w, p) in node.weights.iter_mut().zip(&strategy) {
+                for (w, p) in node.weights.iter_mut().zip(&self.stack[base..]) {
                     *w += mine * p / sampled;
                 }
             }
-        }
+            value
+        };
+        self.stack.truncate(base);
         value
     }
 }
 
 /// An index drawn from the distribution `probs` (summing to about 1).
-fn sample(probs: &[f32], rng: &mut Rng) -> usize {
+fn sample(probs: impl Iterator<Item = f32>, rng: &mut Rng) -> usize {
     let u = (rng.next_u32() as f64 + 0.5) / 4_294_967_296.0;
     let mut acc = 0.0f64;
-    for (i, &p) in probs.iter().enumerate() {
+    let mut last_positive = 0;
+    for (i, p) in probs.enumerate() {
         acc += p as f64;
         if u < acc {
             return i;
         }
+        if p > 0.0 {
+            last_positive = i;
+        }
     }
-    probs.iter().rposition(|&p| p > 0.0).unwrap_or(0)
+    last_positive
 }

@@ -7,11 +7,29 @@ use super::key::KeyBuild;
 use crate::actions::{Action, ActionSet};
 use std::collections::hash_map::{Entry, HashMap};
 
-/// Where one information set's actions sit in the flat arrays.
+/// Where one information set's actions sit in the flat arrays: a handle that stays valid
+/// while the table grows.
 #[derive(Clone, Copy, Debug)]
-struct Slot {
+pub struct Slot {
     start: u32,
     len: u16,
+}
+
+impl Slot {
+    /// The information set's number of actions.
+    #[inline]
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether it has no action (never: information sets are met where a seat decides).
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+
+    fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.start as usize + self.len as usize
+    }
 }
 
 /// Regrets and average-strategy weights per information set.
@@ -44,48 +62,50 @@ impl Table {
         self.index.is_empty()
     }
 
-    /// The entries of `key`, created with zero regrets for `legal` the first time; `None` when
-    /// the flat arrays are full (more than `u32::MAX` actions stored).
-    pub fn node(&mut self, key: u64, legal: &ActionSet) -> Option<Node<'_>> {
-        let slot = match self.index.entry(key) {
-            Entry::Occupied(e) => *e.get(),
+    /// The slot of `key`, made with zero regrets for the actions `legal()` gives the first
+    /// time (only then is it called); `None` when the flat arrays are full (more than
+    /// `u32::MAX` actions stored).
+    #[inline]
+    pub fn slot(&mut self, key: u64, legal: impl FnOnce() -> ActionSet) -> Option<Slot> {
+        match self.index.entry(key) {
+            Entry::Occupied(e) => Some(*e.get()),
             Entry::Vacant(e) => {
+                let legal = legal();
                 let start = u32::try_from(self.actions.len()).ok()?;
                 let len = legal.len();
                 u32::try_from(self.actions.len() + len).ok()?;
                 self.actions.extend(legal.iter());
                 self.regrets.resize(self.regrets.len() + len, 0.0);
                 self.weights.resize(self.weights.len() + len, 0.0);
-                *e.insert(Slot {
+                Some(*e.insert(Slot {
                     start,
                     len: len as u16,
-                })
+                }))
             }
-        };
-        let range = slot.start as usize..slot.start as usize + slot.len as usize;
-        Some(Node {
-            actions: &self.actions[range.clone()],
-            regrets: &mut self.regrets[range.clone()],
-            weights: &mut self.weights[range],
-        })
+        }
     }
 
-    /// The entries of `key` if it was met.
-    pub fn existing(&mut self, key: u64) -> Option<Node<'_>> {
-        let slot = *self.index.get(&key)?;
-        let range = slot.start as usize..slot.start as usize + slot.len as usize;
-        Some(Node {
+    /// The entries of `slot`.
+    #[inline]
+    pub fn at(&mut self, slot: Slot) -> Node<'_> {
+        let range = slot.range();
+        Node {
             actions: &self.actions[range.clone()],
             regrets: &mut self.regrets[range.clone()],
             weights: &mut self.weights[range],
-        })
+        }
+    }
+
+    /// The `i`-th action of `slot`.
+    #[inline]
+    pub fn action(&self, slot: Slot, i: usize) -> Action {
+        self.actions[slot.start as usize + i]
     }
 
     /// The average strategy of `key` as (action, probability) pairs, uniform where no weight
     /// was gathered; `None` for a key never met.
     pub fn average(&self, key: u64) -> Option<Vec<(Action, f32)>> {
-        let slot = self.index.get(&key)?;
-        let range = slot.start as usize..slot.start as usize + slot.len as usize;
+        let range = self.index.get(&key)?.range();
         let probs = normalized(&self.weights[range.clone()]);
         Some(self.actions[range].iter().copied().zip(probs).collect())
     }
@@ -100,7 +120,7 @@ impl Table {
         let mut probs = Vec::with_capacity(self.actions.len());
         for k in &keys {
             let slot = self.index[k];
-            let range = slot.start as usize..slot.start as usize + slot.len as usize;
+            let range = slot.range();
             counts.push(slot.len);
             actions.extend_from_slice(&self.actions[range.clone()]);
             probs.extend(normalized(&self.weights[range]));
@@ -117,17 +137,17 @@ impl Table {
     }
 }
 
-/// Regret matching into `out`: positive regrets normalised, uniform when none is positive.
-pub fn regret_matching(regrets: &[f32], out: &mut Vec<f32>) {
-    out.clear();
+/// Regret matching into `out` (as long as `regrets`): positive regrets normalised, uniform
+/// when none is positive.
+#[inline]
+pub fn regret_matching(regrets: &[f32], out: &mut [f32]) {
     let total: f32 = regrets.iter().map(|r| r.max(0.0)).sum();
     if total > 0.0 {
-        out.extend(regrets.iter().map(|r| r.max(0.0) / total));
+        for (p, r) in out.iter_mut().zip(regrets) {
+            *p = r.max(0.0) / total;
+        }
     } else {
-        out.extend(std::iter::repeat_n(
-            1.0 / regrets.len() as f32,
-            regrets.len(),
-        ));
+        out.fill(1.0 / regrets.len() as f32);
     }
 }
 
@@ -147,34 +167,41 @@ mod tests {
 
     #[test]
     fn regret_matching_is_a_distribution() {
-        let mut out = Vec::new();
         for regrets in [
             vec![1.0, -2.0, 3.0],
             vec![-1.0, -1.0],
             vec![0.0; 4],
             vec![5.0],
         ] {
+            let mut out = vec![0.0; regrets.len()];
             regret_matching(&regrets, &mut out);
             let sum: f32 = out.iter().sum();
             assert!((sum - 1.0).abs() < 1e-6, "{regrets:?} -> {out:?}");
             assert!(out.iter().all(|&p| p >= 0.0));
         }
+        let mut out = [0.0; 3];
         regret_matching(&[1.0, -2.0, 3.0], &mut out);
-        assert_eq!(out, vec![0.25, 0.0, 0.75]);
+        assert_eq!(out, [0.25, 0.0, 0.75]);
+        let mut out = [0.0; 2];
         regret_matching(&[-1.0, 0.0], &mut out);
-        assert_eq!(out, vec![0.5, 0.5]);
+        assert_eq!(out, [0.5, 0.5]);
     }
 
     #[test]
     fn nodes_keep_their_actions_and_values() {
         let mut t = Table::default();
         let legal: ActionSet = [2, 5, 9].into_iter().collect();
-        let n = t.node(7, &legal).unwrap();
+        let slot = t.slot(7, || legal).unwrap();
+        let n = t.at(slot);
         assert_eq!(n.actions, &[2, 5, 9]);
         n.weights[1] = 3.0;
         n.weights[2] = 1.0;
         let other: ActionSet = [0, 1].into_iter().collect();
-        t.node(8, &other).unwrap().weights[0] = 1.0;
+        let eight = t.slot(8, || other).unwrap();
+        t.at(eight).weights[0] = 1.0;
+        assert_eq!(t.action(slot, 2), 9);
+        let again = t.slot(7, || unreachable!("made once")).unwrap();
+        assert_eq!(t.at(again).weights, &[0.0, 3.0, 1.0]);
         assert_eq!(t.len(), 2);
         assert_eq!(t.average(7).unwrap(), vec![(2, 0.0), (5, 0.75), (9, 0.25)]);
         assert_eq!(t.average(8).unwrap(), vec![(0, 1.0), (1, 0.0)]);

@@ -1,6 +1,6 @@
 //! MCCFR against exact best responses on a game without chance, and its determinism.
 
-use super::key::Tracker;
+use super::key::{Scratch, Tracker};
 use super::mccfr::{Mccfr, Method};
 use crate::actions::Action;
 use crate::game::{Game, Seat};
@@ -51,9 +51,9 @@ impl<'m, G: Game> BestResponse<'m, G> {
 
     fn child(&self, state: &G::State, tracker: &Tracker, a: Action) -> (G::State, Tracker) {
         let game = self.m.game();
-        let (mut s, mut t) = (state.clone(), tracker.clone());
+        let (mut s, mut t) = (state.clone(), *tracker);
         let mover = game.current_player(&s).unwrap_or_default();
-        t.apply(game, &mut s, mover, a);
+        t.apply(game, &mut s, mover, a, &mut Scratch::new(game));
         (s, t)
     }
 
@@ -129,11 +129,11 @@ impl<'m, G: Game> BestResponse<'m, G> {
 fn nash_conv<G: Game>(m: &Mccfr<G>) -> f64 {
     let game = m.game();
     let root = game.new_state(Rng::new(0));
-    let tracker = Tracker::new(game, &root);
+    let tracker = Tracker::new(game, &root, &mut Scratch::new(game));
     (0..game.num_players())
         .map(|seat| {
             let mut br = BestResponse::new(m, seat);
-            br.collect(root.clone(), tracker.clone(), 1.0);
+            br.collect(root.clone(), tracker, 1.0);
             br.value(&root, &tracker)
         })
         .sum()

@@ -8,7 +8,7 @@
 //! (Knuth's estimator) and, when that is not far beyond the limit, counted by a walk that
 //! stops at the limit.
 
-use super::key::{KeyBuild, Tracker};
+use super::key::{KeyBuild, Scratch, Tracker, MAX_SEATS};
 use crate::actions::Action;
 use crate::error::Error;
 use crate::game::{Game, Seat};
@@ -17,8 +17,6 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The most seats a tree is built for (the largest game's).
-pub const MAX_SEATS: usize = 6;
 /// The most histories a tree may hold: every index (of a node, an edge, a terminal's returns)
 /// fits a `u32`.
 pub const MAX_HISTORIES: u64 = u32::MAX as u64 / MAX_SEATS as u64;
@@ -202,8 +200,9 @@ impl Tree {
             num_players: game.num_players(),
             ..Tree::default()
         };
-        let tracker = Tracker::new(game, &root);
-        tree.add(game, root, tracker, 0, stop);
+        let mut scratch = Scratch::new(game);
+        let tracker = Tracker::new(game, &root, &mut scratch);
+        tree.add(game, root, tracker, 0, stop, &mut scratch);
         if tree.stopped {
             return Err(Error::InvalidArgument("the game tree's walk was stopped".into()).into());
         }
@@ -225,6 +224,7 @@ impl Tree {
         tracker: Tracker,
         parent: u32,
         stop: &AtomicBool,
+        scratch: &mut Scratch,
     ) -> u32 {
         let at = self.nodes.len() as u32;
         if at % CHECK_EVERY == 0 && stop.load(Ordering::Relaxed) {
@@ -267,9 +267,9 @@ impl Tree {
                 child: 0,
             }));
         for (i, &(action, _)) in outcomes.iter().enumerate() {
-            let (mut child, mut t) = (state.clone(), tracker.clone());
-            t.apply(game, &mut child, mover.unwrap_or(NOBODY), action);
-            let c = self.add(game, child, t, at, stop);
+            let (mut child, mut t) = (state.clone(), tracker);
+            t.apply_unless_over(game, &mut child, mover.unwrap_or(NOBODY), action, scratch);
+            let c = self.add(game, child, t, at, stop, scratch);
             self.edges[first as usize + i].child = c;
         }
         at
