@@ -1,20 +1,34 @@
 """External-sampling MCCFR side by side: Regalia's native solver against OpenSpiel's C++
 ``pyspiel.ExternalSamplingMCCFRSolver``, as information-set updates per second, in one run.
 
-    python benches/cfr_openspiel.py --seconds 20
+    python benches/cfr_openspiel.py --seconds 10 --rounds 3
 
-Counting: an information-set update is one decision node visited by a traversal (one table
-lookup and one update). Regalia counts them itself (``Mccfr.updates``). OpenSpiel's C++ solver
-does not expose a count, so its rate is its iterations per second times the mean number of
-decision nodes an iteration visits, measured with OpenSpiel's Python ``ExternalSamplingSolver``
-(the same algorithm; its table lookups counted) over the same game.
+Counting, the same for both: an information-set update is one decision node visited by a
+traversal (one lookup of the regret table and one update: of regrets at the updating seat's
+nodes, of the average strategy at the others'); chance nodes and ends are not counted. Each
+iteration runs one traversal per seat, on both sides. Regalia counts its visits itself
+(``Mccfr.updates``). OpenSpiel's C++ solver exposes no count, so its updates are its
+iterations times the mean number of decision nodes an iteration visits, counted on
+OpenSpiel's Python ``ExternalSamplingSolver`` (the same algorithm; its table lookups counted)
+over the same game: exact for goofspiel (no chance: every iteration visits as many nodes),
+a sample mean with its standard error for the poker games.
+
+Time is the process's CPU time (``time.process_time``), so that other work on a shared
+machine slows neither side's rate; wall-clock rates are printed too. The solvers take turns
+for ``--rounds`` rounds of ``--seconds`` each (CPU seconds), so that a change in the
+machine's load falls on both.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import importlib.metadata
+import os
 import platform
+import statistics
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 import pyspiel
@@ -23,10 +37,54 @@ from open_spiel.python.algorithms import external_sampling_mccfr as python_es
 import regalia
 from regalia import _core
 
+#: OpenSpiel's games: poker with chance, goofspiel without (points in descending order).
+OPENSPIEL = {
+    "kuhn_poker": "kuhn_poker",
+    "leduc_poker": "leduc_poker",
+    "goofspiel 5 cards": "turn_based_simultaneous_game(game=goofspiel("
+    "num_cards=5,imp_info=True,points_order=descending))",
+}
+#: Regalia's small variants (``chance="explicit"`` ones sample chance node by node, as
+#: OpenSpiel does; the others sample a deal per iteration).
+REGALIA: dict[str, tuple[str, dict[str, Any]]] = {
+    "Duo Regna, one dragon, 2 rounds": ("duo-regna", {"dragon_deck": [1, 0], "dragons_to_win": 1, "max_rounds": 2}),
+    "Duo Regna, dragons [1,1], 3 rounds, explicit": (
+        "duo-regna",
+        {"dragon_deck": [1, 1], "dragons_to_win": 2, "max_rounds": 3, "chance": "explicit"},
+    ),
+    "Regine, 9 cards, one suit, explicit": (
+        "regine",
+        {"players": 2, "build_phase": False, "max_rounds": 1, "deck": [3, 0, 0, 0, 0, 0, 3, 3], "suits": 1}
+        | {"chance": "explicit"},
+    ),
+    "Regine, 9 cards, two suits, explicit": (
+        "regine",
+        {"players": 2, "build_phase": False, "max_rounds": 1, "deck": [3, 0, 0, 0, 0, 0, 3, 3], "suits": 2}
+        | {"chance": "explicit"},
+    ),
+    "Duo, 6 cards, explicit": (
+        "duo",
+        {"players": 2, "rounds": 1, "colours": 1, "numbers": 1, "shapes": 2, "hand_size": 1, "chance": "explicit"},
+    ),
+}
+#: CPU seconds of OpenSpiel's Python solver that count a poker game's visits per iteration.
+COUNT_SECONDS = 20.0
 
-def openspiel_rate(name: str, seconds: float) -> tuple[int, float, float]:
-    """(C++ iterations, mean visits per iteration, updates per second) for ``name``."""
-    game = pyspiel.load_game(name)
+
+@dataclass
+class Tally:
+    """What one solver did on one game over all rounds."""
+
+    iterations: int = 0
+    updates: float = 0.0
+    cpu: float = 0.0
+    wall: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+
+def visits_per_iteration(game: Any) -> tuple[float, float, int, int]:
+    """(mean decision nodes an iteration visits, its standard error, iterations counted,
+    information sets met) of OpenSpiel's Python external sampling on ``game``."""
 
     class Counting(python_es.ExternalSamplingSolver):  # type: ignore[misc]
         visits = 0
@@ -36,41 +94,88 @@ def openspiel_rate(name: str, seconds: float) -> tuple[int, float, float]:
             return super()._lookup_infostate_info(*args)
 
     counting = Counting(game)
-    sample = 200
-    for _ in range(sample):
+    per: list[int] = []
+    start = time.process_time()
+    while time.process_time() - start < COUNT_SECONDS or len(per) < 10:
+        before = Counting.visits
         counting.iteration()
-    per_iteration = Counting.visits / sample
-    solver = pyspiel.ExternalSamplingMCCFRSolver(game, seed=1)
-    done, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        for _ in range(100):
+        per.append(Counting.visits - before)
+    error = statistics.stdev(per) / len(per) ** 0.5
+    return statistics.fmean(per), error, len(per), len(counting._infostates)
+
+
+def openspiel_round(solver: Any, seconds: float, tally: Tally, per_iteration: float) -> None:
+    """Runs ``solver`` for ``seconds`` of CPU time."""
+    done, cpu, wall = 0, time.process_time(), time.perf_counter()
+    while time.process_time() - cpu < seconds:
+        for _ in range(50):
             solver.run_iteration()
-        done += 100
-    took = time.perf_counter() - start
-    return done, per_iteration, done * per_iteration / took
+        done += 50
+    tally.iterations += done
+    tally.updates += done * per_iteration
+    tally.cpu += time.process_time() - cpu
+    tally.wall += time.perf_counter() - wall
 
 
-def regalia_rate(name: str, options: dict[str, Any], seconds: float) -> tuple[int, float, float]:
-    """(iterations, mean updates per iteration, updates per second) of Regalia's solver."""
-    run = _core.Mccfr(regalia.make(name, **options), "external", 1)
-    start = time.perf_counter()
-    run.run(10**12, seconds)
-    took = time.perf_counter() - start
-    return run.iterations, run.updates / max(run.iterations, 1), run.updates / took
+def regalia_round(run: Any, seconds: float, tally: Tally) -> None:
+    """Runs ``run`` for about ``seconds`` of CPU time (in slices, as its budget is wall time)."""
+    updates, done = run.updates, run.iterations
+    cpu, wall = time.process_time(), time.perf_counter()
+    while time.process_time() - cpu < seconds:
+        run.run(10**12, min(0.5, seconds))
+    tally.iterations += run.iterations - done
+    tally.updates += run.updates - updates
+    tally.cpu += time.process_time() - cpu
+    tally.wall += time.perf_counter() - wall
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=20.0)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=10.0, help="CPU seconds per solver, game and round")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    print(f"# {platform.machine()}, Python {platform.python_version()}, {args.seconds:g} s each")
-    print("\n| solver | game | iterations | updates per iteration | updates/s |\n|---|---|---|---|---|")
-    for game in ("kuhn_poker", "leduc_poker"):
-        it, per, rate = openspiel_rate(game, args.seconds)
-        print(f"| OpenSpiel C++ | {game} | {it} | {per:.1f} | {rate:,.0f} |")
-    tiny = {"dragon_deck": [1, 0], "dragons_to_win": 1, "max_rounds": 2}
-    it, per, rate = regalia_rate("duo-regna", tiny, args.seconds)
-    print(f"| Regalia | duo-regna {tiny} | {it} | {per:.1f} | {rate:,.0f} |")
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    print(
+        f"# {now}, {platform.machine()}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, "
+        f"Python {platform.python_version()}, OpenSpiel {importlib.metadata.version('open_spiel')}, "
+        f"seed {args.seed}, {args.rounds} rounds of {args.seconds:g} CPU s each"
+    )
+    games = {label: pyspiel.load_game(name) for label, name in OPENSPIEL.items()}
+    counted = {label: visits_per_iteration(game) for label, game in games.items()}
+    solvers = {label: pyspiel.ExternalSamplingMCCFRSolver(game, seed=args.seed) for label, game in games.items()}
+    runs = {
+        label: _core.Mccfr(regalia.make(name, **options), "external", args.seed)
+        for label, (name, options) in REGALIA.items()
+    }
+    tallies = {label: Tally() for label in [*OPENSPIEL, *REGALIA]}
+    for _ in range(args.rounds):
+        for label, solver in solvers.items():
+            openspiel_round(solver, args.seconds, tallies[label], counted[label][0])
+        for label, run in runs.items():
+            regalia_round(run, args.seconds, tallies[label])
+    load = os.getloadavg()[0]
+    print(f"# load average at the end {load:.1f}\n")
+    print(
+        "| solver | game | information sets | updates per iteration | iterations | updates/s (CPU) | updates/s (wall) |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    rates = {label: tallies[label].updates / tallies[label].cpu for label in tallies}
+    best = max(rates[label] for label in OPENSPIEL)
+    for label in OPENSPIEL:
+        t, (per, error, n, infosets) = tallies[label], counted[label]
+        exact = "" if error == 0 else f" ± {error:.2f} ({n:,} counted)"
+        print(
+            f"| OpenSpiel C++ | {label} | {infosets:,} (met while counting) | {per:.2f}{exact} | {t.iterations:,} "
+            f"| {rates[label]:,.0f} | {t.updates / t.wall:,.0f} |"
+        )
+    for label, run in runs.items():
+        t, rate = tallies[label], rates[label]
+        print(
+            f"| Regalia | {label} | {len(run):,} | {t.updates / max(t.iterations, 1):.2f} | {t.iterations:,} "
+            f"| {rate:,.0f} ({rate / rates['leduc_poker']:.1f}× leduc, {rate / best:.1f}× OpenSpiel's fastest) "
+            f"| {t.updates / t.wall:,.0f} |"
+        )
 
 
 if __name__ == "__main__":
