@@ -57,19 +57,37 @@ pub fn absorb(h: u64, w: u64) -> u64 {
 /// its entries whose bit pattern is not zero.
 #[inline]
 pub fn digest(tensor: &[f32]) -> u64 {
-    // Tensors are mostly zeros: skip every block of eight that is all zeros (a test the
-    // compiler vectorises), then visit the entries of the others.
+    // Tensors are mostly zeros: a block whose entries' bits OR to zero is skipped (a test the
+    // compiler vectorises); in the others the nonzero entries are found as a bit mask, and
+    // only they are mixed.
+    let blocks = tensor.chunks_exact(BLOCK);
+    let rest = blocks.remainder();
     let mut sum = 0u64;
-    for (b, block) in tensor.chunks(8).enumerate() {
-        if block.iter().fold(0u32, |m, x| m | x.to_bits()) == 0 {
-            continue;
+    for (b, block) in blocks.enumerate() {
+        let block: &[f32; BLOCK] = block.try_into().expect("chunks_exact gives whole blocks");
+        if block.iter().fold(0u32, |m, x| m | x.to_bits()) != 0 {
+            sum = sum.wrapping_add(digest_block(b * BLOCK, block));
         }
-        for (j, x) in block.iter().enumerate() {
-            if x.to_bits() != 0 {
-                let word = (((b * 8 + j) as u64) << 32) | x.to_bits() as u64;
-                sum = sum.wrapping_add(mix64(word));
-            }
-        }
+    }
+    sum.wrapping_add(digest_block(tensor.len() - rest.len(), rest))
+}
+
+/// Entries a block of [`digest`] holds (at most 32: a block's mask is a `u32`).
+const BLOCK: usize = 32;
+
+/// The part of [`digest`] from `entries`, the first at index `first`.
+#[inline]
+fn digest_block(first: usize, entries: &[f32]) -> u64 {
+    let mut nonzero = entries
+        .iter()
+        .enumerate()
+        .fold(0u32, |m, (j, x)| m | u32::from(x.to_bits() != 0) << j);
+    let mut sum = 0u64;
+    while nonzero != 0 {
+        let j = nonzero.trailing_zeros() as usize;
+        nonzero &= nonzero - 1;
+        let word = (((first + j) as u64) << 32) | entries[j].to_bits() as u64;
+        sum = sum.wrapping_add(mix64(word));
     }
     sum
 }
