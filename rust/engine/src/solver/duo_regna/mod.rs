@@ -26,6 +26,7 @@ pub mod encoding;
 mod evaluate;
 mod table_file;
 mod uniform;
+mod uniform_tables;
 
 pub use evaluate::{Player, Score};
 pub use uniform::{capture_chances, UniformPlanner};

@@ -18,6 +18,7 @@ use super::encoding::{
     capture_to, copies, guard_return, hand_size, kind_of, kinds, outcome, without, Capture,
     HandPairs, Level, Outcome, PublicState, CENTRE, FULL, KINDS, THEIRS,
 };
+use super::uniform_tables::Tables;
 use super::{Solver, Step};
 use crate::error::{Error, Result};
 use crate::games::duo_regna::{DuoRegna, CARDS};
@@ -31,7 +32,7 @@ const RACE_ITERATIONS: usize = 1000;
 
 /// What the search needs to know beyond one hand: where a capture leads, what the hands'
 /// return is worth, and when the stalemate guard ends the game.
-trait Horizon {
+pub(super) trait Horizon {
     /// Where a capture by me (`by_me`) leads from `l`.
     fn capture(&self, l: Level, by_me: bool) -> Capture<Level>;
     /// What `l` is worth by the dragon's place where the hands are taken back.
@@ -43,13 +44,14 @@ trait Horizon {
 
 /// Where a capture leads, as [`Capture`] without allocating: at most two next levels.
 #[derive(Clone, Copy)]
-enum Then {
+pub(super) enum Then {
     End(f64),
     Next([(f64, Level); 2], usize),
 }
 
 impl Then {
-    fn of(capture: Capture<Level>) -> Self {
+    /// Where `capture` leads.
+    pub(super) fn of(capture: Capture<Level>) -> Self {
         match capture {
             Capture::End(v) => Then::End(v),
             Capture::Next(next) => {
@@ -229,29 +231,15 @@ impl Horizon for Race {
     }
 }
 
-/// The best response's chance to capture a dragon that lies on my side, in the centre, or
-/// on theirs, from full hands, before the uniform opponent does (the race's fixed point).
-pub fn capture_chances() -> [f64; 3] {
-    static CHANCES: OnceLock<[f64; 3]> = OnceLock::new();
-    *CHANCES.get_or_init(|| {
-        let pairs = HandPairs::new();
+impl Race {
+    /// The race's fixed point from the chances 1, 1/2 and 0, `hand` giving the value of full
+    /// hands by the dragon's place where the hands' return is the race's own chances.
+    fn fixed_point(mut hand: impl FnMut(&mut Race) -> [f64; 3]) -> [f64; 3] {
         let mut race = Race {
             chances: [1.0, 0.5, 0.0],
         };
         for _ in 0..RACE_ITERATIONS {
-            let mut memo = Memo::new(CARDS);
-            let mut search = HandSearch::new(&mut race, &pairs, &mut memo, CARDS as u32);
-            let at = search.slot(Level {
-                mine: 0,
-                theirs: 0,
-                dragon: 1,
-                singles: 0,
-                doubles: 0,
-            });
-            let next: [f64; 3] = std::array::from_fn(|side| {
-                let v = search.kind_values(at, side, FULL, FULL);
-                v.into_iter().fold(f64::NEG_INFINITY, f64::max)
-            });
+            let next = hand(&mut race);
             let moved = (0..3).map(|s| (next[s] - race.chances[s]).abs());
             let done = moved.fold(0.0, f64::max) <= RACE_TOLERANCE;
             race.chances = next;
@@ -260,6 +248,23 @@ pub fn capture_chances() -> [f64; 3] {
             }
         }
         race.chances
+    }
+}
+
+/// The best response's chance to capture a dragon that lies on my side, in the centre, or
+/// on theirs, from full hands, before the uniform opponent does (the race's fixed point).
+pub fn capture_chances() -> [f64; 3] {
+    static CHANCES: OnceLock<[f64; 3]> = OnceLock::new();
+    *CHANCES.get_or_init(|| {
+        let pairs = HandPairs::new();
+        Race::fixed_point(|race| {
+            // One level (the race ends at a capture), filled afresh for these chances.
+            let mut tables = Tables::new(&pairs);
+            std::array::from_fn(|side| {
+                let v = tables.kind_values(race, Level::default(), side, FULL, FULL);
+                v.into_iter().fold(f64::NEG_INFINITY, f64::max)
+            })
+        })
     })
 }
 
@@ -314,22 +319,25 @@ impl Horizon for Game {
 }
 
 /// Plans against a uniformly mixing opponent in one Duo Regna game (see the module comment).
-/// The values found are kept for later calls (at most one value per level, dragon place and
-/// pair of hands: 45 MB if a game visits all 72 levels of the default game), except near the
-/// stalemate guard, where they depend on the round.
+/// The values found are kept for later calls in tables filled bottom-up (at most one value
+/// per level, dragon place and pair of hands: 45 MB if a game visits all 72 levels of the
+/// default game), except near the stalemate guard, where they depend on the round and a
+/// search finds them afresh.
 pub struct UniformPlanner {
     game: DuoRegna,
     pairs: HandPairs,
-    kept: Mutex<(Game, Memo)>,
+    kept: Mutex<(Game, Tables)>,
 }
 
 impl UniformPlanner {
     /// A planner for `game`.
     pub fn new(game: &DuoRegna) -> Self {
+        let pairs = HandPairs::new();
+        let tables = Tables::new(&pairs);
         UniformPlanner {
             game: game.clone(),
-            pairs: HandPairs::new(),
-            kept: Mutex::new((Game::new(game), Memo::new(CARDS))),
+            pairs,
+            kept: Mutex::new((Game::new(game), tables)),
         }
     }
 
@@ -351,17 +359,12 @@ impl UniformPlanner {
         let end_round = p.round.saturating_add(size as u32);
         let by_kind = if end_round < self.game.config.max_rounds {
             let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-            let (horizon, memo) = &mut *kept;
-            Self::search(horizon, &self.pairs, memo, end_round, p)
+            let (horizon, tables) = &mut *kept;
+            tables.kind_values(horizon, p.level, p.side, p.mine, p.theirs)
         } else {
+            let mut horizon = Game::new(&self.game);
             let mut memo = Memo::new(size);
-            Self::search(
-                &mut Game::new(&self.game),
-                &self.pairs,
-                &mut memo,
-                end_round,
-                p,
-            )
+            Self::search(&mut horizon, &self.pairs, &mut memo, end_round, p)
         };
         let mut out = [f64::NAN; CARDS];
         for (card, value) in out.iter_mut().enumerate() {
@@ -372,6 +375,8 @@ impl UniformPlanner {
         Ok(out)
     }
 
+    /// The kind values at `p` by a search of the rest of the hand whose last round is
+    /// `end_round - 1`, top-down, with the values `memo` holds and keeping those it finds.
     fn search(
         horizon: &mut Game,
         pairs: &HandPairs,
@@ -511,6 +516,86 @@ mod tests {
                 "{p:?}"
             );
         }
+    }
+
+    #[test]
+    fn the_tables_give_the_top_down_searchs_values_to_the_bit() {
+        // Every decision of random games, seat to move: the planner gives what the planner
+        // before the tables gave, bit for bit (the same sums in the same order), including
+        // after captures and where a capture ends the game. That planner kept one top-down
+        // search's values across calls, and searched afresh near the guard, as this one
+        // still does (the tables ignore the guard: this checks it does not use them there).
+        for options in [
+            serde_json::json!({}),
+            serde_json::json!({"dragon_deck": [3, 2], "dragons_to_win": 3}),
+            serde_json::json!({"dragon_deck": [4, 3], "dragons_to_win": 4, "max_rounds": 40}),
+        ] {
+            let g = game(options);
+            let planner = UniformPlanner::new(&g);
+            let mut before = (Game::new(&g), Memo::new(CARDS));
+            let (mut tested, mut captured, mut near_guard) = (0, 0, 0);
+            for seed in 0..16 {
+                let mut s = g.new_state(Rng::new(seed));
+                let mut rng = Rng::new(seed + 50);
+                while let Some(p) = public_state(&s) {
+                    let end_round = p.round + hand_size(p.mine) as u32;
+                    let got = planner.card_values(&p).expect("a state of the game");
+                    let expected = if end_round < g.config.max_rounds {
+                        let (horizon, memo) = &mut before;
+                        UniformPlanner::search(horizon, &planner.pairs, memo, end_round, &p)
+                    } else {
+                        near_guard += 1;
+                        let mut memo = Memo::new(hand_size(p.mine));
+                        let horizon = &mut Game::new(&g);
+                        UniformPlanner::search(horizon, &planner.pairs, &mut memo, end_round, &p)
+                    };
+                    for c in 0..CARDS {
+                        let want = if p.my_cards & (1 << c) != 0 {
+                            expected[kind_of(c)]
+                        } else {
+                            f64::NAN
+                        };
+                        assert_eq!(got[c].to_bits(), want.to_bits(), "{p:?}, card {c}");
+                    }
+                    tested += 1;
+                    captured += usize::from(p.level.mine + p.level.theirs > 0);
+                    let legal = g.legal_actions(&s);
+                    g.apply(
+                        &mut s,
+                        legal.iter().nth(rng.index(legal.len())).expect("a card"),
+                    );
+                }
+            }
+            assert!(
+                tested > 300 && captured > 50,
+                "{tested} states, {captured} after captures"
+            );
+            assert_eq!(
+                near_guard > 0,
+                g.config.max_rounds == 40,
+                "{near_guard} near the guard"
+            );
+        }
+    }
+
+    #[test]
+    fn the_race_by_tables_is_the_race_by_search_to_the_bit() {
+        // The fixed point as it was found before the tables: each iteration a search of the
+        // hand from full hands, top-down.
+        let pairs = HandPairs::new();
+        let by_search = Race::fixed_point(|race| {
+            let mut memo = Memo::new(CARDS);
+            let mut search = HandSearch::new(race, &pairs, &mut memo, CARDS as u32);
+            let at = search.slot(Level::default());
+            std::array::from_fn(|side| {
+                let v = search.kind_values(at, side, FULL, FULL);
+                v.into_iter().fold(f64::NEG_INFINITY, f64::max)
+            })
+        });
+        assert_eq!(
+            capture_chances().map(f64::to_bits),
+            by_search.map(f64::to_bits)
+        );
     }
 
     #[test]

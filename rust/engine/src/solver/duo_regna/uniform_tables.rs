@@ -1,0 +1,256 @@
+//! The planner's values against a uniform opponent, filled bottom-up: level by level, hand
+//! size by hand size, in flat tables.
+//!
+//! The recursion is [`uniform`](super::uniform)'s, with the same sums in the same order, so
+//! the numbers are the same to the bit; what changes is the order of the work. A level's
+//! table is filled for every pair of hands up to a size, and the levels a capture leads to
+//! up to one card fewer first, so every value a state needs is already in a table: no
+//! recursion, no check for a value not yet found, and a hand's kinds and the place of the
+//! hand it leaves looked up instead of counted. A hand's start fills its level for all pairs
+//! of nine cards or fewer, which a search from full hands meets anyway; later calls are
+//! look-ups. The stalemate guard is not modelled: near it the planner searches instead.
+
+use super::encoding::{
+    copies, hand_size, kinds, outcome, without, HandPairs, Level, Outcome, CENTRE, HAND_CODES,
+    KINDS,
+};
+use super::uniform::{Horizon, Then};
+use super::{Solver, Step};
+use crate::games::duo_regna::CARDS;
+use std::collections::HashMap;
+
+/// A next level not looked up.
+const NONE: usize = usize::MAX;
+
+/// What a hand can play, looked up instead of counted.
+#[derive(Clone, Copy, Default)]
+struct Moves {
+    /// How many kinds the hand holds.
+    n: usize,
+    /// The kinds held, ascending.
+    kinds: [usize; KINDS],
+    /// For each kind held, the place of the hand left after playing it among the hands of
+    /// its size.
+    rest: [usize; KINDS],
+    /// For each kind held, the chance a uniform draw from the hand plays it.
+    chance: [f64; KINDS],
+}
+
+/// One level's values.
+struct Table {
+    /// After a capture by me, by them; the tables of the next levels.
+    captures: [Then; 2],
+    next: [[usize; 2]; 2],
+    /// The hands' return by the dragon's place.
+    end: [f64; 3],
+    /// Pairs of hands filled, by size: every pair of this many cards or fewer.
+    filled: usize,
+    /// By side, then size, then my hand's place, then theirs (see [`Tables::pair`]).
+    values: Vec<f64>,
+}
+
+/// The tables of the levels met so far, for one horizon beyond the hands.
+pub(super) struct Tables {
+    tables: Vec<Table>,
+    index: HashMap<Level, usize>,
+    /// By size, then the hand's place among the hands of its size.
+    moves: Vec<Vec<Moves>>,
+    /// Each hand's place among the hands of its size, by hand code.
+    place: Vec<usize>,
+    /// Where the pairs of each size start, and how many hands that size has.
+    sizes: [(usize, usize); CARDS + 1],
+    /// Pairs of every size from 1 to 9.
+    stride: usize,
+    outcomes: [[Outcome; KINDS]; KINDS],
+}
+
+impl Tables {
+    /// No table yet, pairs of hands numbered by `pairs`.
+    pub(super) fn new(pairs: &HandPairs) -> Self {
+        let mut place = vec![0; HAND_CODES];
+        let mut sizes = [(0, 0); CARDS + 1];
+        for (k, size) in sizes.iter_mut().enumerate().skip(1) {
+            for (i, &h) in pairs.hands(k).iter().enumerate() {
+                place[h as usize] = i;
+            }
+            *size = (pairs.start(k), pairs.hands(k).len());
+        }
+        let moves = (0..=CARDS)
+            .map(|k| {
+                pairs
+                    .hands(k)
+                    .iter()
+                    .map(|&h| Self::moves(h, &place))
+                    .collect()
+            })
+            .collect();
+        Tables {
+            tables: Vec::new(),
+            index: HashMap::new(),
+            moves,
+            place,
+            sizes,
+            stride: pairs.len(),
+            outcomes: std::array::from_fn(|a| std::array::from_fn(|b| outcome(a, b))),
+        }
+    }
+
+    /// What hand `h` can play, `place` giving each hand's place among the hands of its size.
+    fn moves(h: u16, place: &[usize]) -> Moves {
+        let (kinds, n) = kinds(h);
+        let mut m = Moves {
+            n,
+            kinds,
+            ..Moves::default()
+        };
+        for (i, &a) in kinds[..n].iter().enumerate() {
+            m.rest[i] = place[without(h, a) as usize];
+            m.chance[i] = copies(h, a) as f64 / hand_size(h) as f64;
+        }
+        m
+    }
+
+    /// The place in a level's values of the pair of `k`-card hands at places `mine` and
+    /// `theirs`, dragon at `side`.
+    fn pair(&self, side: usize, k: usize, mine: usize, theirs: usize) -> usize {
+        let (start, count) = self.sizes[k];
+        side * self.stride + start + mine * count + theirs
+    }
+
+    /// The table of level `l`, made (empty) on first use.
+    fn table<H: Horizon>(&mut self, horizon: &mut H, l: Level) -> usize {
+        if let Some(&i) = self.index.get(&l) {
+            return i;
+        }
+        self.tables.push(Table {
+            captures: [
+                Then::of(horizon.capture(l, true)),
+                Then::of(horizon.capture(l, false)),
+            ],
+            next: [[NONE; 2]; 2],
+            end: horizon.hand_end(l),
+            filled: 0,
+            values: Vec::new(),
+        });
+        self.index.insert(l, self.tables.len() - 1);
+        self.tables.len() - 1
+    }
+
+    /// The value of each of my kinds (`f64::NEG_INFINITY` for kinds not held) in the state
+    /// of level `l`, dragon at `side`, hands `mine` and `theirs` (of equal, non-zero size),
+    /// filling the tables it needs first (level `l` up to this size).
+    pub(super) fn kind_values<H: Horizon>(
+        &mut self,
+        horizon: &mut H,
+        l: Level,
+        side: usize,
+        mine: u16,
+        theirs: u16,
+    ) -> [f64; KINDS] {
+        let at = self.table(horizon, l);
+        let k = hand_size(mine);
+        self.fill(horizon, at, k);
+        let (mine, theirs) = (self.place[mine as usize], self.place[theirs as usize]);
+        self.values_at(at, side, k, mine, theirs)
+    }
+
+    /// Fills level `at` for every pair of up to `size` cards (the levels after a capture
+    /// first, up to one card fewer; made here, where a capture can happen).
+    fn fill<H: Horizon>(&mut self, horizon: &mut H, at: usize, size: usize) {
+        let from = self.tables[at].filled;
+        if from >= size {
+            return;
+        }
+        for who in 0..2 {
+            if let Then::Next(to, n) = self.tables[at].captures[who] {
+                for (i, &(_, l)) in to[..n].iter().enumerate() {
+                    let next = self.table(horizon, l);
+                    self.tables[at].next[who][i] = next;
+                    self.fill(horizon, next, size - 1);
+                }
+            }
+        }
+        let mut values = std::mem::take(&mut self.tables[at].values);
+        values.resize(3 * self.stride, f64::NAN);
+        for k in from + 1..=size {
+            let count = self.sizes[k].1;
+            for side in 0..3 {
+                for mine in 0..count {
+                    for theirs in 0..count {
+                        let best = self
+                            .values_with(&values, at, side, k, mine, theirs)
+                            .into_iter()
+                            .fold(f64::NEG_INFINITY, f64::max);
+                        values[self.pair(side, k, mine, theirs)] = best;
+                    }
+                }
+            }
+        }
+        self.tables[at].values = values;
+        self.tables[at].filled = size;
+    }
+
+    /// [`kind_values`](Self::kind_values) from tables already filled, for the `k`-card
+    /// hands at places `mine` and `theirs`.
+    fn values_at(
+        &self,
+        at: usize,
+        side: usize,
+        k: usize,
+        mine: usize,
+        theirs: usize,
+    ) -> [f64; KINDS] {
+        self.values_with(&self.tables[at].values, at, side, k, mine, theirs)
+    }
+
+    /// [`values_at`](Self::values_at), level `at`'s own values taken from `own` (a table
+    /// being filled is out of its place).
+    fn values_with(
+        &self,
+        own: &[f64],
+        at: usize,
+        side: usize,
+        k: usize,
+        mine: usize,
+        theirs: usize,
+    ) -> [f64; KINDS] {
+        let table = &self.tables[at];
+        let (rows, cols) = (&self.moves[k][mine], &self.moves[k][theirs]);
+        // The value after the round, at level `to` (`None`: this one) with the dragon at
+        // `s` and the hands left at places `m` and `t` (the hands' return when empty).
+        let value = |to: Option<usize>, s: usize, m: usize, t: usize| {
+            let table = to.map_or(table, |to| &self.tables[to]);
+            if k == 1 {
+                table.end[s]
+            } else {
+                let values = if to.is_none() { own } else { &table.values };
+                values[self.pair(s, k - 1, m, t)]
+            }
+        };
+        let mut out = [f64::NEG_INFINITY; KINDS];
+        for (&a, &m) in rows.kinds[..rows.n].iter().zip(&rows.rest) {
+            let mut total = 0.0;
+            for ((&b, &t), &chance) in cols.kinds[..cols.n]
+                .iter()
+                .zip(&cols.rest)
+                .zip(&cols.chance)
+            {
+                let after = match Solver::step(side, self.outcomes[a][b]) {
+                    Step::Stay(s) => value(None, s, m, t),
+                    Step::Capture(by_me) => {
+                        let who = usize::from(!by_me);
+                        match table.captures[who] {
+                            Then::End(v) => v,
+                            Then::Next(next, n) => (0..n)
+                                .map(|i| next[i].0 * value(Some(table.next[who][i]), CENTRE, m, t))
+                                .sum(),
+                        }
+                    }
+                };
+                total += chance * after;
+            }
+            out[a] = total;
+        }
+        out
+    }
+}
