@@ -522,43 +522,34 @@ mod tests {
     fn the_tables_give_the_top_down_searchs_values_to_the_bit() {
         // Every decision of random games, seat to move: the planner gives what the planner
         // before the tables gave, bit for bit (the same sums in the same order), including
-        // after captures and where a capture ends the game. That planner kept one top-down
-        // search's values across calls, and searched afresh near the guard, as this one
-        // still does (the tables ignore the guard: this checks it does not use them there).
+        // after captures and where a capture ends the game, whether it meets the decisions
+        // in the games' order or backward (its first calls mid-hand, on any side, its
+        // tables filled from small hands up). That planner kept one top-down search's
+        // values across calls, and searched afresh near the guard, as this one still does
+        // (the tables ignore the guard: this checks they are not used there).
         for options in [
             serde_json::json!({}),
             serde_json::json!({"dragon_deck": [3, 2], "dragons_to_win": 3}),
             serde_json::json!({"dragon_deck": [4, 3], "dragons_to_win": 4, "max_rounds": 40}),
         ] {
             let g = game(options);
-            let planner = UniformPlanner::new(&g);
+            let pairs = HandPairs::new();
             let mut before = (Game::new(&g), Memo::new(CARDS));
-            let (mut tested, mut captured, mut near_guard) = (0, 0, 0);
+            let mut decisions = Vec::new();
             for seed in 0..16 {
                 let mut s = g.new_state(Rng::new(seed));
                 let mut rng = Rng::new(seed + 50);
                 while let Some(p) = public_state(&s) {
                     let end_round = p.round + hand_size(p.mine) as u32;
-                    let got = planner.card_values(&p).expect("a state of the game");
                     let expected = if end_round < g.config.max_rounds {
                         let (horizon, memo) = &mut before;
-                        UniformPlanner::search(horizon, &planner.pairs, memo, end_round, &p)
+                        UniformPlanner::search(horizon, &pairs, memo, end_round, &p)
                     } else {
-                        near_guard += 1;
                         let mut memo = Memo::new(hand_size(p.mine));
                         let horizon = &mut Game::new(&g);
-                        UniformPlanner::search(horizon, &planner.pairs, &mut memo, end_round, &p)
+                        UniformPlanner::search(horizon, &pairs, &mut memo, end_round, &p)
                     };
-                    for c in 0..CARDS {
-                        let want = if p.my_cards & (1 << c) != 0 {
-                            expected[kind_of(c)]
-                        } else {
-                            f64::NAN
-                        };
-                        assert_eq!(got[c].to_bits(), want.to_bits(), "{p:?}, card {c}");
-                    }
-                    tested += 1;
-                    captured += usize::from(p.level.mine + p.level.theirs > 0);
+                    decisions.push((p, expected));
                     let legal = g.legal_actions(&s);
                     g.apply(
                         &mut s,
@@ -566,9 +557,29 @@ mod tests {
                     );
                 }
             }
+            let (forward, backward) = (UniformPlanner::new(&g), UniformPlanner::new(&g));
+            let in_order = decisions.iter().map(|d| (&forward, d));
+            for (planner, (p, expected)) in
+                in_order.chain(decisions.iter().rev().map(|d| (&backward, d)))
+            {
+                let got = planner.card_values(p).expect("a state of the game");
+                for c in 0..CARDS {
+                    let want = if p.my_cards & (1 << c) != 0 {
+                        expected[kind_of(c)]
+                    } else {
+                        f64::NAN
+                    };
+                    assert_eq!(got[c].to_bits(), want.to_bits(), "{p:?}, card {c}");
+                }
+            }
+            let count =
+                |f: &dyn Fn(&PublicState) -> bool| decisions.iter().filter(|d| f(&d.0)).count();
+            let captured = count(&|p| p.level.mine + p.level.theirs > 0);
+            let near_guard = count(&|p| p.round + hand_size(p.mine) as u32 >= g.config.max_rounds);
             assert!(
-                tested > 300 && captured > 50,
-                "{tested} states, {captured} after captures"
+                decisions.len() > 300 && captured > 50,
+                "{} states, {captured} after captures",
+                decisions.len()
             );
             assert_eq!(
                 near_guard > 0,

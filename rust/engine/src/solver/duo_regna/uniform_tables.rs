@@ -2,17 +2,19 @@
 //! size by hand size, in flat tables.
 //!
 //! The recursion is [`uniform`](super::uniform)'s, with the same sums in the same order, so
-//! the numbers are the same to the bit; what changes is the order of the work. A level's
-//! table is filled for every pair of hands up to a size, and the levels a capture leads to
-//! up to one card fewer first, so every value a state needs is already in a table: no
-//! recursion, no check for a value not yet found, and a hand's kinds and the place of the
-//! hand it leaves looked up instead of counted. A hand's start fills its level for all pairs
-//! of nine cards or fewer, which a search from full hands meets anyway; later calls are
-//! look-ups. The stalemate guard is not modelled: near it the planner searches instead.
+//! the numbers are the same to the bit; what changes is the order of the work. A state of
+//! `k` cards needs its level's states of `k - 1` cards, and where a capture leads, the next
+//! levels' states of `k - 1` cards with the dragon in the centre; a round from the centre
+//! never captures. So a level's table is filled for every pair of hands up to a size, the
+//! dragon anywhere or only in the centre, after what those need: no recursion, no check for
+//! a value not yet found, and a hand's kinds and the place of the hand it leaves looked up
+//! instead of counted. A hand's start fills what a search from full hands meets (every pair
+//! of hands of each size it reaches); later calls are look-ups. The stalemate guard is not
+//! modelled: near it the planner searches instead.
 
 use super::encoding::{
     copies, hand_size, kinds, outcome, without, HandPairs, Level, Outcome, CENTRE, HAND_CODES,
-    KINDS,
+    KINDS, MINE, THEIRS,
 };
 use super::uniform::{Horizon, Then};
 use super::{Solver, Step};
@@ -43,8 +45,10 @@ struct Table {
     next: [[usize; 2]; 2],
     /// The hands' return by the dragon's place.
     end: [f64; 3],
-    /// Pairs of hands filled, by size: every pair of this many cards or fewer.
+    /// Pairs of hands filled, by size: every pair of this many cards or fewer, the dragon
+    /// anywhere; and with the dragon in the centre (at least as many).
     filled: usize,
+    centre: usize,
     /// By side, then size, then my hand's place, then theirs (see [`Tables::pair`]).
     values: Vec<f64>,
 }
@@ -130,6 +134,7 @@ impl Tables {
             next: [[NONE; 2]; 2],
             end: horizon.hand_end(l),
             filled: 0,
+            centre: 0,
             values: Vec::new(),
         });
         self.index.insert(l, self.tables.len() - 1);
@@ -138,7 +143,7 @@ impl Tables {
 
     /// The value of each of my kinds (`f64::NEG_INFINITY` for kinds not held) in the state
     /// of level `l`, dragon at `side`, hands `mine` and `theirs` (of equal, non-zero size),
-    /// filling the tables it needs first (level `l` up to this size).
+    /// filling the tables it needs first.
     pub(super) fn kind_values<H: Horizon>(
         &mut self,
         horizon: &mut H,
@@ -149,45 +154,89 @@ impl Tables {
     ) -> [f64; KINDS] {
         let at = self.table(horizon, l);
         let k = hand_size(mine);
-        self.fill(horizon, at, k);
+        self.fill(horizon, at, k - 1);
+        if side != CENTRE {
+            let (next, n) = self.next_tables(horizon, at);
+            for &to in &next[..n] {
+                self.fill_centre(horizon, to, k - 1);
+            }
+        }
         let (mine, theirs) = (self.place[mine as usize], self.place[theirs as usize]);
         self.values_at(at, side, k, mine, theirs)
     }
 
-    /// Fills level `at` for every pair of up to `size` cards (the levels after a capture
-    /// first, up to one card fewer; made here, where a capture can happen).
-    fn fill<H: Horizon>(&mut self, horizon: &mut H, at: usize, size: usize) {
-        let from = self.tables[at].filled;
-        if from >= size {
-            return;
-        }
+    /// The tables of the levels a capture at `at` leads to (made and linked on first use),
+    /// and how many.
+    fn next_tables<H: Horizon>(&mut self, horizon: &mut H, at: usize) -> ([usize; 4], usize) {
+        let mut out = ([NONE; 4], 0);
         for who in 0..2 {
             if let Then::Next(to, n) = self.tables[at].captures[who] {
                 for (i, &(_, l)) in to[..n].iter().enumerate() {
                     let next = self.table(horizon, l);
                     self.tables[at].next[who][i] = next;
-                    self.fill(horizon, next, size - 1);
+                    out.0[out.1] = next;
+                    out.1 += 1;
                 }
             }
         }
+        out
+    }
+
+    /// Fills level `at` for every pair of up to `size` cards, the dragon anywhere. A round
+    /// from the centre never captures, so the levels after a capture need only the centre
+    /// at one card fewer.
+    fn fill<H: Horizon>(&mut self, horizon: &mut H, at: usize, size: usize) {
+        let from = self.tables[at].filled;
+        if from >= size {
+            return;
+        }
+        let (next, n) = self.next_tables(horizon, at);
+        for &to in &next[..n] {
+            self.fill_centre(horizon, to, size - 1);
+        }
+        let centre = self.tables[at].centre;
+        for k in from + 1..=size {
+            let sides: &[usize] = if k <= centre {
+                &[MINE, THEIRS]
+            } else {
+                &[MINE, CENTRE, THEIRS]
+            };
+            self.fill_size(at, k, sides);
+        }
+        let table = &mut self.tables[at];
+        table.filled = size;
+        table.centre = table.centre.max(size);
+    }
+
+    /// Fills level `at` for every pair of up to `size` cards with the dragon in the centre
+    /// (and one card fewer anywhere, which those need).
+    fn fill_centre<H: Horizon>(&mut self, horizon: &mut H, at: usize, size: usize) {
+        if self.tables[at].centre >= size {
+            return;
+        }
+        self.fill(horizon, at, size - 1);
+        self.fill_size(at, size, &[CENTRE]);
+        self.tables[at].centre = size;
+    }
+
+    /// Fills level `at` for every pair of `k` cards with the dragon at `sides`, from the
+    /// values of `k - 1` cards (this level's, and the next levels' where a capture leads).
+    fn fill_size(&mut self, at: usize, k: usize, sides: &[usize]) {
         let mut values = std::mem::take(&mut self.tables[at].values);
         values.resize(3 * self.stride, f64::NAN);
-        for k in from + 1..=size {
-            let count = self.sizes[k].1;
-            for side in 0..3 {
-                for mine in 0..count {
-                    for theirs in 0..count {
-                        let best = self
-                            .values_with(&values, at, side, k, mine, theirs)
-                            .into_iter()
-                            .fold(f64::NEG_INFINITY, f64::max);
-                        values[self.pair(side, k, mine, theirs)] = best;
-                    }
+        let count = self.sizes[k].1;
+        for &side in sides {
+            for mine in 0..count {
+                for theirs in 0..count {
+                    let best = self
+                        .values_with(&values, at, side, k, mine, theirs)
+                        .into_iter()
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    values[self.pair(side, k, mine, theirs)] = best;
                 }
             }
         }
         self.tables[at].values = values;
-        self.tables[at].filled = size;
     }
 
     /// [`kind_values`](Self::kind_values) from tables already filled, for the `k`-card
