@@ -31,9 +31,12 @@ struct Moves {
     n: usize,
     /// The kinds held, ascending.
     kinds: [usize; KINDS],
+    /// For each kind held, where the pairs with the hand left after playing it as my hand
+    /// start in a level's values (at the first side).
+    row: [usize; KINDS],
     /// For each kind held, the place of the hand left after playing it among the hands of
-    /// its size.
-    rest: [usize; KINDS],
+    /// its size (its column in those pairs).
+    col: [usize; KINDS],
     /// For each kind held, the chance a uniform draw from the hand plays it.
     chance: [f64; KINDS],
 }
@@ -84,7 +87,7 @@ impl Tables {
                 pairs
                     .hands(k)
                     .iter()
-                    .map(|&h| Self::moves(h, &place))
+                    .map(|&h| Self::moves(h, &place, &sizes))
                     .collect()
             })
             .collect();
@@ -99,8 +102,9 @@ impl Tables {
         }
     }
 
-    /// What hand `h` can play, `place` giving each hand's place among the hands of its size.
-    fn moves(h: u16, place: &[usize]) -> Moves {
+    /// What hand `h` can play, `place` giving each hand's place among the hands
+    /// of its size and `sizes` where each size's pairs start and how many hands it has.
+    fn moves(h: u16, place: &[usize], sizes: &[(usize, usize)]) -> Moves {
         let (kinds, n) = kinds(h);
         let mut m = Moves {
             n,
@@ -108,7 +112,9 @@ impl Tables {
             ..Moves::default()
         };
         for (i, &a) in kinds[..n].iter().enumerate() {
-            m.rest[i] = place[without(h, a) as usize];
+            let rest = place[without(h, a) as usize];
+            let (start, count) = sizes[hand_size(h) - 1];
+            (m.row[i], m.col[i]) = (start + rest * count, rest);
             m.chance[i] = copies(h, a) as f64 / hand_size(h) as f64;
         }
         m
@@ -265,33 +271,33 @@ impl Tables {
     ) -> [f64; KINDS] {
         let table = &self.tables[at];
         let (rows, cols) = (&self.moves[k][mine], &self.moves[k][theirs]);
-        // The value after the round, at level `to` (`None`: this one) with the dragon at
-        // `s` and the hands left at places `m` and `t` (the hands' return when empty).
-        let value = |to: Option<usize>, s: usize, m: usize, t: usize| {
-            let table = to.map_or(table, |to| &self.tables[to]);
+        // The value after the round at level `to`, its values `values`, with the dragon at
+        // `s` and the hands left at `pair` (the hands' return when they are empty).
+        let value = |to: &Table, values: &[f64], s: usize, pair: usize| {
             if k == 1 {
-                table.end[s]
+                to.end[s]
             } else {
-                let values = if to.is_none() { own } else { &table.values };
-                values[self.pair(s, k - 1, m, t)]
+                values[s * self.stride + pair]
             }
         };
         let mut out = [f64::NEG_INFINITY; KINDS];
-        for (&a, &m) in rows.kinds[..rows.n].iter().zip(&rows.rest) {
+        for (&a, &row) in rows.kinds[..rows.n].iter().zip(&rows.row) {
             let mut total = 0.0;
-            for ((&b, &t), &chance) in cols.kinds[..cols.n]
-                .iter()
-                .zip(&cols.rest)
-                .zip(&cols.chance)
+            for ((&b, &col), &chance) in
+                cols.kinds[..cols.n].iter().zip(&cols.col).zip(&cols.chance)
             {
+                let pair = row + col;
                 let after = match Solver::step(side, self.outcomes[a][b]) {
-                    Step::Stay(s) => value(None, s, m, t),
+                    Step::Stay(s) => value(table, own, s, pair),
                     Step::Capture(by_me) => {
                         let who = usize::from(!by_me);
                         match table.captures[who] {
                             Then::End(v) => v,
                             Then::Next(next, n) => (0..n)
-                                .map(|i| next[i].0 * value(Some(table.next[who][i]), CENTRE, m, t))
+                                .map(|i| {
+                                    let to = &self.tables[table.next[who][i]];
+                                    next[i].0 * value(to, &to.values, CENTRE, pair)
+                                })
                                 .sum(),
                         }
                     }
