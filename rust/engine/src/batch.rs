@@ -9,12 +9,17 @@
 //! so random play is as reproducible as the games, whatever the threads.
 //!
 //! One learning seat per game: [`Batch::step_seats`] plays the learner's action (or none)
-//! in each game and then, with `random_others`, the other seats' random moves natively until
-//! the learner is to move again, so that a one-seat vector env needs one call per step.
+//! in each game and then the other seats' moves natively until the learner is to move again,
+//! so that a one-seat vector env needs one call per step: uniformly random moves with
+//! `random_others`, else those of the opponents of the game's entry of the batch's pool
+//! ([`Batch::set_opponent_pool`]: random, ISMCTS or a policy network, see
+//! [`crate::opponents`]), stopping at a seat the caller answers. The opponents draw from the
+//! game's own generator (the sampler), so their moves follow from the game's seed.
 
 use crate::actions::Action;
 use crate::error::{Error, Result};
 use crate::game::{Game, Seat};
+use crate::opponents::{opponent_at, Opponent, OpponentPool, Scratch};
 use crate::rng::{derive_seed, Rng};
 use crate::session::Session;
 use crate::workers::Workers;
@@ -124,14 +129,19 @@ struct Sizes {
     players: usize,
 }
 
+/// The opponents of one game: one per other seat, in seat order (`None`: the caller's).
+type Entry = Arc<[Option<Opponent>]>;
+
 /// One slot of a batch: the game being played there (a [`Session`]: state, history, seed),
-/// which game of the slot it is, and its sampler.
+/// which game of the slot it is, its sampler and its opponents.
 #[derive(Clone, Debug)]
 struct Slot<G: Game> {
     session: Session<G>,
     episode: u64,
-    /// The generator of [`Batch::sample_actions`] for this game.
+    /// The generator of [`Batch::sample_actions`] and of the native opponents for this game.
     sampler: Rng,
+    /// The entry of the pool this game plays (drawn when it started), if any.
+    opponents: Option<Entry>,
 }
 
 /// The seed of game `episode` of slot `index` in a batch of `n` seeded by `seed`.
@@ -155,15 +165,52 @@ impl<G: Game> Slot<G> {
             session: Session::new(game.clone(), game_seed),
             episode,
             sampler: sampler(game_seed),
+            opponents: None,
         }
     }
 
-    /// Starts game `episode` of this slot, the `index`th of a batch of `n` seeded by `seed`.
-    fn restart(&mut self, seed: u64, n: usize, index: usize, episode: u64) {
+    /// Starts game `episode` of this slot, the `index`th of a batch of `n` seeded by `seed`,
+    /// against an entry of `pool`.
+    fn restart(
+        &mut self,
+        (seed, n, pool): (u64, usize, Option<&OpponentPool>),
+        index: usize,
+        episode: u64,
+    ) {
         let game_seed = game_seed(seed, n, index, episode);
         self.session.restart(game_seed);
         self.episode = episode;
         self.sampler = sampler(game_seed);
+        self.opponents = pool.map(|p| p.draw(game_seed));
+    }
+
+    /// The seed this slot's game started from, in a batch of `n` seeded by `seed`.
+    fn seed(&self, seed: u64, n: usize, index: usize) -> u64 {
+        game_seed(seed, n, index, self.episode)
+    }
+}
+
+/// Who plays the other seats natively after the learner's move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Others {
+    /// Uniformly random moves for every other seat.
+    Random,
+    /// The opponents of each game's entry of the pool, up to a seat the caller answers.
+    Pool,
+}
+
+/// Helper threads for `shares` shares of work (none for one share).
+fn workers_for(shares: usize) -> Option<Workers> {
+    (shares > 1).then(|| Workers::new(shares)).flatten()
+}
+
+/// Shares of a batch of `n` games on up to `threads` threads, each of at least `min` games.
+fn shares(threads: usize, n: usize, min: usize) -> usize {
+    let shares = threads.min(n / min.max(1)).max(1);
+    if shares > 1 && n >= 2 * min {
+        shares
+    } else {
+        1
     }
 }
 
@@ -178,6 +225,10 @@ pub struct Batch<G: Game> {
     workers: Option<Workers>,
     sizes: Sizes,
     slots: Vec<Slot<G>>,
+    /// The opponents games draw from when they start, if any.
+    pool: Option<OpponentPool>,
+    /// The opponents' buffers, one per share of the work.
+    scratch: Vec<Scratch>,
 }
 
 impl<G: Game> Batch<G> {
@@ -190,9 +241,8 @@ impl<G: Game> Batch<G> {
             players: game.num_players(),
         };
         let threads = threads.max(1);
-        let workers = (threads > 1 && n >= 2 * MIN_GAMES_PER_THREAD)
-            .then(|| Workers::new(threads.min(n / MIN_GAMES_PER_THREAD)))
-            .flatten();
+        let shares = shares(threads, n, MIN_GAMES_PER_THREAD);
+        let workers = workers_for(shares);
         let mut batch = Batch {
             game,
             seed,
@@ -200,6 +250,8 @@ impl<G: Game> Batch<G> {
             workers,
             sizes,
             slots: Vec::with_capacity(n),
+            pool: None,
+            scratch: vec![Scratch::default(); shares],
         };
         for i in 0..n {
             let slot = Slot::start(&batch.game, seed, n, i, 0);
@@ -225,35 +277,46 @@ impl<G: Game> Batch<G> {
         }
     }
 
-    /// Runs `work` on every slot with its output rows, split over the threads.
-    fn run<O: Rows>(&mut self, out: O, work: impl Fn(&G, usize, &mut Slot<G>, O) + Sync) {
+    /// Runs `work` on every slot with its output rows and its share's scratch, split over
+    /// the threads.
+    fn run<O: Rows>(
+        &mut self,
+        out: O,
+        work: impl Fn(&G, usize, &mut Slot<G>, O, &mut Scratch) + Sync,
+    ) {
         let (game, sizes, work) = (&*self.game, self.sizes, &work);
-        let run_chunk = move |first: usize, slots: &mut [Slot<G>], mut out: O| {
-            for (k, slot) in slots.iter_mut().enumerate() {
-                let (row, rest) = out.split_at(1, sizes);
-                work(game, first + k, slot, row);
-                out = rest;
-            }
-        };
+        let run_chunk =
+            move |first: usize, slots: &mut [Slot<G>], mut out: O, scratch: &mut Scratch| {
+                for (k, slot) in slots.iter_mut().enumerate() {
+                    let (row, rest) = out.split_at(1, sizes);
+                    work(game, first + k, slot, row, scratch);
+                    out = rest;
+                }
+            };
+        let mut scratch = self.scratch.iter_mut();
         let Some(workers) = self.workers.as_mut() else {
-            run_chunk(0, &mut self.slots, out);
+            let mut none = Scratch::default();
+            let mine = scratch.next().unwrap_or(&mut none);
+            run_chunk(0, &mut self.slots, out, mine);
             return;
         };
-        // One share per thread (the workers were sized for this batch), each taken once.
+        // One share per thread (the workers and the scratch were sized for this batch), each
+        // taken once.
         let chunk = self.slots.len().div_ceil(workers.threads());
         let mut shares = Vec::with_capacity(workers.threads());
         let (mut slots, mut out, mut first) = (&mut self.slots[..], out, 0);
         while slots.len() > chunk {
             let (mine, rest) = slots.split_at_mut(chunk);
             let (my_out, rest_out) = out.split_at(chunk, sizes);
-            shares.push(Mutex::new(Some((first, mine, my_out))));
+            shares.push(Mutex::new(Some((first, mine, my_out, scratch.next()))));
             (slots, out, first) = (rest, rest_out, first + chunk);
         }
-        shares.push(Mutex::new(Some((first, slots, out))));
+        shares.push(Mutex::new(Some((first, slots, out, scratch.next()))));
         workers.run(&|i| {
             let share = shares.get(i).and_then(|s| s.lock().ok()?.take());
-            if let Some((first, slots, out)) = share {
-                run_chunk(first, slots, out);
+            if let Some((first, slots, out, scratch)) = share {
+                let mut none = Scratch::default();
+                run_chunk(first, slots, out, scratch.unwrap_or(&mut none));
             }
         });
     }
@@ -283,15 +346,31 @@ fn observe_as<G: Game>(game: &G, slot: &Slot<G>, seat: Option<Seat>, out: &mut B
 }
 
 impl<G: Game> Slot<G> {
-    /// Plays uniformly random moves (from the slot's sampler) until `seat` is to move or the
-    /// game is over.
-    fn play_others(&mut self, game: &G, seat: Seat) {
+    /// Plays the other seats' moves (drawing from the slot's sampler) until `seat` is to
+    /// move, the game is over, or (with the pool's opponents) a seat the caller answers is
+    /// to move.
+    fn play_others(&mut self, game: &G, seat: Seat, others: Others, scratch: &mut Scratch) {
+        let entry = match others {
+            Others::Random => None,
+            Others::Pool => match &self.opponents {
+                Some(entry) => Some(entry.clone()),
+                None => return,
+            },
+        };
         while let Some(p) = game.current_player(self.session.state()) {
             if p == seat {
                 break;
             }
+            let opponent = match &entry {
+                None => &Opponent::Random,
+                Some(entry) => match opponent_at(entry, seat, p) {
+                    Some(o) => o,
+                    None => break,
+                },
+            };
             let legal = self.session.legal_actions();
-            match legal.nth(self.sampler.index(legal.len().max(1))) {
+            let state = self.session.state();
+            match opponent.choose(game, state, p, &legal, &mut self.sampler, scratch) {
                 Some(a) => self.session.play(a),
                 None => break,
             }
@@ -323,12 +402,14 @@ impl<G: Game> Batch<G> {
             self.seed = seed;
         }
         let (seed, n) = (self.seed, self.slots.len());
-        self.run(out, |game, i, slot, mut row| {
-            slot.restart(seed, n, i, 0);
+        let pool = self.pool.take();
+        self.run(out, |game, i, slot, mut row, _| {
+            slot.restart((seed, n, pool.as_ref()), i, 0);
             row.rewards.fill(0.0);
             row.terminated[0] = false;
             observe(game, slot, &mut row);
         });
+        self.pool = pool;
         Ok(())
     }
     /// Plays `actions[i]` in game `i`, restarts the games that ended and writes the outputs.
@@ -344,7 +425,8 @@ impl<G: Game> Batch<G> {
         }
         self.check_actions(actions, false)?;
         let seed = self.seed;
-        self.run(out, |game, i, slot, mut row| {
+        let pool = self.pool.take();
+        self.run(out, |game, i, slot, mut row, _| {
             slot.session.play(actions[i] as Action);
             let over = slot.session.is_terminal();
             row.rewards.fill(0.0);
@@ -353,17 +435,18 @@ impl<G: Game> Batch<G> {
                 for (r, x) in row.rewards.iter_mut().zip(slot.session.returns()) {
                     *r = x as f32;
                 }
-                slot.restart(seed, n, i, slot.episode + 1);
+                slot.restart((seed, n, pool.as_ref()), i, slot.episode + 1);
             }
             observe(game, slot, &mut row);
         });
+        self.pool = pool;
         Ok(())
     }
     /// Refuses the first illegal action, naming its game (`-1`, no move, is allowed when
     /// `allow_none`); checked in parallel like the step itself.
     fn check_actions(&mut self, actions: &[i64], allow_none: bool) -> Result<()> {
         let first_illegal = AtomicUsize::new(usize::MAX);
-        self.run(actions, |_, i, slot, a| {
+        self.run(actions, |_, i, slot, a, _| {
             let legal = a.first().is_some_and(|&a| {
                 (allow_none && a == -1)
                     || usize::try_from(a).is_ok_and(|a| slot.session.legal_actions().contains(a))
@@ -386,11 +469,12 @@ impl<G: Game> Batch<G> {
         Ok(())
     }
     /// One step of a learner at seat `seats[i]` of game `i`: plays `actions[i]` (`-1`: no
-    /// move), then, with `random_others`, uniformly random moves for the other seats (from
-    /// the game's own generator) until the learner is to move or the game is over. A game
-    /// that ends writes its returns into `rewards`, the learner's observation of its last
-    /// position into its row of `finals`, and restarts (the others then move first where
-    /// they lead). Each row shows the learner's observation tensor, the current player's
+    /// move), then the other seats' moves natively (from the game's own generator) until the
+    /// learner is to move or the game is over: with `random_others` uniformly random moves,
+    /// else the moves of the game's opponents from the pool, up to a seat the caller answers
+    /// (none without a pool). A game that ends writes its returns into `rewards`, the
+    /// learner's observation of its last position into its row of `finals`, and restarts
+    /// (the others then move first where they lead). Each row shows the learner's observation tensor, the current player's
     /// legal actions and the current player. Bad seats and actions are refused before
     /// anything changes, naming the game.
     pub fn step_seats(
@@ -418,20 +502,24 @@ impl<G: Game> Batch<G> {
         }
         self.check_actions(actions, true)?;
         let seed = self.seed;
+        let pool = self.pool.take();
+        let others = if random_others {
+            Others::Random
+        } else {
+            Others::Pool
+        };
         let rows = SeatRows {
             out,
             finals,
             seats,
             actions,
         };
-        self.run(rows, |game, i, slot, mut row| {
+        self.run(rows, |game, i, slot, mut row, scratch| {
             let seat = row.seats[0] as Seat;
             if row.actions[0] >= 0 {
                 slot.session.play(row.actions[0] as Action);
             }
-            if random_others {
-                slot.play_others(game, seat);
-            }
+            slot.play_others(game, seat, others, scratch);
             let over = slot.session.is_terminal();
             row.out.rewards.fill(0.0);
             row.out.terminated[0] = over;
@@ -441,13 +529,12 @@ impl<G: Game> Batch<G> {
                     *r = x as f32;
                 }
                 game.observation_tensor(slot.session.state(), seat, row.finals);
-                slot.restart(seed, n, i, slot.episode + 1);
-                if random_others {
-                    slot.play_others(game, seat);
-                }
+                slot.restart((seed, n, pool.as_ref()), i, slot.episode + 1);
+                slot.play_others(game, seat, others, scratch);
             }
             observe_as(game, slot, Some(seat), &mut row.out);
         });
+        self.pool = pool;
         Ok(())
     }
     /// Writes a uniformly random legal action of each game into `out` (`-1` for a game that
@@ -459,7 +546,7 @@ impl<G: Game> Batch<G> {
                 self.slots.len()
             )));
         }
-        self.run(out, |_, _, slot, row| {
+        self.run(out, |_, _, slot, row, _| {
             let legal = slot.session.legal_actions();
             row[0] = match legal.len() {
                 0 => -1,
@@ -472,9 +559,49 @@ impl<G: Game> Batch<G> {
     pub fn seeds(&self) -> Vec<u64> {
         let n = self.slots.len();
         let seeds = self.slots.iter().enumerate();
-        seeds
-            .map(|(i, s)| game_seed(self.seed, n, i, s.episode))
-            .collect()
+        seeds.map(|(i, s)| s.seed(self.seed, n, i)).collect()
+    }
+    /// Sets the opponents [`Batch::step_seats`] plays natively (without `random_others`):
+    /// each game that starts from now on plays one entry of `pool`, drawn from its seed
+    /// ([`crate::opponents::pool_entry`]); a game under way keeps its entry, and one without
+    /// (every game before the first pool) draws its entry now. `None` removes every game's
+    /// opponents at once. The helper threads are sized again for the new opponents (a search
+    /// is worth a thread for one game).
+    /// A pool that does not fit the game (see [`OpponentPool::check`]) is refused, and
+    /// nothing changes.
+    pub fn set_opponent_pool(&mut self, pool: Option<OpponentPool>) -> Result<()> {
+        if let Some(p) = &pool {
+            let s = self.sizes;
+            p.check(s.players, s.observation, s.actions)?;
+        }
+        let n = self.slots.len();
+        match &pool {
+            None => self.slots.iter_mut().for_each(|s| s.opponents = None),
+            Some(p) => {
+                for (i, slot) in self.slots.iter_mut().enumerate() {
+                    if slot.opponents.is_none() {
+                        slot.opponents = Some(p.draw(slot.seed(self.seed, n, i)));
+                    }
+                }
+            }
+        }
+        let min = pool
+            .as_ref()
+            .map_or(MIN_GAMES_PER_THREAD, OpponentPool::min_games_per_thread);
+        let wanted = shares(self.threads, n, min);
+        let have = self.workers.as_ref().map_or(1, Workers::threads);
+        if wanted != have {
+            self.workers = workers_for(wanted);
+        }
+        // Games under way may keep opponents of an earlier pool: the buffers only grow.
+        let shares = self.workers.as_ref().map_or(1, Workers::threads);
+        let mut scratch = self.scratch.first().cloned().unwrap_or_default();
+        if let Some(p) = &pool {
+            scratch = scratch.at_least(&p.scratch(self.sizes.observation));
+        }
+        self.scratch = vec![scratch; shares];
+        self.pool = pool;
+        Ok(())
     }
     /// Game `i` as it stands, with its history and seed.
     pub fn session(&self, i: usize) -> Result<&Session<G>> {
@@ -493,6 +620,7 @@ mod tests {
     use super::*;
     use crate::games::duo_regna::DuoRegna;
     use crate::options::Options;
+    use crate::policy::{Activation, Layer, PolicyNet};
 
     /// Output buffers for `n` games of `game`, and the final observations.
     struct Buffers {
@@ -523,6 +651,16 @@ mod tests {
             seats: &[i64],
             actions: &[i64],
         ) -> Result<()> {
+            self.step_others(batch, seats, actions, true)
+        }
+
+        fn step_others(
+            &mut self,
+            batch: &mut Batch<DuoRegna>,
+            seats: &[i64],
+            actions: &[i64],
+            random_others: bool,
+        ) -> Result<()> {
             let out = BatchOut {
                 observations: &mut self.observations,
                 masks: &mut self.masks,
@@ -530,8 +668,168 @@ mod tests {
                 terminated: &mut self.terminated,
                 players: &mut self.players,
             };
-            batch.step_seats(seats, actions, true, out, &mut self.finals)
+            batch.step_seats(seats, actions, random_others, out, &mut self.finals)
         }
+
+        /// The first legal action of each game's row.
+        fn first_legal(&self, batch: &Batch<DuoRegna>) -> Vec<i64> {
+            let width = batch.sizes.actions;
+            self.masks
+                .chunks(width)
+                .map(|row| row.iter().position(|&m| m).map_or(-1, |a| a as i64))
+                .collect()
+        }
+    }
+
+    fn duo_regna() -> Arc<DuoRegna> {
+        Arc::new(DuoRegna::from_options(&Options::new()).expect("default options"))
+    }
+
+    /// A network of random weights for Duo Regna (55 floats in, 9 actions out).
+    fn random_net(seed: u64) -> Arc<PolicyNet> {
+        let mut rng = Rng::new(seed);
+        let mut layer = |inputs: usize, outputs: usize| Layer {
+            weight: (0..inputs * outputs)
+                .map(|_| rng.next_u32() as f32 / u32::MAX as f32 - 0.5)
+                .collect(),
+            bias: (0..outputs)
+                .map(|_| rng.next_u32() as f32 / u32::MAX as f32 - 0.5)
+                .collect(),
+            inputs,
+        };
+        let layers = vec![layer(55, 12), layer(12, 9)];
+        Arc::new(PolicyNet::new(layers, Activation::Tanh).expect("shapes fit"))
+    }
+
+    /// Each game's history, move by move.
+    fn histories(batch: &Batch<DuoRegna>) -> Vec<Vec<Action>> {
+        (0..batch.len())
+            .map(|i| batch.session(i).expect("a game").history().to_vec())
+            .collect()
+    }
+
+    #[test]
+    fn a_policy_opponent_plays_the_networks_choice_from_its_seats_observation() {
+        let game = duo_regna();
+        let net = random_net(3);
+        let seats = [0, 1, 0, 1];
+        let mut batch = Batch::new(game.clone(), 4, 11, 1);
+        let policy = Opponent::Policy {
+            net: net.clone(),
+            sample: false,
+        };
+        let pool = OpponentPool::new(vec![vec![Some(policy)]]).expect("an entry");
+        batch.set_opponent_pool(Some(pool)).expect("fits the game");
+        let mut buf = Buffers::new(&batch);
+        buf.step_others(&mut batch, &seats, &[-1; 4], false)
+            .expect("no moves");
+        let (mut checked, mut ended) = (0, 0);
+        let mut scratch = vec![0.0; net.scratch_len()];
+        let mut tensor = vec![0.0; 55];
+        for _ in 0..200 {
+            assert_eq!(buf.players, seats);
+            let actions = buf.first_legal(&batch);
+            buf.step_others(&mut batch, &seats, &actions, false)
+                .expect("legal moves");
+            ended += buf.terminated.iter().filter(|&&t| t).count();
+            for (i, &learner) in seats.iter().enumerate() {
+                let session = batch.session(i).expect("a game");
+                let mut replay = Session::new(game.clone(), session.seed().expect("seeded"));
+                for &a in session.history() {
+                    let seat = replay.current_player().expect("not over");
+                    if seat != learner as usize {
+                        tensor.fill(0.0);
+                        game.observation_tensor(replay.state(), seat, &mut tensor);
+                        let legal = replay.legal_actions();
+                        assert_eq!(net.choose(&tensor, &legal, None, &mut scratch), Some(a));
+                        checked += 1;
+                    }
+                    replay.apply(i64::from(a)).expect("legal");
+                }
+            }
+        }
+        assert!(ended > 3 && checked > 200, "{ended} games, {checked} moves");
+    }
+
+    #[test]
+    fn ismcts_and_sampling_opponents_replay_from_the_seed_whatever_the_threads() {
+        let game = duo_regna();
+        let ismcts = Opponent::Ismcts(crate::search::IsmctsConfig {
+            iterations: 30,
+            ..Default::default()
+        });
+        let sampling = Opponent::Policy {
+            net: random_net(5),
+            sample: true,
+        };
+        let run = |threads: usize| {
+            let mut batch = Batch::new(game.clone(), 6, 2, threads);
+            let entries = vec![vec![Some(ismcts.clone())], vec![Some(sampling.clone())]];
+            let pool = OpponentPool::new(entries).expect("entries");
+            batch.set_opponent_pool(Some(pool)).expect("fits");
+            let mut buf = Buffers::new(&batch);
+            let seats = [1, 0, 1, 0, 1, 0];
+            buf.step_others(&mut batch, &seats, &[-1; 6], false)
+                .expect("no moves");
+            for _ in 0..25 {
+                let actions = buf.first_legal(&batch);
+                buf.step_others(&mut batch, &seats, &actions, false)
+                    .expect("legal moves");
+            }
+            (
+                batch.workers.as_ref().map_or(1, Workers::threads),
+                histories(&batch),
+            )
+        };
+        let (one, a) = run(1);
+        let (three, b) = run(3);
+        assert_eq!((one, three), (1, 3));
+        assert_eq!(a, b);
+        assert_eq!(a, run(1).1);
+    }
+
+    #[test]
+    fn a_seat_without_a_native_opponent_is_left_to_the_caller() {
+        let game = duo_regna();
+        let mut batch = Batch::new(game, 8, 4, 1);
+        let entries = vec![vec![Some(Opponent::Random)], vec![None]];
+        let pool = OpponentPool::new(entries).expect("entries");
+        batch.set_opponent_pool(Some(pool)).expect("fits");
+        let mut buf = Buffers::new(&batch);
+        let seats = [0; 8];
+        buf.step_others(&mut batch, &seats, &[-1; 8], false)
+            .expect("no moves");
+        let mut waiting = 0;
+        for _ in 0..100 {
+            let actions = buf.first_legal(&batch);
+            buf.step_others(&mut batch, &seats, &actions, false)
+                .expect("legal moves");
+            for (i, slot) in batch.slots.iter().enumerate() {
+                let native = slot.opponents.as_ref().expect("drawn")[0].is_some();
+                let learner_to_move = buf.players[i] == 0;
+                assert!(native <= learner_to_move || buf.players[i] < 0);
+                waiting += usize::from(!native && buf.players[i] == 1);
+            }
+        }
+        assert!(waiting > 20, "{waiting}");
+        let too_many = OpponentPool::new(vec![vec![None, None]]).expect("an entry");
+        assert!(batch.set_opponent_pool(Some(too_many)).is_err());
+        let small = PolicyNet::new(
+            vec![Layer {
+                weight: vec![0.0; 3],
+                bias: vec![0.0; 3],
+                inputs: 1,
+            }],
+            Activation::Relu,
+        )
+        .expect("one layer");
+        let policy = Opponent::Policy {
+            net: Arc::new(small),
+            sample: false,
+        };
+        let foreign = OpponentPool::new(vec![vec![Some(policy)]]).expect("an entry");
+        let e = batch.set_opponent_pool(Some(foreign)).expect_err("1 input");
+        assert!(e.to_string().contains("55 floats and 9 actions"), "{e}");
     }
 
     #[test]

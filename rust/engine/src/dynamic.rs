@@ -9,6 +9,7 @@ use crate::actions::{Action, ActionSet};
 use crate::batch::{Batch, BatchOut};
 use crate::error::Result;
 use crate::game::{Game, GameInfo, Seat};
+use crate::opponents::OpponentPool;
 use crate::options::Options;
 use crate::playout::{random_playouts, PlayoutStats};
 use crate::recall;
@@ -203,8 +204,8 @@ pub trait DynBatch: Send + Sync {
     /// Plays `actions[i]` in game `i`, restarts the games that ended and writes the outputs.
     /// Any bad action is refused before anything changes, naming the game.
     fn step(&mut self, actions: &[i64], out: BatchOut<'_>) -> Result<()>;
-    /// One step of a learner at seat `seats[i]` of game `i`, the others played at random
-    /// natively with `random_others` (see [`Batch::step_seats`]).
+    /// One step of a learner at seat `seats[i]` of game `i`, the others played natively:
+    /// at random with `random_others`, else by the pool's opponents (see [`Batch::step_seats`]).
     fn step_seats(
         &mut self,
         seats: &[i64],
@@ -213,6 +214,8 @@ pub trait DynBatch: Send + Sync {
         out: BatchOut<'_>,
         finals: &mut [f32],
     ) -> Result<()>;
+    /// Sets the opponents `step_seats` plays natively (see [`Batch::set_opponent_pool`]).
+    fn set_opponent_pool(&mut self, pool: Option<OpponentPool>) -> Result<()>;
     /// Writes a uniformly random legal action of each game into `out` (`-1` for a game that
     /// is over), drawn from each game's own generator: random play without a Python loop.
     fn sample_actions(&mut self, out: &mut [i64]) -> Result<()>;
@@ -331,6 +334,9 @@ impl<G: Game> DynBatch for Batch<G> {
         finals: &mut [f32],
     ) -> Result<()> {
         Batch::step_seats(self, seats, actions, random_others, out, finals)
+    }
+    fn set_opponent_pool(&mut self, pool: Option<OpponentPool>) -> Result<()> {
+        Batch::set_opponent_pool(self, pool)
     }
     fn sample_actions(&mut self, out: &mut [i64]) -> Result<()> {
         Batch::sample_actions(self, out)
