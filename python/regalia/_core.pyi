@@ -15,6 +15,8 @@ __all__ = [
     "Game",
     "GameTree",
     "Mccfr",
+    "Opponent",
+    "Policy",
     "State",
     "VectorEnv",
     "make",
@@ -182,9 +184,49 @@ class VectorEnv:
         npt.NDArray[np.int64],
         npt.NDArray[np.float32],
     ]: ...
+    def set_opponent_pool(self, pool: list[list[Opponent | None]] | None) -> None: ...
     def sample_actions(self) -> npt.NDArray[np.int64]: ...
     def seeds(self) -> npt.NDArray[np.uint64]: ...
     def state(self, index: int) -> State: ...
+
+@final
+class Policy:
+    """A trained policy network loaded into the engine: observation tensor to action logits."""
+
+    def __new__(
+        cls,
+        game: Game,
+        layers: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]],
+        activation: str,
+    ) -> Policy: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def activation(self) -> str: ...
+    def logits(self, observations: npt.ArrayLike) -> npt.NDArray[np.float32]: ...
+    def act(
+        self, observations: npt.ArrayLike, masks: npt.ArrayLike, draws: list[float] | None = None
+    ) -> npt.NDArray[np.int64]: ...
+    def probabilities(self, observations: npt.ArrayLike, masks: npt.ArrayLike) -> npt.NDArray[np.float64]: ...
+
+@final
+class Opponent:
+    """An opponent a ``VectorEnv`` plays natively: random, ISMCTS or a policy."""
+
+    @staticmethod
+    def random() -> Opponent: ...
+    @staticmethod
+    def ismcts(
+        iterations: int | None = None,
+        exploration: float = 1.0,
+        time_limit: float | None = None,
+        rollout: Rollout | None = None,
+        threads: int | None = None,
+        belief: BeliefModel | None = None,
+        opponents: OpponentModel | None = None,
+    ) -> Opponent: ...
+    @staticmethod
+    def policy(policy: Policy, sample: bool = False) -> Opponent: ...
 
 @final
 class DuoRegnaSolver:

@@ -7,6 +7,7 @@ mod errors;
 mod exact;
 mod game;
 mod interrupt;
+mod opponents;
 mod solver;
 mod state;
 mod vector;
@@ -97,6 +98,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
     m.add_class::<PyState>()?;
     m.add_class::<vector::PyVectorEnv>()?;
+    m.add_class::<opponents::PyPolicy>()?;
+    m.add_class::<opponents::PyOpponent>()?;
     m.add_class::<solver::PySolver>()?;
     m.add_class::<cfr::PyMccfr>()?;
     m.add_class::<exact::PyGameTree>()?;

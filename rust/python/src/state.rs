@@ -61,95 +61,17 @@ impl PyState {
         particles: Option<&Bound<'_, PyAny>>,
         opponents: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<IsmctsResult> {
-        let bad = |m: &str| InvalidArgumentError::new_err(m.to_string());
-        let threads = match threads {
-            Some(n) => int_arg(n, "threads", InvalidArgumentError::new_err, None)?,
-            None => 1,
-        };
-        let threads = usize::try_from(threads)
-            .ok()
-            .filter(|n| (1..=MAX_THREADS).contains(n))
-            .ok_or_else(|| bad(&format!("threads must be from 1 to {MAX_THREADS}")))?;
-        let iterations = match iterations {
-            Some(n) => int_arg(n, "iterations", InvalidArgumentError::new_err, None)?,
-            None => IsmctsConfig::default().iterations as i64,
-        };
-        let iterations = u64::try_from(iterations)
-            .ok()
-            .filter(|&n| n >= 1)
-            .ok_or_else(|| bad("iterations must be at least 1"))?;
-        if !(exploration.is_finite() && exploration >= 0.0) {
-            return Err(bad("exploration must be a finite number >= 0"));
-        }
-        let time_limit = match time_limit {
-            None => None,
-            Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t.min(1e9))),
-            Some(_) => {
-                return Err(bad(
-                    "time_limit must be None or a positive number of seconds",
-                ))
-            }
-        };
-        let rollout = match rollout {
-            None => Rollout::default(),
-            Some(r) => r
-                .extract::<String>()
-                .ok()
-                .and_then(|name| Rollout::from_name(&name))
-                .ok_or_else(|| {
-                    let names: Vec<_> = Rollout::ALL
-                        .iter()
-                        .map(|r| format!("'{}'", r.name()))
-                        .collect();
-                    bad(&format!("rollout must be {}", names.join(" or ")))
-                })?,
-        };
-        let model = match belief {
-            None => BeliefModel::None,
-            Some(m) => m
-                .extract::<String>()
-                .ok()
-                .and_then(|name| BeliefModel::from_name(&name))
-                .ok_or_else(|| {
-                    let names: Vec<_> = BeliefModel::ALL
-                        .iter()
-                        .map(|m| format!("'{}'", m.name()))
-                        .collect();
-                    bad(&format!("belief must be {}", names.join(", ")))
-                })?,
-        };
-        let opponents = match opponents {
-            None => Opponents::default(),
-            Some(o) => o
-                .extract::<String>()
-                .ok()
-                .and_then(|name| Opponents::from_name(&name))
-                .ok_or_else(|| {
-                    let names: Vec<_> = Opponents::ALL
-                        .iter()
-                        .map(|o| format!("'{}'", o.name()))
-                        .collect();
-                    bad(&format!("opponents must be {}", names.join(", ")))
-                })?,
-        };
-        let particles = match particles {
-            Some(n) => int_arg(n, "particles", InvalidArgumentError::new_err, None)?,
-            None => Belief::default().particles as i64,
-        };
-        let particles = usize::try_from(particles)
-            .ok()
-            .filter(|n| (1..=MAX_PARTICLES).contains(n))
-            .ok_or_else(|| bad(&format!("particles must be from 1 to {MAX_PARTICLES}")))?;
-        let config = IsmctsConfig {
+        let config = ismcts_config(
             iterations,
             exploration,
-            seed: seed.map_or(Ok(0), seed_arg)?,
+            seed,
             time_limit,
             rollout,
             threads,
-            belief: Belief { model, particles },
+            belief,
+            particles,
             opponents,
-        };
+        )?;
         let inner = &self.inner;
         interruptible(py, |stop| {
             inner.ismcts(&config, stop)?.ok_or_else(|| {
@@ -157,6 +79,111 @@ impl PyState {
             })
         })
     }
+}
+
+/// The search ``State.ismcts`` is asked for, its arguments checked.
+#[allow(clippy::too_many_arguments)]
+pub fn ismcts_config(
+    iterations: Option<&Bound<'_, PyAny>>,
+    exploration: f64,
+    seed: Option<&Bound<'_, PyAny>>,
+    time_limit: Option<f64>,
+    rollout: Option<&Bound<'_, PyAny>>,
+    threads: Option<&Bound<'_, PyAny>>,
+    belief: Option<&Bound<'_, PyAny>>,
+    particles: Option<&Bound<'_, PyAny>>,
+    opponents: Option<&Bound<'_, PyAny>>,
+) -> PyResult<IsmctsConfig> {
+    let bad = |m: &str| InvalidArgumentError::new_err(m.to_string());
+    let threads = match threads {
+        Some(n) => int_arg(n, "threads", InvalidArgumentError::new_err, None)?,
+        None => 1,
+    };
+    let threads = usize::try_from(threads)
+        .ok()
+        .filter(|n| (1..=MAX_THREADS).contains(n))
+        .ok_or_else(|| bad(&format!("threads must be from 1 to {MAX_THREADS}")))?;
+    let iterations = match iterations {
+        Some(n) => int_arg(n, "iterations", InvalidArgumentError::new_err, None)?,
+        None => IsmctsConfig::default().iterations as i64,
+    };
+    let iterations = u64::try_from(iterations)
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| bad("iterations must be at least 1"))?;
+    if !(exploration.is_finite() && exploration >= 0.0) {
+        return Err(bad("exploration must be a finite number >= 0"));
+    }
+    let time_limit = match time_limit {
+        None => None,
+        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t.min(1e9))),
+        Some(_) => {
+            return Err(bad(
+                "time_limit must be None or a positive number of seconds",
+            ))
+        }
+    };
+    let rollout = match rollout {
+        None => Rollout::default(),
+        Some(r) => r
+            .extract::<String>()
+            .ok()
+            .and_then(|name| Rollout::from_name(&name))
+            .ok_or_else(|| {
+                let names: Vec<_> = Rollout::ALL
+                    .iter()
+                    .map(|r| format!("'{}'", r.name()))
+                    .collect();
+                bad(&format!("rollout must be {}", names.join(" or ")))
+            })?,
+    };
+    let model = match belief {
+        None => BeliefModel::None,
+        Some(m) => m
+            .extract::<String>()
+            .ok()
+            .and_then(|name| BeliefModel::from_name(&name))
+            .ok_or_else(|| {
+                let names: Vec<_> = BeliefModel::ALL
+                    .iter()
+                    .map(|m| format!("'{}'", m.name()))
+                    .collect();
+                bad(&format!("belief must be {}", names.join(", ")))
+            })?,
+    };
+    let opponents = match opponents {
+        None => Opponents::default(),
+        Some(o) => o
+            .extract::<String>()
+            .ok()
+            .and_then(|name| Opponents::from_name(&name))
+            .ok_or_else(|| {
+                let names: Vec<_> = Opponents::ALL
+                    .iter()
+                    .map(|o| format!("'{}'", o.name()))
+                    .collect();
+                bad(&format!("opponents must be {}", names.join(", ")))
+            })?,
+    };
+    let particles = match particles {
+        Some(n) => int_arg(n, "particles", InvalidArgumentError::new_err, None)?,
+        None => Belief::default().particles as i64,
+    };
+    let particles = usize::try_from(particles)
+        .ok()
+        .filter(|n| (1..=MAX_PARTICLES).contains(n))
+        .ok_or_else(|| bad(&format!("particles must be from 1 to {MAX_PARTICLES}")))?;
+    let config = IsmctsConfig {
+        iterations,
+        exploration,
+        seed: seed.map_or(Ok(0), seed_arg)?,
+        time_limit,
+        rollout,
+        threads,
+        belief: Belief { model, particles },
+        opponents,
+    };
+    Ok(config)
 }
 
 #[pymethods]

@@ -4,10 +4,12 @@
 use crate::convert::{int_arg, options_arg, seed_arg};
 use crate::errors::{guard, not_contiguous, IllegalActionError, InvalidArgumentError};
 use crate::game::PyGame;
+use crate::opponents::PyOpponent;
 use crate::state::PyState;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
+use regalia_engine::opponents::OpponentPool;
 use regalia_engine::{BatchOut, DynBatch, DynGame};
 use std::sync::Arc;
 
@@ -299,9 +301,11 @@ impl PyVectorEnv {
     }
 
     /// One step of a learner at seat ``seats[i]`` of game ``i`` (an int array of
-    /// ``num_envs`` each): plays ``actions[i]`` (``-1``: no move in that game), then, with
-    /// ``random_opponents``, the other seats' uniformly random moves in Rust until the
-    /// learner is to move again. Returns ``(observations, masks, rewards, terminated,
+    /// ``num_envs`` each): plays ``actions[i]`` (``-1``: no move in that game), then the
+    /// other seats' moves in Rust until the learner is to move again: with
+    /// ``random_opponents`` uniformly random moves, else those of the game's opponents from
+    /// ``set_opponent_pool`` (random, ISMCTS or a policy, spread over the threads), up to a
+    /// seat the caller answers (none without a pool). Returns ``(observations, masks, rewards, terminated,
     /// players, final_observations)``: the learner's observation tensor, the current
     /// player's legal actions, each seat's final returns where a game ended (then restarted),
     /// the current player, and the learner's observation of the last position of each game
@@ -347,6 +351,35 @@ impl PyVectorEnv {
                 finals.into_any(),
             ],
         )
+    }
+
+    /// The opponents ``step_seats`` plays natively without ``random_opponents``: each game
+    /// that starts from now on plays one entry of ``pool``, drawn from its seed
+    /// (``derive_seed(game_seed, 0x0990) % len(pool)``, entry 0 for a pool of one); a game
+    /// under way keeps its entry, and one that has none yet draws it now. An entry lists one
+    /// ``Opponent`` per seat other than the learner's, in seat order, or ``None`` for a seat
+    /// the caller answers (``step_seats`` then stops with that seat to move). ``None``
+    /// removes every game's opponents. A pool that does not fit the game (entries of
+    /// another length, a policy of another shape) is refused, naming the entry, and
+    /// nothing changes.
+    #[pyo3(signature = (pool))]
+    fn set_opponent_pool(
+        &mut self,
+        py: Python<'_>,
+        pool: Option<Vec<Vec<Option<PyRef<'_, PyOpponent>>>>>,
+    ) -> PyResult<()> {
+        let pool = match pool {
+            None => None,
+            Some(entries) => {
+                let entries = entries
+                    .into_iter()
+                    .map(|e| e.into_iter().map(|o| o.map(|o| o.inner.clone())).collect())
+                    .collect();
+                Some(guard(|| OpponentPool::new(entries))?)
+            }
+        };
+        let inner = &mut self.inner;
+        py.detach(|| guard(|| inner.set_opponent_pool(pool)))
     }
 
     /// A uniformly random legal action of every game, as an int64 array (``-1`` for a game
