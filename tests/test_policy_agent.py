@@ -275,3 +275,89 @@ def test_the_fitted_equilibrium_is_hard_to_exploit(opponent: str) -> None:
     pool policy gives order 3 two thirds of them (over the first 40 orders the worst took
     55.3% on one seed and 51.8% on another: docs/learning.md)."""
     assert points(shipped_results("duo-regna-equilibrium.npz", opponent, 1_000, sample=True)) > 0.45
+
+
+def positions(name: str, options: dict[str, object], count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Observation tensors and legal masks of the players to move in ``count`` positions of
+    random games of ``name``."""
+    env = regalia.VectorEnv(name, 8, seed=7, threads=1, **options)  # type: ignore[arg-type]
+    obs, masks, _ = env.reset()
+    seen_obs, seen_masks = [obs], [masks]
+    while sum(len(o) for o in seen_obs) < count:
+        obs, masks, *_ = env.step(env.sample_actions())
+        seen_obs.append(obs)
+        seen_masks.append(masks)
+    width = int(np.prod(env.observation_shape))
+    return np.concatenate(seen_obs).reshape(-1, width)[:count], np.concatenate(seen_masks)[:count]
+
+
+def test_the_native_policy_chooses_as_the_agent_in_every_game(config: tuple[str, int], tmp_path: Path) -> None:
+    """``regalia._core.Policy`` (the network in Rust, which the vector envs play natively)
+    against the numpy agent over many positions: the same logits up to float rounding, the
+    same greedy move (unless the two best legal logits are within rounding of each other,
+    then one of them), the same probabilities, and the same sampled move for the same
+    uniform draws (unless a draw falls within rounding of a boundary)."""
+    from tests.conftest import SUITE_OPTIONS
+
+    name, players = config
+    options = {"players": players, **SUITE_OPTIONS.get(name, {})}
+    net = random_net(name, 3, **options)
+    save_policy(tmp_path / "net.npz", net)
+    game = regalia.make(name, **options)  # type: ignore[arg-type]
+    native = regalia._core.Policy(game, list(net.layers), net.activation)
+    obs, masks = positions(name, options, 600)
+    logits = net.logits(obs)
+    np.testing.assert_allclose(native.logits(obs), logits, rtol=1e-4, atol=1e-4)
+
+    greedy = PolicyAgent(path=str(tmp_path / "net.npz")).act_batch(game, obs, masks)
+    chosen = native.act(obs, masks)
+    legal_logits = np.where(masks, logits, -np.inf)
+    top_two = np.sort(legal_logits, axis=1)[:, -2:]
+    clear = (top_two[:, 1] - top_two[:, 0] > 1e-3) | (masks.sum(axis=1) == 1)
+    assert clear.mean() > 0.9
+    np.testing.assert_array_equal(chosen[clear], greedy[clear])
+    near_top = legal_logits[np.arange(len(obs)), chosen] >= legal_logits.max(axis=1) - 1e-3
+    assert near_top.all()
+
+    weights = np.exp(legal_logits.astype(np.float64) - legal_logits.max(axis=1, keepdims=True))
+    expected = weights / weights.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(native.probabilities(obs, masks), expected, atol=1e-5)
+
+    sampled = PolicyAgent(seed=11, path=str(tmp_path / "net.npz"), sample=True).act_batch(game, obs, masks)
+    draws = np.random.default_rng(11).random((len(obs), 1))  # the agent's draws, in its order
+    cumulative = np.cumsum(expected, axis=1)
+    away = (np.abs(cumulative - draws) > 1e-5).all(axis=1)
+    assert away.mean() > 0.95
+    by_native = native.act(obs, masks, draws.ravel().tolist())
+    np.testing.assert_array_equal(by_native[away], sampled[away])
+    assert masks[np.arange(len(obs)), by_native].all()
+
+
+def test_the_native_policy_breaks_ties_to_the_lowest_id_and_checks_its_input(tmp_path: Path) -> None:
+    game = regalia.make("duo-regna")
+    bias = np.array([1, 3, 3, 0, 3, 0, 0, 0, 0], dtype=np.float32)
+    layers = [(np.zeros((9, 55), dtype=np.float32), bias)]
+    flat = regalia._core.Policy(game, layers, "relu")
+    obs = np.zeros((3, 55), dtype=np.float32)
+    masks = np.zeros((3, 9), dtype=np.bool_)
+    masks[0, [0, 1, 2]] = masks[1, [2, 4]] = masks[2, 0] = True
+    assert flat.act(obs, masks).tolist() == [1, 2, 0]
+    save_policy(tmp_path / "flat.npz", PolicyNet("duo-regna", dict(game.options), (55,), 9, "relu", layers))
+    assert PolicyAgent(path=str(tmp_path / "flat.npz")).act_batch(game, obs, masks).tolist() == [1, 2, 0]
+    assert flat.act(obs, np.zeros((3, 9), dtype=np.bool_)).tolist() == [-1, -1, -1]
+    with pytest.raises(regalia.InvalidArgumentError, match="55 columns"):
+        flat.act(np.zeros((3, 54), dtype=np.float32), masks)
+    with pytest.raises(regalia.InvalidArgumentError, match="3 rows and 9 columns"):
+        flat.act(obs, masks[:2])
+    with pytest.raises(regalia.InvalidArgumentError, match="one number for each"):
+        flat.act(obs, masks, [0.5])
+    with pytest.raises(regalia.InvalidArgumentError, match=r"takes 54 inputs.*\(55,\) \(55 floats\) and 9 actions"):
+        regalia._core.Policy(game, [(np.zeros((9, 54), dtype=np.float32), bias)], "relu")
+    with pytest.raises(regalia.InvalidArgumentError, match="layer 1"):
+        regalia._core.Policy(game, [(np.zeros((4, 55), dtype=np.float32), bias[:4])] * 2, "tanh")
+    with pytest.raises(regalia.InvalidArgumentError, match="unknown activation"):
+        regalia._core.Policy(game, [(np.zeros((9, 55), dtype=np.float32), bias)], "gelu")
+    nan = bias.copy()
+    nan[3] = np.nan
+    with pytest.raises(regalia.InvalidArgumentError, match="finite"):
+        regalia._core.Policy(game, [(np.zeros((9, 55), dtype=np.float32), nan)], "relu")

@@ -71,6 +71,24 @@ def test_the_vec_env_with_python_opponents() -> None:
     assert check_vec_env(env, 100, np.random.default_rng(1)) > 0
 
 
+def test_the_vec_env_with_native_policy_and_ismcts_opponents(tmp_path: Any) -> None:
+    """A pool of a policy file, ISMCTS and ``random`` is played in Rust inside each step (no
+    Python between steps), and the env still passes SB3's checks and replays from its seed."""
+    from regalia.policy_file import save_policy
+    from tests.test_policy_agent import random_net
+
+    save_policy(tmp_path / "net.npz", random_net())
+    pool = [f"policy:path={tmp_path / 'net.npz'}", "ismcts:iterations=8", "random"]
+    runs = []
+    for _ in range(2):
+        env = RegaliaVecEnv("duo-regna", num_envs=4, seat=[0, 1, 0, 1], seed=3, threads=2)
+        env.set_opponent_pool(pool)
+        assert env.batch.native
+        assert check_vec_env(env, 150, np.random.default_rng(2)) > 0
+        runs.append([env.batch.batch.state(i).history() for i in range(4)])
+    assert runs[0] == runs[1]
+
+
 def test_seeding_replays_and_is_spent_once() -> None:
     env = RegaliaVecEnv("duo-regna", num_envs=4)
     env.seed(11)

@@ -195,6 +195,9 @@ def test_the_gymnasium_vector_env_follows_same_step_autoreset(config: tuple[str,
     assert envs.observation_space.contains(pooled)
     with pytest.raises(regalia.InvalidOptionError, match="opponent_pool"):
         envs.reset(options={"opponentpool": []})
+    native, _ = envs.reset(seed=3, options={"opponent_pool": ["random", "ismcts:iterations=4"]})
+    assert envs.unwrapped.batch.native and envs.observation_space.contains(native)
+    envs.step(learner_actions(envs.unwrapped.action_masks(), rng))
 
 
 def test_gymnasium_make_vec_gives_the_native_vector_env() -> None:
@@ -302,3 +305,77 @@ def test_a_batched_opponents_illegal_choice_names_the_game_seat_and_action() -> 
         for _ in range(9):
             out = batch.step(np.argmax(out.masks, axis=1))
     assert (e.value.seat, e.value.action) == (1, 8)
+
+
+def test_ismcts_opponents_search_natively_from_the_games_generator() -> None:
+    """Each move of an ``ismcts`` opponent is ``State.ismcts`` from the mover's position,
+    seeded by two draws from the game's own generator at every decision with a choice (a
+    forced move is played without a search): made in Rust inside the step, the same
+    whatever the threads."""
+    from regalia.reference.rng import Rng
+    from regalia.seeds import MASK64
+
+    spec, seats = "ismcts:iterations=12:exploration=0.7", [0, 1, 0, 1]
+    one = SeatBatch("duo-regna", 4, seat=seats, opponents=spec, seed=3, threads=1)
+    two = SeatBatch("duo-regna", 4, seat=seats, opponents=spec, seed=3, threads=2)
+    assert one.native and two.native
+    assert_same(trajectory(one, 30), trajectory(two, 30))
+    checked = 0
+    for i, learner in enumerate(seats):
+        state = one.batch.state(i)
+        sampler = Rng.new(derive_seed(int(state.seed) ^ MASK64, 0))
+        replay = one.game.new_state(state.seed)
+        for action in state.history():
+            if replay.current_player != learner and len(replay.legal_actions()) > 1:
+                seed = (sampler.next_u32() << 32) | sampler.next_u32()
+                assert action == replay.ismcts(iterations=12, exploration=0.7, seed=seed)
+                checked += 1
+            replay.apply(action)
+    assert checked >= 10
+
+
+def test_policy_files_by_name_and_mixed_entries_play_natively_where_they_can(tmp_path: Any) -> None:
+    """``policy:path=...`` plays in Rust; in an entry that mixes it with a Python opponent the
+    engine stops at the Python seat, which is asked as before: the same games as when every
+    opponent is asked view by view."""
+    from regalia.agents import PolicyAgent
+    from regalia.policy_file import save_policy
+    from tests.test_policy_agent import random_net
+
+    save_policy(tmp_path / "net.npz", random_net("regine", 2, players=3))
+    spec = f"policy:path={tmp_path / 'net.npz'}"
+    viewed = PolicyAgent(path=str(tmp_path / "net.npz")).act
+    seats = [0, 1, 2, 0]
+    for fast_spec, slow_spec in [(spec, viewed), ([spec, first_legal], [viewed, first_legal])]:
+        fast = SeatBatch("regine", 4, seat=seats, opponents=fast_spec, seed=4, threads=2, players=3)
+        slow = SeatBatch("regine", 4, seat=seats, opponents=slow_spec, seed=4, threads=1, players=3)
+        assert fast.native == isinstance(fast_spec, str) and not slow.native
+        assert_same(trajectory(fast, 120), trajectory(slow, 120))
+    sampled = [SeatBatch("regine", 4, seat=seats, opponents=f"{spec}:sample=true", seed=5, players=3) for _ in "ab"]
+    assert sampled[0].native
+    assert_same(trajectory(sampled[0], 60), trajectory(sampled[1], 60))
+
+
+def test_native_opponents_that_cannot_play_the_game_are_refused(tmp_path: Any) -> None:
+    from regalia.policy_file import save_policy
+    from tests.test_policy_agent import random_net
+
+    save_policy(tmp_path / "net.npz", random_net("duo-regna", 0))
+    spec = f"policy:path={tmp_path / 'net.npz'}"
+    with pytest.raises(regalia.InvalidArgumentError, match="trained for duo-regna, not duo"):
+        SeatBatch("duo", 2, opponents=spec)
+    batch = SeatBatch("duo-regna", 2, opponents="random", seed=1)
+    with pytest.raises(regalia.InvalidArgumentError, match="trained for duo-regna, not duo"):
+        SeatBatch("duo", 2).set_opponent_pool(["random", spec])
+    with pytest.raises(regalia.InvalidOptionError, match="belief='none'"):
+        batch.set_opponent_pool(["random", "ismcts:belief=uniform"])
+    assert batch.native and len(batch.pool) == 1  # the refused pools changed nothing
+    env = regalia.VectorEnv("duo-regna", 2)
+    with pytest.raises(regalia.InvalidArgumentError, match="entry 1 of the opponent pool has 2 opponents"):
+        env.set_opponent_pool([[regalia._core.Opponent.random()], [None, None]])
+    with pytest.raises(regalia.InvalidArgumentError, match="at least one entry"):
+        env.set_opponent_pool([])
+    with pytest.raises(regalia.InvalidArgumentError, match="belief"):
+        regalia._core.Opponent.ismcts(belief="uniform")
+    with pytest.raises(regalia.InvalidArgumentError, match="iterations"):
+        regalia._core.Opponent.ismcts(iterations=0)

@@ -2,14 +2,14 @@
 the RL libraries (``regalia.sb3``, ``regalia.gymnasium.RegaliaVectorEnv``).
 
 Every step is one call into Rust for all games (``VectorEnv.step_seats``): the learner's
-actions are played, then the other seats'. Where every opponent is the built-in ``random``
-the other seats are played in that same call, natively. Otherwise the games waiting for an
-opponent are answered together where that opponent can be: ``random`` from each game's own
-native generator, a ``BatchAgent`` (``first-legal``, ``last-legal``, ``fixed-order``, a trained
-``policy``) in one call for all its games from their observation tensors and masks; any
-other opponent (a name, an agent object, a function) is asked through Python, one view per
-game. Their moves are played natively in further calls until the learner is to move again
-in every game.
+actions are played, then the other seats'. Opponents the engine plays by itself
+(``regalia.agents.native``: ``random``, ``ismcts`` and a trained ``policy``, by name or as
+``IsmctsAgent`` and ``PolicyAgent`` objects) move in that same call, natively, on the env's
+threads. The games left waiting for another opponent are answered together where that
+opponent can be: a ``BatchAgent`` (``first-legal``, ``last-legal``, ``fixed-order``) in one
+call for all its games from their observation tensors and masks; any other opponent (a
+name, an agent object, a function) is asked through Python, one view per game. Their moves
+are played natively in further calls until the learner is to move again in every game.
 
 Opponents are fixed for all games (``set_opponents``) or drawn per game from a pool
 (``set_opponent_pool``: each game that starts plays one entry, drawn from its seed), e.g. a
@@ -25,18 +25,19 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from regalia._core import VectorEnv
+from regalia._core import Opponent, VectorEnv
 from regalia.agents import Agent, BatchAgent, make_agent, view_of
 from regalia.agents.base import agent_name, call_hook, world_seed
+from regalia.agents.native import native_opponent
 from regalia.agents.opponents import Opponents, OpponentSpec, checked_action
 from regalia.errors import AgentError, InvalidArgumentError, InvalidOptionError
 from regalia.seeds import derive_seed
 
 __all__ = ["SeatBatch", "SeatStep"]
 
-#: A pool entry's opponent at one seat: the native ``random``, an agent asked for many games
+#: A pool entry's opponent at one seat: one the engine plays, an agent asked for many games
 #: at once, or a spec asked game by game through Python.
-_Kind = str | BatchAgent | Agent
+_Kind = Opponent | BatchAgent | str | Agent
 
 
 @dataclass
@@ -54,11 +55,12 @@ class SeatStep:
     final_observations: npt.NDArray[np.float32]
 
 
-def _batched(spec: str | Agent, seed: int) -> _Kind:
-    """How ``spec`` is asked: ``"random"`` natively, a ``BatchAgent`` (given, or made once
-    from a name) for many games at once, anything else game by game."""
-    if spec == "random":
-        return "random"
+def _kind(spec: str | Agent, game: Any, seed: int) -> _Kind:
+    """How ``spec`` is asked: natively where the engine can play it, a ``BatchAgent``
+    (given, or made once from a name) for many games at once, anything else game by game."""
+    native = native_opponent(spec, game, seed)
+    if native is not None:
+        return native
     if isinstance(spec, BatchAgent):
         return spec
     if isinstance(spec, str):
@@ -116,13 +118,17 @@ class SeatBatch:
             raise InvalidOptionError("an opponent pool is a non-empty list of opponents")
         players = self.game.num_players
         learner_seats = sorted(set(self.seats.tolist()))
-        self.pool = [{s: Opponents(entry, players, s) for s in learner_seats} for entry in pool]
+        opponents = [{s: Opponents(entry, players, s) for s in learner_seats} for entry in pool]
+        # Each entry lists its opponents in the order of the other seats, whatever the
+        # learner's seat: one kind per listed opponent, shared by every learner seat.
+        listed = [list(entry[learner_seats[0]].specs.values()) for entry in opponents]
+        kinds = [[_kind(x, self.game, derive_seed(self.seed, k)) for x in entry] for k, entry in enumerate(listed)]
+        self.batch.set_opponent_pool([[k if isinstance(k, Opponent) else None for k in entry] for entry in kinds])
+        self.pool = opponents
+        #: Whether the engine plays every opponent of every entry (no Python between steps).
+        self.native = all(isinstance(k, Opponent) for entry in kinds for k in entry)
         #: How each entry's opponent at each seat is asked, by entry and learner seat.
-        self.native = all(o.is_native_random() for entry in self.pool for o in entry.values())
-        self._kinds = [
-            {s: {p: _batched(spec, derive_seed(self.seed, k)) for p, spec in o.specs.items()} for s, o in entry.items()}
-            for k, entry in enumerate(self.pool)
-        ]
+        self._kinds = [{s: dict(zip(o.specs, k)) for s, o in entry.items()} for entry, k in zip(opponents, kinds)]
 
     def reset(self, seed: int | None = None) -> SeatStep:
         """Starts every game again (from ``seed`` when given) and plays the opponents until
@@ -152,7 +158,7 @@ class SeatBatch:
         return self.pool[k][seat], self._kinds[k][seat]
 
     def _advance(self, actions: npt.NDArray[Any]) -> SeatStep:
-        obs, masks, rewards, terminated, players, finals = self.batch.step_seats(self.seats, actions, self.native)
+        obs, masks, rewards, terminated, players, finals = self.batch.step_seats(self.seats, actions)
         rows = np.arange(self.num_envs)
         mine = rewards[rows, self.seats].copy()
         ended = terminated.copy()
@@ -163,7 +169,7 @@ class SeatBatch:
                 if not waiting.any():
                     break
                 moves = self._opponent_moves(waiting, players, masks)
-                obs, masks, rewards, terminated, players, new_finals = self.batch.step_seats(self.seats, moves, False)
+                obs, masks, rewards, terminated, players, new_finals = self.batch.step_seats(self.seats, moves)
                 mine += rewards[rows, self.seats]
                 finals[terminated] = new_finals[terminated]
                 ended |= terminated
@@ -184,20 +190,15 @@ class SeatBatch:
     def _opponent_moves(
         self, waiting: npt.NDArray[np.bool_], players: npt.NDArray[np.int64], masks: npt.NDArray[np.bool_]
     ) -> npt.NDArray[np.int64]:
-        """The move of the opponent to play in every waiting game (``-1`` elsewhere): natively
-        drawn, batched, or asked game by game."""
+        """The move of the opponent to play in every waiting game (``-1`` elsewhere), one the
+        engine does not play: batched, or asked game by game."""
         moves = np.full(self.num_envs, -1, dtype=np.int64)
         groups: dict[int, tuple[BatchAgent, list[int]]] = {}
-        sampled: npt.NDArray[np.int64] | None = None
         observed: npt.NDArray[np.float32] | None = None
         for i in np.flatnonzero(waiting).tolist():
             seat = int(players[i])
             kind = self._playing[i][1][seat]
-            if isinstance(kind, str) and kind == "random":
-                if sampled is None:
-                    sampled = self.batch.sample_actions()
-                moves[i] = sampled[i]
-            elif isinstance(kind, BatchAgent):
+            if isinstance(kind, BatchAgent):
                 groups.setdefault(id(kind), (kind, []))[1].append(i)
             else:
                 moves[i] = self._opponent_move(i, seat)
@@ -217,7 +218,7 @@ class SeatBatch:
         """Each game's observation tensor for its current player (the learner's where the
         game is over): a step that plays no move (``-1``) shows them."""
         seats = np.where(players >= 0, players, self.seats)
-        observations: npt.NDArray[np.float32] = self.batch.step_seats(seats, np.full(self.num_envs, -1), False)[0]
+        observations: npt.NDArray[np.float32] = self.batch.step_seats(seats, np.full(self.num_envs, -1))[0]
         return observations
 
     def _opponent_move(self, i: int, seat: int) -> int:

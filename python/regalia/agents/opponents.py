@@ -56,11 +56,6 @@ class Opponents:
         """Each opponent's name, in seat order."""
         return [_describe(spec) for spec in self.specs.values()]
 
-    def is_native_random(self) -> bool:
-        """Whether every opponent is the plain built-in ``random`` (which a native batch can
-        play without Python)."""
-        return all(spec == "random" for spec in self.specs.values())
-
     def agents(self, seeds: Sequence[int]) -> dict[int, Agent]:
         """The agents of one game by seat: a fresh agent per name, seeded by ``seeds`` (one
         per other seat, in seat order), and the given objects as they are."""

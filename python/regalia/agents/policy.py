@@ -87,7 +87,12 @@ class PolicyAgent:
         self, game: Any, observations: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_]
     ) -> npt.NDArray[np.int64]:
         """The policy's choice in each row (``BatchAgent``): one forward pass for all rows."""
-        return self._choose(self._net(game.name, dict(game.options)), observations, masks)
+        return self._choose(self.net_for(game), observations, masks)
+
+    def net_for(self, game: Any) -> PolicyNet:
+        """The network this agent plays in ``game`` (a ``Game``); a game it was not trained
+        for is refused, naming what differs."""
+        return self._net(game.name, dict(game.options))
 
     def _choose(
         self, net: PolicyNet, observations: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_]
