@@ -231,9 +231,10 @@ def assert_same(a: list[tuple[np.ndarray, ...]], b: list[tuple[np.ndarray, ...]]
 
 
 def test_batched_opponents_play_as_they_would_game_by_game(config: tuple[str, int], tmp_path: Any) -> None:
-    """``first-legal``, ``last-legal``, ``fixed-order`` and a trained policy answer all their games in one call
-    (``BatchAgent``), from each game's observation for their seat: the same games as when
-    they are asked view by view through Python."""
+    """``first-legal``, ``last-legal``, ``fixed-order`` and a trained policy, played by the
+    engine inside the step, and the same strategies as a ``BatchAgent`` of Python's own
+    (answering all their games in one call): the same games as when they are asked view by
+    view through Python."""
     from regalia.agents import FixedOrder, PolicyAgent
     from regalia.policy_file import save_policy
     from tests.test_policy_agent import random_net
@@ -247,8 +248,28 @@ def test_batched_opponents_play_as_they_would_game_by_game(config: tuple[str, in
     pairs = [("first-legal", first_legal), ("last-legal", last_legal), ("fixed-order:order=3", ordered)]
     for batched, one_by_one in [*pairs, (policy, policy.act)]:
         fast = SeatBatch(name, 4, seat=seats, opponents=batched, seed=6, threads=1, **options)
+        python = SeatBatch(name, 4, seat=seats, opponents=InPython(batched), seed=6, threads=1, **options)
         slow = SeatBatch(name, 4, seat=seats, opponents=one_by_one, seed=6, threads=1, **options)
-        assert_same(trajectory(fast, 150), trajectory(slow, 150))
+        assert fast.native and not python.native
+        expected = trajectory(slow, 150)
+        assert_same(trajectory(fast, 150), expected)
+        assert_same(trajectory(python, 150), expected)
+
+
+class InPython:
+    """A built-in ``BatchAgent`` asked through Python (a type the engine does not play)."""
+
+    def __init__(self, spec: Any) -> None:
+        from regalia.agents import make_agent
+
+        self.agent = make_agent(spec) if isinstance(spec, str) else spec
+        self.name = f"{self.agent.name} in Python"
+
+    def act(self, view: View) -> int:
+        return int(self.agent.act(view))
+
+    def act_batch(self, game: Any, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return np.asarray(self.agent.act_batch(game, observations, masks))
 
 
 def test_a_pool_draws_one_entry_per_game_from_its_seed() -> None:
@@ -258,7 +279,7 @@ def test_a_pool_draws_one_entry_per_game_from_its_seed() -> None:
     fast.set_opponent_pool(["first-legal", "last-legal", "random"])
     slow = SeatBatch("duo-regna", 6, seat=[0, 1, 0, 1, 0, 1], seed=2, threads=1)
     slow.set_opponent_pool([first_legal, last_legal, "random"])
-    assert not fast.native
+    assert fast.native and not slow.native
     kinds: set[str] = set()
     out = fast.reset()
     for _ in range(400):

@@ -3,13 +3,14 @@ the RL libraries (``regalia.sb3``, ``regalia.gymnasium.RegaliaVectorEnv``).
 
 Every step is one call into Rust for all games (``VectorEnv.step_seats``): the learner's
 actions are played, then the other seats'. Opponents the engine plays by itself
-(``regalia.agents.native``: ``random``, ``ismcts`` and a trained ``policy``, by name or as
-``IsmctsAgent`` and ``PolicyAgent`` objects) move in that same call, natively, on the env's
-threads. The games left waiting for another opponent are answered together where that
-opponent can be: a ``BatchAgent`` (``first-legal``, ``last-legal``, ``fixed-order``) in one
-call for all its games from their observation tensors and masks; any other opponent (a
-name, an agent object, a function) is asked through Python, one view per game. Their moves
-are played natively in further calls until the learner is to move again in every game.
+(``regalia.agents.native``: ``random``, ``ismcts``, a trained ``policy`` and the fixed
+strategies ``first-legal``, ``last-legal`` and ``fixed-order``, by name or as those agents'
+objects) move in that same call, natively, on the env's threads. The games left waiting for
+another opponent are answered together where that opponent can be: a ``BatchAgent`` of
+another kind in one call for all its games from their observation tensors and masks; any
+other opponent (a name, an agent object, a function) is asked through Python, one view per
+game. Their moves are played natively in further calls until the learner is to move again
+in every game.
 
 Opponents are fixed for all games (``set_opponents``) or drawn per game from a pool
 (``set_opponent_pool``: each game that starts plays one entry, drawn from its seed), e.g. a

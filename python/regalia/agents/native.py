@@ -1,8 +1,9 @@
 """Opponents the native batch plays by itself (``regalia._core.Opponent``), so that the vector
 envs (``regalia.seat_batch``) answer them in Rust, inside the step, without Python: the
-built-in ``random``, ``ismcts`` (by name with its options, or an ``IsmctsAgent``) and a
+built-in ``random``, ``ismcts`` (by name with its options, or an ``IsmctsAgent``), a
 trained ``policy`` (by name, ``policy:path=model.npz``, or a ``PolicyAgent``), its weights
-loaded into the engine once.
+loaded into the engine once, and the fixed strategies ``first-legal``, ``last-legal`` and
+``fixed-order``.
 
 Native opponents draw their randomness from each game's own generator (the one native
 ``random`` draws from), not from the agent's seed: a game's moves follow from its seed,
@@ -19,6 +20,7 @@ from typing import Any
 from regalia._core import Opponent, Policy
 from regalia.agents import make_agent
 from regalia.agents.base import Agent
+from regalia.agents.fixed import FirstLegal, FixedOrder, LastLegal
 from regalia.agents.ismcts import IsmctsAgent
 from regalia.agents.policy import PolicyAgent
 from regalia.errors import InvalidOptionError
@@ -38,6 +40,12 @@ def native_opponent(spec: str | Agent, game: Any, seed: int | None = None) -> Op
         return _ismcts(agent, game)
     if type(agent) is PolicyAgent:
         return _policy(agent, game)
+    if type(agent) is FirstLegal:
+        return Opponent.first_legal()
+    if type(agent) is LastLegal:
+        return Opponent.last_legal()
+    if type(agent) is FixedOrder:
+        return Opponent.fixed_order(agent.order)
     return None
 
 

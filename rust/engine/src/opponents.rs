@@ -1,7 +1,7 @@
 //! Opponents a batch plays natively for the seats other than the learner's (see
-//! [`crate::batch::Batch::step_seats`]): uniformly random moves, ISMCTS, or a trained policy
-//! network, each drawing its randomness from the game's own generator so that a game's
-//! moves follow from its seed, whatever the threads.
+//! [`crate::batch::Batch::step_seats`]): uniformly random moves, ISMCTS, a trained policy
+//! network, or a fixed strategy that ignores the game, each drawing any randomness from the
+//! game's own generator so that a game's moves follow from its seed, whatever the threads.
 //!
 //! A pool ([`OpponentPool`]) lists entries, each one opponent per other seat (in seat order,
 //! the learner's seat left out), or none where the caller answers that seat itself; every
@@ -31,6 +31,13 @@ pub enum Opponent {
         /// Whether to sample from the policy's probabilities instead of taking its best move.
         sample: bool,
     },
+    /// Always the legal action with the lowest id (`first-legal`).
+    FirstLegal,
+    /// Always the legal action with the highest id (`last-legal`).
+    LastLegal,
+    /// The first legal action in the fixed order of the keys `derive_seed(order, action)`
+    /// (`fixed-order:order=N`).
+    FixedOrder(u64),
 }
 
 /// Per-thread buffers of the opponents' forward passes, made once and reused on every move.
@@ -72,7 +79,10 @@ impl Opponent {
     /// (a search is worth a thread by itself; a random move is cheaper than handing work over).
     pub fn min_games_per_thread(&self) -> usize {
         match self {
-            Opponent::Random => crate::batch::MIN_GAMES_PER_THREAD,
+            Opponent::Random
+            | Opponent::FirstLegal
+            | Opponent::LastLegal
+            | Opponent::FixedOrder(_) => crate::batch::MIN_GAMES_PER_THREAD,
             Opponent::Policy { .. } => 8,
             Opponent::Ismcts(_) => 1,
         }
@@ -114,6 +124,11 @@ impl Opponent {
                 game.observation_tensor(state, seat, tensor);
                 net.choose(tensor, legal, draw, &mut scratch.net)
             }
+            Opponent::FirstLegal => legal.iter().next(),
+            Opponent::LastLegal => legal.iter().last(),
+            Opponent::FixedOrder(order) => legal
+                .iter()
+                .min_by_key(|&a| derive_seed(*order, u64::from(a))),
         }
     }
 }
@@ -261,6 +276,28 @@ mod tests {
         let pool = OpponentPool::new(vec![vec![None], vec![None, None]]).expect("entries");
         let e = pool.check(2, 5, 3).expect_err("two in one");
         assert!(e.to_string().contains("entry 1"), "{e}");
+    }
+
+    #[test]
+    fn fixed_strategies_pick_by_their_order() {
+        let game = crate::games::duo_regna::DuoRegna::from_options(&crate::Options::new())
+            .expect("default options");
+        let state = game.new_state(Rng::new(4));
+        let legal: ActionSet = [2, 5, 7].into_iter().collect();
+        let mut rng = Rng::new(0);
+        let mut scratch = Scratch::default();
+        let mut choose = |o: Opponent| o.choose(&game, &state, 0, &legal, &mut rng, &mut scratch);
+        assert_eq!(choose(Opponent::FirstLegal), Some(2));
+        assert_eq!(choose(Opponent::LastLegal), Some(7));
+        for order in 0..20 {
+            let first = [2u16, 5, 7]
+                .into_iter()
+                .min_by_key(|&a| derive_seed(order, u64::from(a)));
+            assert_eq!(choose(Opponent::FixedOrder(order)), first);
+        }
+        let picks: std::collections::BTreeSet<_> =
+            (0..20).map(|k| choose(Opponent::FixedOrder(k))).collect();
+        assert_eq!(picks.len(), 3, "every action comes first in some order");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! `regalia._core.Policy` and `regalia._core.Opponent`: trained policies evaluated in Rust,
 //! and the opponents a `VectorEnv` plays natively (see `regalia_engine::opponents`).
 
+use crate::convert::seed_arg;
 use crate::errors::{guard, InvalidArgumentError};
 use crate::game::PyGame;
 use crate::state::ismcts_config;
@@ -230,7 +231,8 @@ impl PyPolicy {
 /// An opponent a ``VectorEnv`` plays by itself for the seats other than the learner's
 /// (``VectorEnv.set_opponent_pool``), drawing its randomness from each game's own generator
 /// so that a game's moves follow from its seed whatever the threads: ``Opponent.random()``,
-/// ``Opponent.ismcts(...)`` or ``Opponent.policy(policy, sample)``.
+/// ``Opponent.ismcts(...)``, ``Opponent.policy(policy, sample)`` or a fixed strategy
+/// (``first_legal()``, ``last_legal()``, ``fixed_order(order)``).
 #[pyclass(name = "Opponent", module = "regalia._core", frozen)]
 pub struct PyOpponent {
     pub inner: Opponent,
@@ -246,6 +248,35 @@ impl PyOpponent {
             inner: Opponent::Random,
             name: "random".into(),
         }
+    }
+
+    /// Always the legal action with the lowest id (the ``first-legal`` agent).
+    #[staticmethod]
+    fn first_legal() -> Self {
+        PyOpponent {
+            inner: Opponent::FirstLegal,
+            name: "first-legal".into(),
+        }
+    }
+
+    /// Always the legal action with the highest id (the ``last-legal`` agent).
+    #[staticmethod]
+    fn last_legal() -> Self {
+        PyOpponent {
+            inner: Opponent::LastLegal,
+            name: "last-legal".into(),
+        }
+    }
+
+    /// The legal action that comes first in the order of ``derive_seed(order, action)``
+    /// (the ``fixed-order:order=N`` agent).
+    #[staticmethod]
+    fn fixed_order(order: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let order = seed_arg(order)?;
+        Ok(PyOpponent {
+            inner: Opponent::FixedOrder(order),
+            name: format!("fixed-order:order={order}"),
+        })
     }
 
     /// ISMCTS with the options of ``State.ismcts`` (its seed drawn from the game's generator
