@@ -357,6 +357,13 @@ def test_the_native_policy_breaks_ties_to_the_lowest_id_and_checks_its_input(tmp
         regalia._core.Policy(game, [(np.zeros((4, 55), dtype=np.float32), bias[:4])] * 2, "tanh")
     with pytest.raises(regalia.InvalidArgumentError, match="unknown activation"):
         regalia._core.Policy(game, [(np.zeros((9, 55), dtype=np.float32), bias)], "gelu")
+    as_float64 = regalia._core.Policy(game, [(np.zeros((9, 55)), bias.astype(np.float64))], "relu")
+    assert as_float64.act(obs, masks).tolist() == [1, 2, 0]
+    for bad_layers in (3, "w", [(np.zeros(9), bias)], [(np.zeros((9, 55)), np.zeros((9, 1)))], [np.zeros(3)]):
+        with pytest.raises(regalia.InvalidArgumentError, match="pairs of float arrays"):
+            regalia._core.Policy(game, bad_layers, "relu")  # type: ignore[arg-type]
+    with pytest.raises(regalia.InvalidArgumentError, match="draws"):
+        flat.act(obs, masks, "abc")  # type: ignore[arg-type]
     nan = bias.copy()
     nan[3] = np.nan
     with pytest.raises(regalia.InvalidArgumentError, match="finite"):

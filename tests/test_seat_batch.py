@@ -396,6 +396,9 @@ def test_native_opponents_that_cannot_play_the_game_are_refused(tmp_path: Any) -
         env.set_opponent_pool([[regalia._core.Opponent.random()], [None, None]])
     with pytest.raises(regalia.InvalidArgumentError, match="at least one entry"):
         env.set_opponent_pool([])
+    for bad in ("random", [["random"]], [regalia._core.Opponent.random()], 3):
+        with pytest.raises(regalia.InvalidArgumentError, match="list of entries"):
+            env.set_opponent_pool(bad)  # type: ignore[arg-type]
     with pytest.raises(regalia.InvalidArgumentError, match="belief"):
         regalia._core.Opponent.ismcts(belief="uniform")
     with pytest.raises(regalia.InvalidArgumentError, match="iterations"):

@@ -38,13 +38,45 @@ fn rows<'py>(
     let np = array.py().import("numpy")?;
     let bad =
         || InvalidArgumentError::new_err(format!("{what} must be a 2-D array of {width} columns"));
-    let a = np.call_method1("ascontiguousarray", (array, "float32"))?;
+    let a = np
+        .call_method1("ascontiguousarray", (array, "float32"))
+        .map_err(|_| bad())?;
     let a = a.cast_into::<PyArray2<f32>>().map_err(|_| bad())?;
     let a = a.try_readonly().map_err(|_| bad())?;
     if a.shape()[1] != width {
         return Err(bad());
     }
     Ok(a)
+}
+
+/// The `(weight, bias)` pairs of a network as float32 arrays (2-D and 1-D).
+fn layers_arg<'py>(
+    layers: &Bound<'py, PyAny>,
+) -> PyResult<Vec<(PyReadonlyArray2<'py, f32>, PyReadonlyArray1<'py, f32>)>> {
+    let np = layers.py().import("numpy")?;
+    let bad = || {
+        InvalidArgumentError::new_err(
+            "layers must be a list of (weight, bias) pairs of float arrays, weight 2-D and bias 1-D",
+        )
+    };
+    let pairs: Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)> = layers.extract().map_err(|_| bad())?;
+    pairs
+        .into_iter()
+        .map(|(w, b)| {
+            let w = np
+                .call_method1("ascontiguousarray", (w, "float32"))
+                .map_err(|_| bad())?;
+            let b = np
+                .call_method1("ascontiguousarray", (b, "float32"))
+                .map_err(|_| bad())?;
+            let w = w.cast_into::<PyArray2<f32>>().map_err(|_| bad())?;
+            let b = b.cast_into::<PyArray1<f32>>().map_err(|_| bad())?;
+            Ok((
+                w.try_readonly().map_err(|_| bad())?,
+                b.try_readonly().map_err(|_| bad())?,
+            ))
+        })
+        .collect()
 }
 
 /// Each row of `masks` (bools, `actions` columns, `n` rows) as a set of legal actions.
@@ -55,7 +87,9 @@ fn legal_sets(masks: &Bound<'_, PyAny>, n: usize, actions: usize) -> PyResult<Ve
             "masks must be a 2-D bool array of {n} rows and {actions} columns"
         ))
     };
-    let m = np.call_method1("ascontiguousarray", (masks, "bool"))?;
+    let m = np
+        .call_method1("ascontiguousarray", (masks, "bool"))
+        .map_err(|_| bad())?;
     let m = m.cast_into::<PyArray2<bool>>().map_err(|_| bad())?;
     let m = m.try_readonly().map_err(|_| bad())?;
     if m.shape() != [n, actions] {
@@ -77,11 +111,8 @@ fn legal_sets(masks: &Bound<'_, PyAny>, n: usize, actions: usize) -> PyResult<Ve
 #[pymethods]
 impl PyPolicy {
     #[new]
-    fn new(
-        game: PyRef<'_, PyGame>,
-        layers: Vec<(PyReadonlyArray2<'_, f32>, PyReadonlyArray1<'_, f32>)>,
-        activation: &str,
-    ) -> PyResult<Self> {
+    fn new(game: PyRef<'_, PyGame>, layers: &Bound<'_, PyAny>, activation: &str) -> PyResult<Self> {
+        let layers = layers_arg(layers)?;
         let activation = Activation::from_name(activation).ok_or_else(|| {
             InvalidArgumentError::new_err(format!(
                 "unknown activation {activation:?}; known: tanh, relu"
@@ -167,8 +198,16 @@ impl PyPolicy {
         py: Python<'py>,
         observations: &Bound<'py, PyAny>,
         masks: &Bound<'py, PyAny>,
-        draws: Option<Vec<f64>>,
+        draws: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let draws: Option<Vec<f64>> = draws
+            .filter(|d| !d.is_none())
+            .map(|d| {
+                d.extract().map_err(|_| {
+                    InvalidArgumentError::new_err("draws must be a sequence of numbers")
+                })
+            })
+            .transpose()?;
         let obs = rows(observations, self.net.inputs(), "observations")?;
         let n = obs.shape()[0];
         let legal = legal_sets(masks, n, self.net.outputs())?;

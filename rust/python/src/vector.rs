@@ -363,11 +363,13 @@ impl PyVectorEnv {
     /// another length, a policy of another shape) is refused, naming the entry, and
     /// nothing changes.
     #[pyo3(signature = (pool))]
-    fn set_opponent_pool(
-        &mut self,
-        py: Python<'_>,
-        pool: Option<Vec<Vec<Option<PyRef<'_, PyOpponent>>>>>,
-    ) -> PyResult<()> {
+    fn set_opponent_pool(&mut self, py: Python<'_>, pool: &Bound<'_, PyAny>) -> PyResult<()> {
+        let pool: Option<Vec<Vec<Option<PyRef<'_, PyOpponent>>>>> =
+            pool.extract().map_err(|_| {
+                InvalidArgumentError::new_err(
+                    "an opponent pool is a list of entries, each a list of Opponent or None (or None for no pool)",
+                )
+            })?;
         let pool = match pool {
             None => None,
             Some(entries) => {
