@@ -94,10 +94,12 @@ class SeatBatch:
         if len(seats) != n or any(not isinstance(s, int) or not 0 <= s < players for s in seats):
             raise InvalidArgumentError(f"seat must be a seat from 0 to {players - 1}, or one for each of the {n} games")
         self.seats = np.array(seats, dtype=np.int64)
+        #: Each game's opponents (of the pool entry it drew when it started) and how each is
+        #: asked; kept up to date while some opponent is asked through Python.
+        self._playing: list[tuple[Opponents, dict[int, _Kind]]] = []
         self.set_opponents(opponents)
-        #: Each game's opponents (of the pool entry it drew when it started) and how each is asked.
         seeds = self.batch.seeds()
-        self._playing: list[tuple[Opponents, dict[int, _Kind]]] = [self._draw(i, int(seeds[i])) for i in range(n)]
+        self._playing = [self._draw(i, int(seeds[i])) for i in range(n)]
         self._agents: list[dict[int, Agent]] = [{} for _ in range(n)]
         self._last: SeatStep | None = None
 
@@ -130,12 +132,21 @@ class SeatBatch:
         self.native = all(isinstance(k, Opponent) for entry in kinds for k in entry)
         #: How each entry's opponent at each seat is asked, by entry and learner seat.
         self._kinds = [{s: dict(zip(o.specs, k)) for s, o in entry.items()} for entry, k in zip(opponents, kinds)]
+        #: Whether games under way may still play an earlier entry with an opponent asked
+        #: through Python (they keep their opponents), so that steps still ask Python.
+        self._draining = self.native and self._asks_python()
+
+    def _asks_python(self) -> bool:
+        """Whether some game under way plays an opponent the engine does not (as far as
+        known: a game started while only the engine played is counted by its earlier entry)."""
+        return any(not isinstance(k, Opponent) for _, kinds in self._playing for k in kinds.values())
 
     def reset(self, seed: int | None = None) -> SeatStep:
         """Starts every game again (from ``seed`` when given) and plays the opponents until
         the learner is to move."""
         self.batch.reset(seed)
         self._started(np.ones(self.num_envs, dtype=np.bool_))
+        self._draining = False
         none = np.full(self.num_envs, -1, dtype=np.int64)
         return self._advance(none)
 
@@ -163,7 +174,7 @@ class SeatBatch:
         rows = np.arange(self.num_envs)
         mine = rewards[rows, self.seats].copy()
         ended = terminated.copy()
-        if not self.native:
+        if not self.native or self._draining:
             self._started(ended)
             while True:
                 waiting = (players != self.seats) & (players >= 0)
@@ -175,6 +186,7 @@ class SeatBatch:
                 finals[terminated] = new_finals[terminated]
                 ended |= terminated
                 self._started(terminated)
+            self._draining = self.native and self._asks_python()
         masks = masks & (players == self.seats)[:, None]
         self._last = SeatStep(obs, masks, mine, ended, finals)
         return self._last
