@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use regalia_engine::opponents::Opponent;
 use regalia_engine::policy::{Activation, Layer, PolicyNet};
 use regalia_engine::search::BeliefModel;
-use regalia_engine::ActionSet;
+use regalia_engine::{ActionSet, DynGame};
 use std::sync::Arc;
 
 /// A trained policy network loaded into the engine once (``regalia.policy_file`` holds
@@ -276,6 +276,8 @@ impl PyPolicy {
 pub struct PyOpponent {
     pub inner: Opponent,
     name: String,
+    /// The game a policy opponent's network was made for (none for the others).
+    game: Option<Arc<dyn DynGame>>,
 }
 
 #[pymethods]
@@ -286,6 +288,7 @@ impl PyOpponent {
         PyOpponent {
             inner: Opponent::Random,
             name: "random".into(),
+            game: None,
         }
     }
 
@@ -295,6 +298,7 @@ impl PyOpponent {
         PyOpponent {
             inner: Opponent::FirstLegal,
             name: "first-legal".into(),
+            game: None,
         }
     }
 
@@ -304,6 +308,7 @@ impl PyOpponent {
         PyOpponent {
             inner: Opponent::LastLegal,
             name: "last-legal".into(),
+            game: None,
         }
     }
 
@@ -315,6 +320,7 @@ impl PyOpponent {
         Ok(PyOpponent {
             inner: Opponent::FixedOrder(order),
             name: format!("fixed-order:order={order}"),
+            game: None,
         })
     }
 
@@ -360,11 +366,13 @@ impl PyOpponent {
         Ok(PyOpponent {
             inner: Opponent::Ismcts(config),
             name,
+            game: None,
         })
     }
 
     /// The policy network ``policy``: its best legal move, or with ``sample`` one drawn in
-    /// proportion to its probabilities (from the game's generator).
+    /// proportion to its probabilities (from the game's generator). It plays only in the
+    /// game its ``Policy`` was made for.
     #[staticmethod]
     #[pyo3(signature = (policy, sample=false))]
     fn policy(policy: PyRef<'_, PyPolicy>, sample: bool) -> Self {
@@ -374,10 +382,29 @@ impl PyOpponent {
                 sample,
             },
             name: format!("policy:sample={sample}"),
+            game: Some(policy.game.inner.clone()),
         }
     }
 
     fn __repr__(&self) -> String {
         format!("<Opponent {}>", self.name)
+    }
+}
+
+impl PyOpponent {
+    /// Refuses a policy opponent made for another game than `game` (whatever its shapes; as
+    /// the ``policy`` agent, other options of the same shapes are allowed), naming `entry`
+    /// of the pool and both games.
+    pub fn check_game(&self, game: &dyn DynGame, entry: usize) -> PyResult<()> {
+        let (mine, theirs) = match &self.game {
+            Some(mine) => (mine.info().name, game.info().name),
+            None => return Ok(()),
+        };
+        if mine == theirs {
+            return Ok(());
+        }
+        Err(InvalidArgumentError::new_err(format!(
+            "entry {entry} of the opponent pool: a policy made for {mine}; this env plays {theirs}"
+        )))
     }
 }

@@ -360,8 +360,8 @@ impl PyVectorEnv {
     /// ``Opponent`` per seat other than the learner's, in seat order, or ``None`` for a seat
     /// the caller answers (``step_seats`` then stops with that seat to move). ``None``
     /// removes every game's opponents. A pool that does not fit the game (entries of
-    /// another length, a policy of another shape) is refused, naming the entry, and
-    /// nothing changes.
+    /// another length, a policy made for another game or of another shape) is refused,
+    /// naming the entry, and nothing changes.
     #[pyo3(signature = (pool))]
     fn set_opponent_pool(&mut self, py: Python<'_>, pool: &Bound<'_, PyAny>) -> PyResult<()> {
         let pool: Option<Vec<Vec<Option<PyRef<'_, PyOpponent>>>>> =
@@ -370,6 +370,11 @@ impl PyVectorEnv {
                     "an opponent pool is a list of entries, each a list of Opponent or None (or None for no pool)",
                 )
             })?;
+        for (k, entry) in pool.iter().flatten().enumerate() {
+            for opponent in entry.iter().flatten() {
+                opponent.check_game(&*self.game, k)?;
+            }
+        }
         let pool = match pool {
             None => None,
             Some(entries) => {
