@@ -4,7 +4,7 @@ by one through ``State``; autoreset, final observations, bad input."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -403,3 +403,188 @@ def test_native_opponents_that_cannot_play_the_game_are_refused(tmp_path: Any) -
         regalia._core.Opponent.ismcts(belief="uniform")
     with pytest.raises(regalia.InvalidArgumentError, match="iterations"):
         regalia._core.Opponent.ismcts(iterations=0)
+
+
+class OpponentMoves:
+    """Follows every game of ``batch`` move by move, each move once, and hands each move of
+    an opponent to ``check(i, replay, seat, action, sampler)``: game ``i`` replayed up to
+    that move, the mover, its move and the game's own generator (``Rng`` of the engine's
+    native opponents), as far as the replay has drawn from it. A game that ended within a
+    step is followed up to the last position seen."""
+
+    def __init__(self, batch: SeatBatch, check: Any) -> None:
+        self.batch, self.check = batch, check
+        self.games: dict[int, tuple[int, Any, Any, int]] = {}
+
+    def __call__(self) -> None:
+        from regalia.reference.rng import Rng
+        from regalia.seeds import MASK64
+
+        for i in range(self.batch.num_envs):
+            state = self.batch.batch.state(i)
+            seed = int(state.seed)
+            if i not in self.games or self.games[i][0] != seed:
+                self.games[i] = (seed, self.batch.game.new_state(seed), Rng.new(derive_seed(seed ^ MASK64, 0)), 0)
+            _, replay, sampler, done = self.games[i]
+            history = state.history()
+            for action in history[done:]:
+                seat = replay.current_player
+                if seat != self.batch.seats[i]:
+                    self.check(i, replay, seat, action, sampler)
+                replay.apply(action)
+            self.games[i] = (seed, replay, sampler, len(history))
+
+
+def unit(sampler: Any) -> float:
+    """A uniform number in [0, 1) drawn as the engine's opponents draw one from a game's
+    generator: 53 bits of two words."""
+    hi, lo = sampler.next_u32() >> 5, sampler.next_u32() >> 6
+    return float((hi << 26) | lo) / 2**53
+
+
+class Draws:
+    """Stands in for an agent's generator: hands out the given uniform numbers."""
+
+    def __init__(self, draws: list[float]) -> None:
+        self.draws = draws
+
+    def random(self, shape: tuple[int, int]) -> np.ndarray:
+        return np.asarray(self.draws, dtype=np.float64).reshape(shape)
+
+
+def test_a_sampling_policy_opponent_draws_from_the_games_generator_with_the_agents_probabilities(
+    config: tuple[str, int], tmp_path: Any
+) -> None:
+    """``policy:...:sample=true``, played by the engine: each move is the one the Python
+    agent samples from the same observation with the same uniform number, that number the
+    next of the game's own generator (one per move, a forced move too); unless the number
+    lies within rounding of a boundary between two actions' cumulative probabilities, then
+    the move is still legal. The same games whatever the threads."""
+    from regalia.agents import PolicyAgent
+    from regalia.policy_file import save_policy
+    from tests.test_policy_agent import random_net
+
+    name, players = config
+    options = {"players": players, **SUITE_OPTIONS.get(name, {})}
+    save_policy(tmp_path / "net.npz", random_net(name, 4, **options))
+    spec = f"policy:path={tmp_path / 'net.npz'}:sample=true"
+    seats = [i % players for i in range(4)]
+    batch = SeatBatch(name, 4, seat=seats, opponents=spec, seed=8, threads=2, **options)
+    assert batch.native
+    agent = PolicyAgent(path=str(tmp_path / "net.npz"), sample=True)
+    net = agent.net_for(batch.game)
+    counts = {"same": 0, "near": 0}
+
+    def check(i: int, replay: Any, seat: int, action: int, sampler: Any) -> None:
+        observation = replay.observation_tensor(seat).reshape(1, -1)
+        mask = replay.legal_action_mask()[None]
+        draw = unit(sampler)
+        agent._rng = cast(Any, Draws([draw]))
+        expected = int(agent.act_batch(batch.game, observation, mask)[0])
+        assert mask[0, action]
+        logits = np.where(mask[0], net.logits(observation)[0].astype(np.float64), -np.inf)
+        weights = np.exp(logits - logits.max())
+        cumulative = np.cumsum(weights / weights.sum())[mask[0]]
+        if np.abs(cumulative - draw).min() < 1e-5:
+            counts["near"] += 1
+        else:
+            assert action == expected, f"game {i}, seat {seat}"
+            counts["same"] += 1
+
+    follow = OpponentMoves(batch, check)
+    out, rng = batch.reset(), np.random.default_rng(3)
+    follow()
+    for _ in range(40):
+        out = batch.step(learner_actions(out.masks, rng))
+        follow()
+    assert counts["same"] >= 40 and counts["near"] <= counts["same"] // 10, counts
+    again = SeatBatch(name, 4, seat=seats, opponents=spec, seed=8, threads=1, **options)
+    assert_same(trajectory(again, 40), trajectory(batch, 40))
+
+
+def test_opponent_pools_swap_between_games_in_the_same_env() -> None:
+    """``set_opponent_pool`` between steps, on the same engine batch: every game under way
+    ends against the opponent it started with (asked through Python or played by the
+    engine), every game that starts after plays the new pool, and the learner is to move in
+    every game after every step: from a Python opponent to a native one, from one native
+    pool to another, and back to Python."""
+    batch = SeatBatch("duo-regna", 4, seat=[0, 1, 0, 1], opponents=first_legal, seed=1, threads=2)
+    engine = batch.batch
+    playing: dict[int, str] = {}  # each game's seed -> the strategy its opponent plays
+    current = ["first"]
+
+    def check(i: int, replay: Any, seat: int, action: int, sampler: Any) -> None:
+        legal = replay.legal_actions()
+        kind = playing.setdefault(int(replay.seed), current[0])
+        assert action == (legal[0] if kind == "first" else legal[-1]), f"game {i}"
+
+    follow = OpponentMoves(batch, check)
+    out, rng = batch.reset(), np.random.default_rng(5)
+    follow()
+    for pool, kind in [(["last-legal"], "last"), (["first-legal"], "first"), ([last_legal], "last")]:
+        before = {int(engine.state(i).seed) for i in range(4)}
+        for s in before:
+            playing.setdefault(s, current[0])
+        batch.set_opponent_pool(pool)
+        assert batch.native == isinstance(pool[0], str)
+        current[0] = kind
+        started = set()
+        for _ in range(2_000):
+            out = batch.step(learner_actions(out.masks, rng))
+            assert out.masks.any(axis=1).all()
+            follow()
+            started |= {i for i in range(4) if int(engine.state(i).seed) not in before}
+            if len(started) == 4:
+                break
+        assert len(started) == 4
+    assert batch.batch is engine
+    assert {kind for kind in playing.values()} == {"first", "last"}
+
+
+def test_opponents_that_cannot_play_are_refused_and_change_nothing(tmp_path: Any) -> None:
+    """A damaged policy file, a policy of another observation shape, a policy made for
+    another game, a wrong type or count: each raises a ``ValueError`` subclass naming what
+    is wrong, and the batch plays on against the opponents it had."""
+    from regalia.policy_file import PolicyNet, save_policy
+    from tests.test_policy_agent import random_net
+
+    damaged = tmp_path / "damaged.npz"
+    save_policy(damaged, random_net())
+    damaged.write_bytes(damaged.read_bytes()[:-40])
+    net = random_net()
+    narrow = [(np.zeros((9, 54), dtype=np.float32), net.layers[-1][1])]
+    save_policy(tmp_path / "narrow.npz", PolicyNet("duo-regna", net.options, (54,), 9, "tanh", narrow))
+    with pytest.raises(regalia.InvalidArgumentError, match="damaged|not a policy file"):
+        SeatBatch("duo-regna", 2, opponents=f"policy:path={damaged}")
+    batch = SeatBatch("duo-regna", 2, opponents="first-legal", seed=1, threads=1)
+    out = batch.reset()
+    out = batch.step(np.argmax(out.masks, axis=1))
+    before = [batch.batch.state(i) for i in range(2)]
+    bad_pools: list[tuple[Any, type[ValueError], str]] = [
+        (["random", f"policy:path={damaged}"], regalia.InvalidArgumentError, "damaged|not a policy file"),
+        ([f"policy:path={tmp_path / 'narrow.npz'}"], regalia.InvalidArgumentError, r"shape \(54,\)"),
+        (["random", 3], regalia.InvalidArgumentError, "act"),
+        ([["random", "random"]], regalia.InvalidOptionError, "needs 1 opponents, got 2"),
+        ("random", regalia.InvalidOptionError, "non-empty list"),
+    ]
+    for pool, error, message in bad_pools:
+        with pytest.raises(error, match=message):
+            batch.set_opponent_pool(pool)
+    assert [batch.batch.state(i) for i in range(2)] == before
+    assert batch.native and len(batch.pool) == 1
+    for _ in range(20):
+        out = batch.step(np.argmax(out.masks, axis=1))
+    for i in range(2):
+        state = batch.batch.state(i)
+        replay = batch.game.new_state(state.seed)
+        for a in state.history():
+            assert replay.current_player == 0 or a == replay.legal_actions()[0]
+            replay.apply(a)
+
+    env = regalia.VectorEnv("duo-regna", 2, seed=1)
+    duo = regalia.make("duo")
+    width, actions = int(np.prod(duo.observation_shape)), duo.num_actions
+    layers = [(np.zeros((actions, width), dtype=np.float32), np.zeros(actions, dtype=np.float32))]
+    foreign = regalia._core.Opponent.policy(regalia._core.Policy(duo, layers, "relu"))
+    with pytest.raises(regalia.InvalidArgumentError, match="entry 1 .* made for duo; this env plays duo-regna"):
+        env.set_opponent_pool([[regalia._core.Opponent.random()], [foreign]])
