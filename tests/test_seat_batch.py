@@ -235,7 +235,7 @@ def test_batched_opponents_play_as_they_would_game_by_game(config: tuple[str, in
     engine inside the step, and the same strategies as a ``BatchAgent`` of Python's own
     (answering all their games in one call): the same games as when they are asked view by
     view through Python."""
-    from regalia.agents import FixedOrder, PolicyAgent
+    from regalia.agents import FirstLegal, FixedOrder, LastLegal, PolicyAgent
     from regalia.policy_file import save_policy
     from tests.test_policy_agent import random_net
 
@@ -245,7 +245,7 @@ def test_batched_opponents_play_as_they_would_game_by_game(config: tuple[str, in
     policy = PolicyAgent(path=str(tmp_path / "net.npz"))
     seats = [i % players for i in range(4)]
     ordered = FixedOrder(order=3).act
-    pairs = [("first-legal", first_legal), ("last-legal", last_legal), ("fixed-order:order=3", ordered)]
+    pairs = [("first-legal", FirstLegal().act), ("last-legal", LastLegal().act), ("fixed-order:order=3", ordered)]
     for batched, one_by_one in [*pairs, (policy, policy.act)]:
         fast = SeatBatch(name, 4, seat=seats, opponents=batched, seed=6, threads=1, **options)
         python = SeatBatch(name, 4, seat=seats, opponents=InPython(batched), seed=6, threads=1, **options)
