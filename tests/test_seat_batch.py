@@ -329,30 +329,32 @@ def test_a_batched_opponents_illegal_choice_names_the_game_seat_and_action() -> 
 
 
 def test_ismcts_opponents_search_natively_from_the_games_generator() -> None:
-    """Each move of an ``ismcts`` opponent is ``State.ismcts`` from the mover's position,
-    seeded by two draws from the game's own generator at every decision with a choice (a
-    forced move is played without a search): made in Rust inside the step, the same
-    whatever the threads."""
+    """Each move of an ``ismcts`` opponent is ``State.ismcts`` from the mover's position with
+    the agent's opponent model, seeded by two draws from the game's own generator at every
+    decision with a choice (a forced move is played without a search): made in Rust inside
+    the step, the same whatever the threads."""
     from regalia.reference.rng import Rng
     from regalia.seeds import MASK64
 
-    spec, seats = "ismcts:iterations=12:exploration=0.7", [0, 1, 0, 1]
-    one = SeatBatch("duo-regna", 4, seat=seats, opponents=spec, seed=3, threads=1)
-    two = SeatBatch("duo-regna", 4, seat=seats, opponents=spec, seed=3, threads=2)
-    assert one.native and two.native
-    assert_same(trajectory(one, 30), trajectory(two, 30))
-    checked = 0
-    for i, learner in enumerate(seats):
-        state = one.batch.state(i)
-        sampler = Rng.new(derive_seed(int(state.seed) ^ MASK64, 0))
-        replay = one.game.new_state(state.seed)
-        for action in state.history():
-            if replay.current_player != learner and len(replay.legal_actions()) > 1:
-                seed = (sampler.next_u32() << 32) | sampler.next_u32()
-                assert action == replay.ismcts(iterations=12, exploration=0.7, seed=seed)
-                checked += 1
-            replay.apply(action)
-    assert checked >= 10
+    seats = [0, 1, 0, 1]
+    for model in ("search", "first-legal"):
+        spec = f"ismcts:iterations=12:exploration=0.7:opponents={model}"
+        one = SeatBatch("duo-regna", 4, seat=seats, opponents=spec, seed=3, threads=1)
+        two = SeatBatch("duo-regna", 4, seat=seats, opponents=spec, seed=3, threads=2)
+        assert one.native and two.native
+        assert_same(trajectory(one, 30), trajectory(two, 30))
+        checked = 0
+        for i, learner in enumerate(seats):
+            state = one.batch.state(i)
+            sampler = Rng.new(derive_seed(int(state.seed) ^ MASK64, 0))
+            replay = one.game.new_state(state.seed)
+            for action in state.history():
+                if replay.current_player != learner and len(replay.legal_actions()) > 1:
+                    seed = (sampler.next_u32() << 32) | sampler.next_u32()
+                    assert action == replay.ismcts(iterations=12, exploration=0.7, seed=seed, opponents=model)
+                    checked += 1
+                replay.apply(action)
+        assert checked >= 10
 
 
 def test_policy_files_by_name_and_mixed_entries_play_natively_where_they_can(tmp_path: Any) -> None:
