@@ -4,9 +4,9 @@ A view shows only what one seat may see. Built-in agents by name (``AGENTS``): `
 ``rules`` (a rule-based player per game), ``ismcts`` (information-set MCTS in Rust),
 ``solver`` (Duo Regna's equilibrium, from ``regalia.solver``), ``best`` (the strongest of them
 per game, at an interactive budget), ``policy`` (a trained policy file,
-``policy:path=model.npz``), ``cfr`` (a policy saved by ``regalia.cfr``: ``cfr:policy=PATH``)
-and the fixed strategies ``first-legal``, ``last-legal`` and ``fixed-order`` (yardsticks that
-ignore the game).
+``policy:path=model.npz``; ``:exploit=true`` puts ``best``'s hand-written exploits first),
+``cfr`` (a policy saved by ``regalia.cfr``: ``cfr:policy=PATH``) and the fixed strategies
+``first-legal``, ``last-legal`` and ``fixed-order`` (yardsticks that ignore the game).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from regalia.agents.best import BEST, BestAgent
 from regalia.agents.cfr_agent import CfrAgent
 from regalia.agents.fixed import FirstLegal, FixedOrder, LastLegal
 from regalia.agents.ismcts import IsmctsAgent
-from regalia.agents.policy import PolicyAgent
+from regalia.agents.policy import PolicyAgent, policy_agent
 from regalia.agents.random_agent import RandomAgent
 from regalia.agents.rules import POLICIES, RulesAgent
 from regalia.agents.solver_agent import SolverAgent
@@ -59,7 +59,7 @@ AGENTS: dict[str, Callable[..., Agent]] = {
     "ismcts": IsmctsAgent,
     "solver": SolverAgent,
     "best": BestAgent,
-    "policy": PolicyAgent,
+    "policy": policy_agent,
     "cfr": CfrAgent,
     "first-legal": FirstLegal,
     "last-legal": LastLegal,

@@ -4,12 +4,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
-from regalia.agents import regine_bets
 from regalia.agents.base import Agent, View, call_hook
-from regalia.agents.rules import duo_regna
+from regalia.agents.exploits import Exploiter
 from regalia.errors import InvalidOptionError
 
 #: Per game: the built-in agent that plays best, and its default options (the ones given to
@@ -33,13 +31,6 @@ MORE_PLAYERS: dict[str, dict[str, Any]] = {"duo": {"opponents": "first-legal"}}
 #: An exact player and its options, used for a game when it can solve the game's options
 #: (see ``best_for``). Duo Regna: the equilibrium, exploiting the opponent safely.
 SOLVERS: dict[str, tuple[str, dict[str, Any]]] = {"duo-regna": ("solver", {"exploit": True})}
-
-#: Per game: a move read from the opponent's play so far (or None), tried before the game's
-#: search agent (not before an exact player, which reads the opponent itself); it gets a
-#: memory of the game so far. Duo Regna: exploit a fixed order of her cards once seen;
-#: Regine: the bets, weighted by what hers have shown (``regine_bets``).
-Exploit = Callable[[View, dict[str, Any]], int | None]
-EXPLOITS: dict[str, Exploit] = {"duo-regna": duo_regna.exploit, "regine": regine_bets.decide}
 
 
 def best_for(game: str, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
@@ -70,8 +61,9 @@ class BestAgent:
     ``options`` are passed on to a search agent (``best:iterations=5000``, ``best:threads=2``)
     over its defaults, and not to the exact solver, which takes none. A time budget
     (``best:time_limit=0.5``, seconds a move) without ``iterations`` searches until it runs
-    out. Where the game has one (``EXPLOITS``), a move read from the opponent's play comes
-    first. Bad options are refused here, before any game."""
+    out. Where the game has one (``regalia.agents.exploits.EXPLOITS``), a move read from the
+    opponent's play comes first (not before an exact player, which reads the opponent
+    itself). Bad options are refused here, before any game."""
 
     name = "best"
     #: The games it plays: those with a best player.
@@ -88,7 +80,7 @@ class BestAgent:
         self._played: tuple[str, str] | None = None  # the game and its options, as JSON
         self._agent: Agent | None = None
         self._exact = False  # whether the agent is an exact player (no EXPLOITS before it)
-        self._memory: dict[str, Any] = {}
+        self._exploiter = Exploiter()
 
     def agent_for(self, game: str, options: dict[str, Any] | None = None) -> Agent:
         """The agent this plays in ``game`` with the game's ``options`` (chosen and made once
@@ -106,14 +98,13 @@ class BestAgent:
 
     def game_start(self, view: View) -> None:
         """Forgets the last game; passed on to the agent of this game."""
-        self._memory.clear()
+        self._exploiter.forget()
         call_hook(self.agent_for(view.game, view.options), "game_start", view)
 
     def act(self, view: View) -> int:
         """The exploiting move if there is one, else the strongest agent's choice."""
         agent = self.agent_for(view.game, view.options)
-        exploit = None if self._exact else EXPLOITS.get(view.game)
-        found = exploit(view, self._memory) if exploit is not None else None
+        found = None if self._exact else self._exploiter.move(view)
         return found if found is not None else agent.act(view)
 
     def game_end(self, view: View, returns: list[float]) -> None:

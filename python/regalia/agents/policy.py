@@ -1,6 +1,8 @@
 """A trained policy as an agent: ``policy:path=model.npz`` plays a policy file exported by
 ``regalia.sb3.export_policy`` with numpy alone; ``policy:path=model.zip`` plays a saved
-MaskablePPO model (which needs torch: ``pip install "regalia[learn]"``)."""
+MaskablePPO model (which needs torch: ``pip install "regalia[learn]"``). With
+``exploit=true`` its game's hand-written exploit (``regalia.agents.exploits``) moves first
+when it reads one from the opponent's play; by default the policy plays as trained."""
 
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ import numpy as np
 import numpy.typing as npt
 
 import regalia
-from regalia.agents.base import View
+from regalia.agents.base import Agent, View
+from regalia.agents.exploits import Guarded
 from regalia.errors import InvalidArgumentError, InvalidOptionError
 from regalia.policy_file import PolicyNet, load_policy
 
@@ -49,6 +52,25 @@ def _load_model(path: str) -> Any:
         return MaskablePPO.load(path, device="cpu")
     except Exception as e:
         raise InvalidArgumentError(f"{path} is not a MaskablePPO model (damaged, or another format): {e}") from None
+
+
+def flag(name: str, value: Any) -> bool:
+    """``value`` of the yes-or-no option ``name`` (``true``/``false`` in a spec), else refused."""
+    if not isinstance(value, bool):
+        raise InvalidOptionError(f"the policy agent's option {name} is true or false, got {value!r}")
+    return value
+
+
+def policy_agent(
+    seed: int | None = None, path: str | None = None, sample: bool = False, exploit: bool = False
+) -> Agent:
+    """The ``policy`` agent: a ``PolicyAgent`` (``path``, ``sample``, ``seed``: see there),
+    with ``exploit`` guarded by its game's exploit (``Guarded``: a move read from the
+    opponent's play, such as a fixed order of Duo Regna's cards once seen, comes first; the
+    memory of it is forgotten at each game's start). ``exploit`` is false by default, so a
+    policy plays as it was trained unless asked."""
+    agent = PolicyAgent(seed, path, flag("sample", sample))
+    return Guarded(agent) if flag("exploit", exploit) else agent
 
 
 class PolicyAgent:
