@@ -586,7 +586,7 @@ class Regnum(Rules[State, RegnumOptions]):
     def explicit_chance(self) -> bool:
         return self._explicit
 
-    # ---- Bounds (the engine's ``regnum/bounds.rs`` proves them) ----
+    # Bounds on a game's length (the engine's ``regnum/bounds.rs`` proves them).
     def max_history_len(self) -> int | None:
         """At most ``max_turns`` turns of at most ``turn_moves()`` moves and, with explicit
         chance, ``TURN_CHANCE`` chance nodes, after the setup's ``setup_chance()``."""

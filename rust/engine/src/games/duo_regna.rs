@@ -535,7 +535,7 @@ impl Game for DuoRegna {
     }
 }
 
-// ---- Bounds ----
+// ---- Legal moves ----
 impl DuoRegna {
     /// The most dragon cards a game reveals: the first one, then one after each capture the
     /// game goes on from, and never more than the pile holds. A capture takes two rounds at
