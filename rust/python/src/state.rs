@@ -81,6 +81,30 @@ impl PyState {
     }
 }
 
+/// One of a search option's named values (`default` when not given); anything else is refused
+/// naming `what` and every name in `all`, joined by `sep`.
+fn named<T: Copy>(
+    value: Option<&Bound<'_, PyAny>>,
+    default: T,
+    all: &[T],
+    name: fn(T) -> &'static str,
+    from_name: fn(&str) -> Option<T>,
+    what: &str,
+    sep: &str,
+) -> PyResult<T> {
+    let Some(value) = value else {
+        return Ok(default);
+    };
+    value
+        .extract::<String>()
+        .ok()
+        .and_then(|n| from_name(&n))
+        .ok_or_else(|| {
+            let names: Vec<_> = all.iter().map(|&v| format!("'{}'", name(v))).collect();
+            InvalidArgumentError::new_err(format!("{what} must be {}", names.join(sep)))
+        })
+}
+
 /// The search ``State.ismcts`` is asked for, its arguments checked.
 #[allow(clippy::too_many_arguments)]
 pub fn ismcts_config(
@@ -123,48 +147,33 @@ pub fn ismcts_config(
             ))
         }
     };
-    let rollout = match rollout {
-        None => Rollout::default(),
-        Some(r) => r
-            .extract::<String>()
-            .ok()
-            .and_then(|name| Rollout::from_name(&name))
-            .ok_or_else(|| {
-                let names: Vec<_> = Rollout::ALL
-                    .iter()
-                    .map(|r| format!("'{}'", r.name()))
-                    .collect();
-                bad(&format!("rollout must be {}", names.join(" or ")))
-            })?,
-    };
-    let model = match belief {
-        None => BeliefModel::None,
-        Some(m) => m
-            .extract::<String>()
-            .ok()
-            .and_then(|name| BeliefModel::from_name(&name))
-            .ok_or_else(|| {
-                let names: Vec<_> = BeliefModel::ALL
-                    .iter()
-                    .map(|m| format!("'{}'", m.name()))
-                    .collect();
-                bad(&format!("belief must be {}", names.join(", ")))
-            })?,
-    };
-    let opponents = match opponents {
-        None => Opponents::default(),
-        Some(o) => o
-            .extract::<String>()
-            .ok()
-            .and_then(|name| Opponents::from_name(&name))
-            .ok_or_else(|| {
-                let names: Vec<_> = Opponents::ALL
-                    .iter()
-                    .map(|o| format!("'{}'", o.name()))
-                    .collect();
-                bad(&format!("opponents must be {}", names.join(", ")))
-            })?,
-    };
+    let rollout = named(
+        rollout,
+        Rollout::default(),
+        &Rollout::ALL,
+        Rollout::name,
+        Rollout::from_name,
+        "rollout",
+        " or ",
+    )?;
+    let model = named(
+        belief,
+        BeliefModel::None,
+        &BeliefModel::ALL,
+        BeliefModel::name,
+        BeliefModel::from_name,
+        "belief",
+        ", ",
+    )?;
+    let opponents = named(
+        opponents,
+        Opponents::default(),
+        &Opponents::ALL,
+        Opponents::name,
+        Opponents::from_name,
+        "opponents",
+        ", ",
+    )?;
     let particles = match particles {
         Some(n) => int_arg(n, "particles", InvalidArgumentError::new_err, None)?,
         None => Belief::default().particles as i64,
