@@ -58,7 +58,7 @@ def test_the_agent_passes_its_rollout_on_and_refuses_a_bad_one() -> None:
     assert make_agent("ismcts", 1).rollout == "heuristic"  # type: ignore[attr-defined]
     with pytest.raises(InvalidArgumentError, match="rollout"):
         make_agent("ismcts:rollout=greedy", 1)
-    game = regalia.make("duo", players=2)
+    game = regalia.make("duo", players=2, rounds=1)  # random rollouts of a whole Duo game take minutes
     a = regalia.play(game, ["ismcts:iterations=30:rollout=random", "random"], seed=3)
     b = regalia.play(game, ["ismcts:iterations=30:rollout=random", "random"], seed=3)
     assert a == b

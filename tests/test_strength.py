@@ -59,7 +59,9 @@ FAST = [
     ("duell-der-drachen", "rules", list(FIXED_STRATEGIES), 60, 0.6),
     ("regine", "rules", list(FIXED_STRATEGIES), 60, 0.6),
     ("regnum", "rules", ["first-legal"], 100, 0.6),
-    ("regnum", "rules", [s for s in FIXED_STRATEGIES if s != "first-legal"], 40, 0.6),
+    # Against last-legal and order 2 Regnum's games run to hundreds of turns: fewer games.
+    ("regnum", "rules", ["fixed-order:order=1", "fixed-order:order=3"], 40, 0.6),
+    ("regnum", "rules", ["last-legal", "fixed-order:order=2"], 20, 0.6),
     ("duo", "rules", ["random"], 40, 0.5),
     ("duell-der-drachen", "rules", ["random"], 40, 0.5),
     ("regine", "rules", ["random"], 40, 0.5),

@@ -184,11 +184,15 @@ class Judge:
         return need
 
 
-def _usefulness(kind: int, hand: Counter[int], need: list[float]) -> float:
-    """How much a card of ``kind`` helps pay for what the line-up asks (duals a little more:
-    they pay either colour)."""
+def _held(hand: Counter[int]) -> list[int]:
+    """Per colour, the cards of ``hand`` that can pay it."""
+    return [sum(n for k, n in hand.items() if KIND_MASK[k] >> c & 1) for c in range(len(COLOURS))]
+
+
+def _usefulness(kind: int, held: list[int], need: list[float]) -> float:
+    """How much a card of ``kind`` helps pay for what the line-up asks, the hand holding
+    ``held`` cards per colour (duals a little more: they pay either colour)."""
     mask = KIND_MASK[kind]
-    held = [sum(n for k, n in hand.items() if KIND_MASK[k] >> c & 1) for c in range(len(COLOURS))]
     fit = max(need[c] - held[c] for c in range(len(COLOURS)) if mask >> c & 1)
     return fit + 0.5 * (kind >= len(COLOURS))
 
@@ -204,17 +208,19 @@ def _by_kind(
     least (``keep`` false: to give away) or most (``keep`` true: to take); among equals the
     commonest to give."""
     hand = _hand(obs)
+    held = _held(hand)
     kinds = {a: KIND_NAMES.index(info["card"]) for a in legal if (info := infos(state, a))["kind"] == kind}
     sign = 1.0 if keep else -1.0
-    return max(kinds, key=lambda a: (sign * _usefulness(kinds[a], hand, need), -sign * hand[kinds[a]], -a))
+    return max(kinds, key=lambda a: (sign * _usefulness(kinds[a], held, need), -sign * hand[kinds[a]], -a))
 
 
-def _thrift(info: dict[str, Any], hand: Counter[int], need: list[float]) -> tuple[float, ...]:
-    """Paying as ``info`` says: never the wildcard needlessly, single cards before duals, and
-    the card the line-up needs least."""
+def _thrift(info: dict[str, Any], held: list[int], need: list[float]) -> tuple[float, ...]:
+    """Paying as ``info`` says from a hand holding ``held`` cards per colour: never the
+    wildcard needlessly, single cards before duals, and the card the line-up needs least
+    (weighed in the hand without it)."""
     kind = KIND_NAMES.index(info["card"])
-    rest = hand.copy()
-    rest[kind] -= 1
+    mask = KIND_MASK[kind]
+    rest = [h - (mask >> c & 1) for c, h in enumerate(held)]
     return (-float(info["wild"]), -float(kind >= len(COLOURS)), -_usefulness(kind, rest, need))
 
 
@@ -227,8 +233,19 @@ class Planner:
         self.infos = infos
 
     def _pay(self, state: Any, legal: list[int], hand: Counter[int], need: list[float]) -> int:
-        """The thriftiest of the legal payments."""
-        return max(legal, key=lambda a: _thrift(self.infos(state, a), hand, need))
+        """The thriftiest of the legal payments (weighed once per card kind and wildcard use:
+        a long game's hand offers hundreds of payments of a few kinds)."""
+        held = _held(hand)
+        weighed: dict[tuple[str, bool], tuple[float, ...]] = {}
+
+        def thrift(action: int) -> tuple[float, ...]:
+            info = self.infos(state, action)
+            key = (info["card"], bool(info["wild"]))
+            if key not in weighed:
+                weighed[key] = _thrift(info, held, need)
+            return weighed[key]
+
+        return max(legal, key=thrift)
 
     def choose(self, state: Any, obs: dict[str, Any]) -> int:
         """These rules' choice at ``state`` for whoever decides (the seat itself in a search)."""
