@@ -18,8 +18,9 @@ from tests.conftest import make_game
 
 #: Random games per configuration for the differential test.
 GAMES = {"duo-regna": 6, "duo": 3, "duell-der-drachen": 6, "regine": 2, "regnum": 3}
-#: Keys compared every this many steps (and at the end).
-EVERY = 5
+#: Keys compared every this many steps (and at the end): Regine's games are long, and the
+#: reference builds each key from the whole record.
+EVERY = {"regine": 15}
 
 
 def test_backends_agree_on_every_key(config: tuple[str, int]) -> None:
@@ -31,7 +32,7 @@ def test_backends_agree_on_every_key(config: tuple[str, int]) -> None:
         r, p = rust.new_state(seed), ref.new_state(seed)
         step = 0
         while True:
-            if step % EVERY == 0 or r.is_terminal:
+            if step % EVERY.get(name, 5) == 0 or r.is_terminal:
                 for seat in range(players):
                     assert _core.information_state_key(r, seat) == p.information_state_key(seat), (seed, step, seat)
             if r.is_terminal:
