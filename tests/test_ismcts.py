@@ -3,7 +3,9 @@ information only, and refusing bad arguments."""
 
 from __future__ import annotations
 
+import multiprocessing
 import random
+import sys
 import threading
 from typing import Any
 
@@ -214,6 +216,31 @@ def test_two_threads_share_the_iterations_and_repeat_for_a_seed() -> None:
         assert two == state.ismcts_search(iterations=201, seed=7, threads=2)
         assert two["iterations"] == 201 == sum(two["visits"].values())
         assert state.ismcts_search(iterations=201, seed=7) == state.ismcts_search(iterations=201, seed=7, threads=1)
+
+
+def _search_in_child(queue: Any) -> None:
+    state = regalia.make("duell-der-drachen").new_state(3)
+    queue.put(state.ismcts_search(iterations=300, seed=1, threads=2))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no fork on Windows")
+def test_a_forked_child_searches_on_threads_of_its_own() -> None:
+    """The helper threads a search keeps for the next one do not exist in a forked child
+    (multiprocessing's default on Linux): the child starts its own instead of waiting on them."""
+    state = regalia.make("duell-der-drachen").new_state(3)
+    here = state.ismcts_search(iterations=300, seed=1, threads=2)  # the parent keeps helpers
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_search_in_child, args=(queue,))
+    child.start()
+    try:
+        assert queue.get(timeout=60) == here
+    finally:
+        child.join(timeout=10)
+        if child.is_alive():
+            child.kill()
+    assert child.exitcode == 0
+    assert state.ismcts_search(iterations=300, seed=1, threads=2) == here
 
 
 def test_the_agent_searches_on_the_threads_it_is_given() -> None:

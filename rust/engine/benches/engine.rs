@@ -11,7 +11,7 @@ use regalia_engine::{
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Game `name` as every benchmark plays it: Duo in single rounds (`rounds=1`; its rulebook
 /// game runs to the target, which random players take thousands of steps not to reach), every
@@ -137,9 +137,15 @@ fn batch_steps(c: &mut Criterion) {
 /// Iterations per measured search.
 const ISMCTS_ITERATIONS: u64 = 2000;
 
+/// The time budget of the `budget` rows: a search runs until it is spent.
+const ISMCTS_BUDGET: Duration = Duration::from_millis(20);
+
 /// ISMCTS from a position four random steps into each game, with the game's heuristic
 /// rollouts (the default) and with uniformly random ones, and with the heuristic ones on two
-/// threads; throughput in iterations.
+/// threads; throughput in iterations. The `budget` rows search for [`ISMCTS_BUDGET`] on one
+/// and on two threads (every thread works until the budget is spent, as `best` with a time
+/// limit does, so none waits for a slower tree) and report the time their rate takes for
+/// [`ISMCTS_ITERATIONS`].
 fn ismcts(c: &mut Criterion) {
     for info in all_games() {
         let s = mid_game(info.name, 4);
@@ -165,6 +171,35 @@ fn ismcts(c: &mut Criterion) {
         g.bench_function("heuristic-2-threads", |b| {
             b.iter(|| s.ismcts(&config, &never))
         });
+        for threads in [1, 2] {
+            let config = IsmctsConfig {
+                iterations: u64::MAX,
+                time_limit: Some(ISMCTS_BUDGET),
+                seed: 1,
+                threads,
+                ..IsmctsConfig::default()
+            };
+            let name = format!(
+                "heuristic-budget-{threads}-thread{}",
+                if threads > 1 { "s" } else { "" }
+            );
+            g.bench_function(name, |b| {
+                b.iter_custom(|searches| {
+                    let mut per_iterations = Duration::ZERO;
+                    for _ in 0..searches {
+                        let start = Instant::now();
+                        let done = s
+                            .ismcts(&config, &never)
+                            .unwrap()
+                            .map_or(1, |r| r.iterations);
+                        per_iterations += start
+                            .elapsed()
+                            .mul_f64(ISMCTS_ITERATIONS as f64 / done as f64);
+                    }
+                    per_iterations
+                })
+            });
+        }
         g.finish();
     }
 }

@@ -37,8 +37,10 @@ use crate::cfr::key::KeyBuild;
 use crate::game::{uniform_action, Game, Seat};
 use crate::rng::{splitmix64, Rng};
 use crate::search::belief::{Belief, Worlds};
+use crate::search::threads::run_on_threads;
 use std::collections::hash_map::{Entry, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// How to search.
@@ -201,40 +203,23 @@ pub fn ismcts_in<G: Game>(
     let seat = game.current_player(root)?;
     let threads = config.threads.clamp(1, MAX_THREADS);
     let iterations = config.iterations.max(1);
-    let tallies: Vec<Tally> = if threads == 1 {
-        vec![search_tree(
-            game,
-            (root, worlds),
-            seat,
-            config,
-            config.seed,
-            iterations,
-            stop,
-        )]
-    } else {
-        std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads)
-                .map(|k| {
-                    let share = iterations / threads as u64
-                        + u64::from((k as u64) < iterations % threads as u64);
-                    let seed = thread_seed(config.seed, k);
-                    scope.spawn(move || {
-                        search_tree(game, (root, worlds), seat, config, seed, share, stop)
-                    })
-                })
-                .collect();
-            workers
-                .into_iter()
-                .map(|w| {
-                    w.join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                })
-                .collect()
-        })
-    };
+    let slots: Vec<Mutex<Option<Tally>>> = (0..threads).map(|_| Mutex::new(None)).collect();
+    run_on_threads(threads, &|k| {
+        let share =
+            iterations / threads as u64 + u64::from((k as u64) < iterations % threads as u64);
+        let seed = if threads == 1 {
+            config.seed
+        } else {
+            thread_seed(config.seed, k)
+        };
+        let tally = search_tree(game, (root, worlds), seat, config, seed, share, stop);
+        *slots[k].lock().unwrap_or_else(|e| e.into_inner()) = Some(tally);
+    });
     let mut sum = Tally::default();
-    for t in tallies {
-        sum.add(&t);
+    for slot in slots {
+        if let Some(t) = slot.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            sum.add(&t);
+        }
     }
     let root_stats: Vec<ActionStats> = game
         .legal_actions(root)

@@ -2,6 +2,7 @@
 
 pub mod belief;
 pub mod ismcts;
+pub mod threads;
 
 pub use belief::{Belief, BeliefModel, ParticleFilter, Worlds, MAX_PARTICLES};
 pub use ismcts::{
