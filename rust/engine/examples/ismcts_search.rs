@@ -11,32 +11,13 @@
 //! the chosen action, every root action's visits and mean, and the search's wall-clock time
 //! (with idle cores, the time of `threads` 2 against 1 shows the root-parallel speed-up).
 
-use regalia_engine::rng::Rng;
-use regalia_engine::{make, DynState, IsmctsConfig, Options, Rollout};
+#[path = "common/mid_game.rs"]
+mod mid_game;
+
+use mid_game::mid_game;
+use regalia_engine::{IsmctsConfig, Rollout};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
-
-/// The benchmark's position: `steps` random steps into game `name` (fewer if it would end).
-fn mid_game(name: &str, steps: usize) -> Box<dyn DynState> {
-    let mut options = Options::new();
-    if name == "duo" {
-        options.insert("rounds".into(), 1.into());
-    }
-    let game = make(name, &options).expect("a registered game");
-    let mut s = game.new_state(1);
-    let mut pick = Rng::new(1);
-    for _ in 0..steps {
-        let legal = s.legal_actions();
-        let mut next = s.clone_box();
-        next.apply(legal.nth(pick.index(legal.len())).expect("a legal action") as i64)
-            .expect("a legal action applies");
-        if next.is_terminal() {
-            break;
-        }
-        s = next;
-    }
-    s
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -1,0 +1,67 @@
+//! The root-parallel speed-up of ISMCTS, measured in interleaved pairs: one search on one
+//! thread, then the same search on two, again and again from the criterion benchmark's
+//! position, so that a machine whose speed drifts (a shared virtual machine) slows both
+//! alike; it prints each game's mean time per 2000 iterations on one and two threads and
+//! their ratio.
+//!
+//! Run: `cargo run --release -p regalia-engine --example ismcts_threads [seconds per game]
+//! [budget in ms]` (defaults 4 and none). Without a budget each search runs 2000 iterations
+//! (the two threads 1000 each: the slower tree sets the time); with one, every search runs
+//! until the budget is spent, as `best` with a time limit does, and the time is scaled to
+//! 2000 iterations at the rate it ran.
+
+#[path = "common/mid_game.rs"]
+mod mid_game;
+
+use mid_game::mid_game;
+use regalia_engine::{all_games, DynState, IsmctsConfig};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Iterations the times are given for.
+const ITERATIONS: u64 = 2000;
+
+/// Seconds per 2000 iterations of one search of `config` from `s`.
+fn timed(s: &dyn DynState, config: &IsmctsConfig) -> f64 {
+    let never = AtomicBool::new(false);
+    let start = Instant::now();
+    let result = s.ismcts(config, &never).expect("a valid search");
+    let done = result.map_or(1, |r| r.iterations);
+    start.elapsed().as_secs_f64() * ITERATIONS as f64 / done as f64
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let seconds: f64 = args
+        .next()
+        .map_or(4.0, |a| a.parse().expect("seconds per game"));
+    let budget: Option<u64> = args.next().map(|a| a.parse().expect("a budget in ms"));
+    for info in all_games() {
+        let s = mid_game(info.name, 4);
+        let one = IsmctsConfig {
+            iterations: if budget.is_some() {
+                u64::MAX
+            } else {
+                ITERATIONS
+            },
+            time_limit: budget.map(Duration::from_millis),
+            seed: 1,
+            ..IsmctsConfig::default()
+        };
+        let two = IsmctsConfig { threads: 2, ..one };
+        let (mut t1, mut t2, mut pairs) = (0.0, 0.0, 0);
+        let start = Instant::now();
+        while start.elapsed().as_secs_f64() < seconds || pairs == 0 {
+            t1 += timed(s.as_ref(), &one);
+            t2 += timed(s.as_ref(), &two);
+            pairs += 1;
+        }
+        println!(
+            "{:18} {pairs:5} pairs  1 thread {:8.2} ms  2 threads {:8.2} ms  {:.2}x",
+            info.name,
+            t1 / pairs as f64 * 1e3,
+            t2 / pairs as f64 * 1e3,
+            t1 / t2
+        );
+    }
+}
