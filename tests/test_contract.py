@@ -114,8 +114,8 @@ def test_random_games_keep_the_contract_with_explicit_chance(explicit_name: str,
     node of the first game, then at every third step)."""
     game = make_explicit(explicit_name, backend)
     rnd = random.Random(f"chance{explicit_name}{backend}")
-    checked = 0
-    for i in range(GAMES_FOR.get(explicit_name, GAMES_PER_CONFIG)):
+    games, checked = GAMES_FOR.get(explicit_name, GAMES_PER_CONFIG), 0
+    for i in range(games):
         state = game.new_state(i)
         steps = 0
         while not state.is_terminal:
@@ -137,7 +137,7 @@ def test_random_games_keep_the_contract_with_explicit_chance(explicit_name: str,
             state.apply(pick_step(state, rnd))
             steps += 1
         check_step(game, state, rnd)
-    assert checked > GAMES_FOR.get(explicit_name, GAMES_PER_CONFIG)
+    assert checked > games
 
 
 def test_bad_arguments_are_clear_value_errors(config: tuple[str, int], backend: str) -> None:

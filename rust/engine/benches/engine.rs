@@ -3,44 +3,15 @@
 //! batch steps and ISMCTS iterations (both rollout kinds). Run: `cargo bench -p
 //! regalia-engine` (`-- duo-regna` for one game, `-- ismcts` for the searches).
 
+#[path = "../examples/common/positions.rs"]
+mod positions;
+
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use regalia_engine::rng::Rng;
-use regalia_engine::{
-    all_games, make, BatchOut, DynGame, DynState, IsmctsConfig, Options, Rollout,
-};
+use positions::{bench_game, mid_game, time_for};
+use regalia_engine::{all_games, BatchOut, IsmctsConfig, Rollout};
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
-
-/// Game `name` as every benchmark plays it: Duo in single rounds (`rounds=1`; its rulebook
-/// game runs to the target, which random players take thousands of steps not to reach), every
-/// other game with its defaults.
-fn bench_game(name: &str) -> Arc<dyn DynGame> {
-    let mut options = Options::new();
-    if name == "duo" {
-        options.insert("rounds".into(), 1.into());
-    }
-    make(name, &options).unwrap()
-}
-
-/// A state `steps` random steps into game `name` (fewer if the game would end).
-fn mid_game(name: &str, steps: usize) -> Box<dyn DynState> {
-    let game = bench_game(name);
-    let mut s = game.new_state(1);
-    let mut pick = Rng::new(1);
-    for _ in 0..steps {
-        let legal = s.legal_actions();
-        let mut next = s.clone_box();
-        next.apply(legal.nth(pick.index(legal.len())).unwrap() as i64)
-            .unwrap();
-        if next.is_terminal() {
-            break;
-        }
-        s = next;
-    }
-    s
-}
+use std::time::Duration;
 
 fn state_calls(c: &mut Criterion) {
     for info in all_games() {
@@ -185,18 +156,9 @@ fn ismcts(c: &mut Criterion) {
             );
             g.bench_function(name, |b| {
                 b.iter_custom(|searches| {
-                    let mut per_iterations = Duration::ZERO;
-                    for _ in 0..searches {
-                        let start = Instant::now();
-                        let done = s
-                            .ismcts(&config, &never)
-                            .unwrap()
-                            .map_or(1, |r| r.iterations);
-                        per_iterations += start
-                            .elapsed()
-                            .mul_f64(ISMCTS_ITERATIONS as f64 / done as f64);
-                    }
-                    per_iterations
+                    (0..searches)
+                        .map(|_| time_for(s.as_ref(), &config, ISMCTS_ITERATIONS))
+                        .sum()
                 })
             });
         }

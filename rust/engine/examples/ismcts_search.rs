@@ -11,10 +11,10 @@
 //! the chosen action, every root action's visits and mean, and the search's wall-clock time
 //! (with idle cores, the time of `threads` 2 against 1 shows the root-parallel speed-up).
 
-#[path = "common/mid_game.rs"]
-mod mid_game;
+#[path = "common/positions.rs"]
+mod positions;
 
-use mid_game::mid_game;
+use positions::mid_game;
 use regalia_engine::{IsmctsConfig, Rollout};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;

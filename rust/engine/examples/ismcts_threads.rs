@@ -10,25 +10,15 @@
 //! until the budget is spent, as `best` with a time limit does, and the time is scaled to
 //! 2000 iterations at the rate it ran.
 
-#[path = "common/mid_game.rs"]
-mod mid_game;
+#[path = "common/positions.rs"]
+mod positions;
 
-use mid_game::mid_game;
-use regalia_engine::{all_games, DynState, IsmctsConfig};
-use std::sync::atomic::AtomicBool;
+use positions::{mid_game, time_for};
+use regalia_engine::{all_games, IsmctsConfig};
 use std::time::{Duration, Instant};
 
 /// Iterations the times are given for.
 const ITERATIONS: u64 = 2000;
-
-/// Seconds per 2000 iterations of one search of `config` from `s`.
-fn timed(s: &dyn DynState, config: &IsmctsConfig) -> f64 {
-    let never = AtomicBool::new(false);
-    let start = Instant::now();
-    let result = s.ismcts(config, &never).expect("a valid search");
-    let done = result.map_or(1, |r| r.iterations);
-    start.elapsed().as_secs_f64() * ITERATIONS as f64 / done as f64
-}
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -52,8 +42,8 @@ fn main() {
         let (mut t1, mut t2, mut pairs) = (0.0, 0.0, 0);
         let start = Instant::now();
         while start.elapsed().as_secs_f64() < seconds || pairs == 0 {
-            t1 += timed(s.as_ref(), &one);
-            t2 += timed(s.as_ref(), &two);
+            t1 += time_for(s.as_ref(), &one, ITERATIONS).as_secs_f64();
+            t2 += time_for(s.as_ref(), &two, ITERATIONS).as_secs_f64();
             pairs += 1;
         }
         println!(
