@@ -7,7 +7,7 @@
 mod positions;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use positions::{bench_game, mid_game, time_for};
+use positions::{bench_game, mid_game, seeded, time_for};
 use regalia_engine::{all_games, BatchOut, IsmctsConfig, Rollout};
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
@@ -116,7 +116,7 @@ const ISMCTS_BUDGET: Duration = Duration::from_millis(20);
 /// threads; throughput in iterations. The `budget` rows search for [`ISMCTS_BUDGET`] on one
 /// and on two threads (every thread works until the budget is spent, as `best` with a time
 /// limit does, so none waits for a slower tree) and report the time their rate takes for
-/// [`ISMCTS_ITERATIONS`].
+/// [`ISMCTS_ITERATIONS`]. Successive searches take seeds 1, 2, 3, ... ([`seeded`]).
 fn ismcts(c: &mut Criterion) {
     for info in all_games() {
         let s = mid_game(info.name, 4);
@@ -124,32 +124,29 @@ fn ismcts(c: &mut Criterion) {
         let mut g = c.benchmark_group(format!("ismcts/{}", info.name));
         g.throughput(Throughput::Elements(ISMCTS_ITERATIONS));
         for rollout in Rollout::ALL {
-            let config = IsmctsConfig {
+            let mut config = seeded(IsmctsConfig {
                 iterations: ISMCTS_ITERATIONS,
-                seed: 1,
                 rollout,
                 ..IsmctsConfig::default()
-            };
-            g.bench_function(rollout.name(), |b| b.iter(|| s.ismcts(&config, &never)));
+            });
+            g.bench_function(rollout.name(), |b| b.iter(|| s.ismcts(&config(), &never)));
         }
         // The same iterations shared by two threads (root-parallel): the rate against one.
-        let config = IsmctsConfig {
+        let mut config = seeded(IsmctsConfig {
             iterations: ISMCTS_ITERATIONS,
-            seed: 1,
             threads: 2,
             ..IsmctsConfig::default()
-        };
+        });
         g.bench_function("heuristic-2-threads", |b| {
-            b.iter(|| s.ismcts(&config, &never))
+            b.iter(|| s.ismcts(&config(), &never))
         });
         for threads in [1, 2] {
-            let config = IsmctsConfig {
+            let mut config = seeded(IsmctsConfig {
                 iterations: u64::MAX,
                 time_limit: Some(ISMCTS_BUDGET),
-                seed: 1,
                 threads,
                 ..IsmctsConfig::default()
-            };
+            });
             let name = format!(
                 "heuristic-budget-{threads}-thread{}",
                 if threads > 1 { "s" } else { "" }
@@ -157,7 +154,7 @@ fn ismcts(c: &mut Criterion) {
             g.bench_function(name, |b| {
                 b.iter_custom(|searches| {
                     (0..searches)
-                        .map(|_| time_for(s.as_ref(), &config, ISMCTS_ITERATIONS))
+                        .map(|_| time_for(s.as_ref(), &config(), ISMCTS_ITERATIONS))
                         .sum()
                 })
             });

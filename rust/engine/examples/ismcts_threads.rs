@@ -2,7 +2,7 @@
 //! thread, then the same search on two, again and again from the criterion benchmark's
 //! position, so that a machine whose speed drifts (a shared virtual machine) slows both
 //! alike; it prints each game's mean time per 2000 iterations on one and two threads and
-//! their ratio.
+//! their ratio. Pair `k` is seeded `k` ([`positions::seeded`]).
 //!
 //! Run: `cargo run --release -p regalia-engine --example ismcts_threads [seconds per game]
 //! [budget in ms]` (defaults 4 and none). Without a budget each search runs 2000 iterations
@@ -13,7 +13,7 @@
 #[path = "common/positions.rs"]
 mod positions;
 
-use positions::{mid_game, time_for};
+use positions::{mid_game, seeded, time_for};
 use regalia_engine::{all_games, IsmctsConfig};
 use std::time::{Duration, Instant};
 
@@ -28,22 +28,27 @@ fn main() {
     let budget: Option<u64> = args.next().map(|a| a.parse().expect("a budget in ms"));
     for info in all_games() {
         let s = mid_game(info.name, 4);
-        let one = IsmctsConfig {
+        let config = IsmctsConfig {
             iterations: if budget.is_some() {
                 u64::MAX
             } else {
                 ITERATIONS
             },
             time_limit: budget.map(Duration::from_millis),
-            seed: 1,
             ..IsmctsConfig::default()
         };
-        let two = IsmctsConfig { threads: 2, ..one };
+        let (mut one, mut two) = (
+            seeded(config),
+            seeded(IsmctsConfig {
+                threads: 2,
+                ..config
+            }),
+        );
         let (mut t1, mut t2, mut pairs) = (0.0, 0.0, 0);
         let start = Instant::now();
         while start.elapsed().as_secs_f64() < seconds || pairs == 0 {
-            t1 += time_for(s.as_ref(), &one, ITERATIONS).as_secs_f64();
-            t2 += time_for(s.as_ref(), &two, ITERATIONS).as_secs_f64();
+            t1 += time_for(s.as_ref(), &one(), ITERATIONS).as_secs_f64();
+            t2 += time_for(s.as_ref(), &two(), ITERATIONS).as_secs_f64();
             pairs += 1;
         }
         println!(

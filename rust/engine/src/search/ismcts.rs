@@ -204,6 +204,9 @@ pub fn ismcts_in<G: Game>(
     let threads = config.threads.clamp(1, MAX_THREADS);
     let iterations = config.iterations.max(1);
     let slots: Vec<Mutex<Option<Tally>>> = (0..threads).map(|_| Mutex::new(None)).collect();
+    // One deadline for every thread, set before any starts: a helper that wakes late stops
+    // with the others instead of keeping the caller waiting past the budget.
+    let deadline = config.time_limit.map(|t| Instant::now() + t);
     run_on_threads(threads, &|k| {
         let share =
             iterations / threads as u64 + u64::from((k as u64) < iterations % threads as u64);
@@ -212,7 +215,12 @@ pub fn ismcts_in<G: Game>(
         } else {
             thread_seed(config.seed, k)
         };
-        let tally = search_tree(game, (root, worlds), seat, config, seed, share, stop);
+        let limits = Limits {
+            iterations: share,
+            deadline,
+            stop,
+        };
+        let tally = search_tree(game, (root, worlds), seat, config, seed, &limits);
         *slots[k].lock().unwrap_or_else(|e| e.into_inner()) = Some(tally);
     });
     let mut sum = Tally::default();
@@ -277,17 +285,23 @@ impl Tally {
     }
 }
 
-/// One tree searched from `seed` for `iterations` iterations (or until the time limit or
-/// `stop`), in worlds drawn from `worlds` or else determinized from `root`; its root
-/// statistics.
+/// When one tree's search ends: after `iterations` iterations, at `deadline`, or once
+/// `stop` is raised (at least one iteration runs).
+struct Limits<'a> {
+    iterations: u64,
+    deadline: Option<Instant>,
+    stop: &'a AtomicBool,
+}
+
+/// One tree searched from `seed` until its `limits`, in worlds drawn from `worlds` or else
+/// determinized from `root`; its root statistics.
 fn search_tree<G: Game>(
     game: &G,
     (root, worlds): (&G::State, Option<&Worlds<G::State>>),
     seat: Seat,
     config: &IsmctsConfig,
     seed: u64,
-    iterations: u64,
-    stop: &AtomicBool,
+    limits: &Limits<'_>,
 ) -> Tally {
     let mut search = Search {
         game,
@@ -300,13 +314,12 @@ fn search_tree<G: Game>(
         seat,
         opponents: config.opponents,
     };
-    let start = Instant::now();
     let mut done = 0;
-    while done < iterations.max(1) {
-        if done > 0 && config.time_limit.is_some_and(|t| start.elapsed() >= t) {
+    while done < limits.iterations.max(1) {
+        if done > 0 && limits.deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        if done > 0 && done % STOP_CHECK == 0 && stop.load(Ordering::Relaxed) {
+        if done > 0 && done % STOP_CHECK == 0 && limits.stop.load(Ordering::Relaxed) {
             break;
         }
         let world = match worlds {
@@ -653,6 +666,21 @@ mod tests {
         c.time_limit = Some(Duration::from_millis(20));
         let r = ismcts(&g, &s, &c).expect("not over");
         assert!(r.iterations >= 1 && r.iterations < u64::MAX);
+    }
+
+    #[test]
+    fn a_tree_that_starts_after_the_deadline_runs_one_iteration() {
+        let g = duo_regna();
+        let s = g.new_state(Rng::new(3));
+        let never = AtomicBool::new(false);
+        let late = Limits {
+            iterations: u64::MAX,
+            deadline: Some(Instant::now()),
+            stop: &never,
+        };
+        let seat = g.current_player(&s).expect("not over");
+        let t = search_tree(&g, (&s, None), seat, &config(0, 1), 1, &late);
+        assert_eq!(t.iterations, 1);
     }
 
     #[test]
