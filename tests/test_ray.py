@@ -29,6 +29,10 @@ from tests.cli_helpers import run, run_script, script
 
 ray = pytest.importorskip("ray", reason='the Ray tests need Ray: pip install "regalia[ray]" (the test extra has it)')
 
+# Ray's clusters share this machine's ports and /tmp/ray: under pytest-xdist the module's tests
+# run on one worker, one after another.
+pytestmark = pytest.mark.xdist_group("ray")
+
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
