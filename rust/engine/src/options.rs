@@ -1,5 +1,5 @@
 //! A game's options, declared once: a typed struct (serde) whose fields carry their default,
-//! the values they accept and a line of help, written with [`declare_options!`].
+//! the values they accept and a line of help, written with `declare_options!`.
 //!
 //! From that one declaration come the validation of the user's options ([`read`]), the
 //! options echoed back with defaults filled in ([`echo`]) and the `regalia.games()` listing
@@ -103,7 +103,7 @@ pub struct OptionSpec {
     pub saved_default: Option<fn() -> Value>,
 }
 
-/// A game's typed options, declared with [`declare_options!`].
+/// A game's typed options, declared with `declare_options!`.
 pub trait GameOptions: Clone + Default + Serialize + DeserializeOwned {
     /// Every option, in the order the listing gives them (`players` first).
     const SPECS: &'static [OptionSpec];

@@ -235,7 +235,7 @@ impl<G: Game> Session<G> {
             .ok_or_else(|| Error::IllegalAction(format!("action {action} is out of range 0..{n}")))
     }
 
-    /// Reads a saved state (see [`DynGame::state_from_json`]).
+    /// Reads a saved state (see [`crate::DynGame::state_from_json`]).
     pub fn from_json(game: Arc<G>, text: &str) -> Result<Self> {
         let v: Value =
             serde_json::from_str(text).map_err(|e| bad_state(format!("not valid JSON: {e}")))?;

@@ -4,7 +4,7 @@
 //! right after the previous one. A general pool puts its threads to sleep between calls and
 //! the caller to sleep while it waits; on a virtual machine each sleep and wake costs tens of
 //! microseconds, a large part of a step. These helpers keep spinning for a moment after a job
-//! ([`SPIN`]) and the caller spins while it waits, so a run of steps pays no wake-up at all.
+//! (`SPIN`) and the caller spins while it waits, so a run of steps pays no wake-up at all.
 
 use std::any::Any;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};

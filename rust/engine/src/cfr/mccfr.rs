@@ -144,7 +144,7 @@ impl<G: Game> Mccfr<G> {
 
     /// Runs up to `iterations` more iterations, stopping early at `deadline` or once `stop`
     /// is set; returns how many ran to the end. The budget is also checked every
-    /// [`CHECK_EVERY`] decision nodes inside an iteration (one external-sampling iteration of
+    /// `CHECK_EVERY` decision nodes inside an iteration (one external-sampling iteration of
     /// a large game may never end): an iteration cut short keeps the updates of the subtrees
     /// it finished and is not counted.
     pub fn run(&mut self, iterations: u64, deadline: Option<Instant>, stop: &AtomicBool) -> u64 {

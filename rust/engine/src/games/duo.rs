@@ -552,7 +552,7 @@ impl Game for Duo {
     }
 
     /// The draw of [`crate::game::random_legal_action`], counted and picked from
-    /// [`Duo::moves`] without building the set (every step of a native playout asks for it).
+    /// `Duo::moves` without building the set (every step of a native playout asks for it).
     #[inline(always)]
     fn random_legal_action(&self, s: &State, rng: &mut Rng) -> Option<Action> {
         if s.over || self.is_chance_node(s) {
@@ -832,9 +832,9 @@ impl Game for Duo {
 
     /// Rollouts stop once a round has been scored (the rest of a game to the target is mostly
     /// the luck of later deals). With two players the returns are estimated from how many
-    /// points each still needs ([`win_chances`]: a lead counts for more the closer the game is
+    /// points each still needs (`win_chances`: a lead counts for more the closer the game is
     /// to its end); with more, from each seat's chance to reach the target first
-    /// ([`finish_times`]), as the expected returns of a single winner.
+    /// (`finish_times`), as the expected returns of a single winner.
     fn rollout_cutoff(&self, from: &State, s: &State) -> Option<Vec<f64>> {
         (s.round > from.round).then(|| {
             if self.config.players == 2 {

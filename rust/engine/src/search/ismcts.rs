@@ -179,7 +179,7 @@ pub fn ismcts<G: Game>(game: &G, root: &G::State, config: &IsmctsConfig) -> Opti
 const STOP_CHECK: u64 = 128;
 
 /// [`ismcts`] that also ends early once `stop` is set (by another thread: Ctrl-C at the
-/// terminal), looking at it every [`STOP_CHECK`] iterations; one iteration always runs (in
+/// terminal), looking at it every `STOP_CHECK` iterations; one iteration always runs (in
 /// each thread).
 pub fn ismcts_until<G: Game>(
     game: &G,
