@@ -95,12 +95,15 @@ def test_built_in_agents_play_every_game(config: tuple[str, int], name: str) -> 
     assert record.replay().is_terminal
 
 
-def test_rule_based_players_play_their_games() -> None:
+@pytest.mark.parametrize("chance", ["seeded", "explicit"])
+def test_rule_based_players_play_their_games(chance: str) -> None:
+    """Whole games at every player count, with the cards drawn from the seed or (explicit
+    chance) by the match, whose chance nodes the players' own lookahead must draw too."""
     listed = {g["name"]: g for g in regalia.games()}
     for name in POLICIES.keys() & listed.keys():
         info = listed[name]
         for players in range(info["min_players"], info["max_players"] + 1):
-            game = regalia.make(name, players=players)
+            game = regalia.make(name, players=players, chance=chance)
             for seed in range(3):
                 record = regalia.play(game, ["rules"] * players, seed=seed)
                 assert record.replay().returns() == record.returns

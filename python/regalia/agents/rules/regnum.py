@@ -227,10 +227,11 @@ def _thrift(info: dict[str, Any], held: list[int], need: list[float]) -> tuple[f
 class Planner:
     """Plays out the seat's turn in a sampled world by these rules."""
 
-    def __init__(self, judge: Judge, infos: IdInfos) -> None:
+    def __init__(self, judge: Judge, infos: IdInfos, rng: random.Random) -> None:
         self.judge = judge
         self.seat = judge.seat
         self.infos = infos
+        self.rng = rng
 
     def _pay(self, state: Any, legal: list[int], hand: Counter[int], need: list[float]) -> int:
         """The thriftiest of the legal payments (weighed once per card kind and wildcard use:
@@ -275,9 +276,15 @@ class Planner:
         return self.judge.value(after)
 
     def settle(self, state: Any) -> None:
-        """Plays on by these rules (for every seat deciding) until a main or draw phase."""
+        """Plays on by these rules (for every seat deciding; in a game with explicit chance,
+        each card drawn by its odds) until a main or draw phase."""
         paying: tuple[Counter[int], list[float]] | None = None
         while not state.is_terminal:
+            if state.is_chance_node:
+                ids, odds = zip(*state.chance_outcomes())
+                state.apply(self.rng.choices(ids, odds)[0])
+                paying = None
+                continue
             legal: list[int] = state.legal_actions()
             if self.infos.kind(state, legal[0]) == "pay" == self.infos.kind(state, legal[-1]):  # paying
                 if paying is None:
@@ -351,7 +358,7 @@ def policy(view: View, rng: random.Random, memory: dict[str, Any]) -> int:
     judge = memory.get("judge")
     if not isinstance(judge, Judge) or judge.seat != view.seat:
         judge = memory["judge"] = Judge(view.options, view.seat)
-    planner = Planner(judge, memory.setdefault("infos", IdInfos()))
+    planner = Planner(judge, memory.setdefault("infos", IdInfos()), rng)
     obs = view.observation
     if obs["phase"] == "draw":
         return _draw(view, rng, planner)
