@@ -205,8 +205,11 @@ pub fn ismcts_in<G: Game>(
     let iterations = config.iterations.max(1);
     let slots: Vec<Mutex<Option<Tally>>> = (0..threads).map(|_| Mutex::new(None)).collect();
     // One deadline for every thread, set before any starts: a helper that wakes late stops
-    // with the others instead of keeping the caller waiting past the budget.
-    let deadline = config.time_limit.map(|t| Instant::now() + t);
+    // with the others instead of keeping the caller waiting past the budget. A limit beyond
+    // what the clock can count is none.
+    let deadline = config
+        .time_limit
+        .and_then(|t| Instant::now().checked_add(t));
     run_on_threads(threads, &|k| {
         let share =
             iterations / threads as u64 + u64::from((k as u64) < iterations % threads as u64);
@@ -666,6 +669,15 @@ mod tests {
         c.time_limit = Some(Duration::from_millis(20));
         let r = ismcts(&g, &s, &c).expect("not over");
         assert!(r.iterations >= 1 && r.iterations < u64::MAX);
+    }
+
+    #[test]
+    fn a_time_limit_beyond_the_clock_is_no_limit() {
+        let g = duo_regna();
+        let s = g.new_state(Rng::new(3));
+        let mut c = config(50, 1);
+        c.time_limit = Some(Duration::MAX);
+        assert_eq!(ismcts(&g, &s, &c).expect("not over").iterations, 50);
     }
 
     #[test]
