@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from regalia import jsontext
 from regalia.agents import AgentLike, as_agent, make_agent
-from regalia.agents.base import action_id, agent_name, call_hook, view_of, world_seed
+from regalia.agents.base import action_id, agent_name, call_hook, draw_outcome, view_of, world_seed
 from regalia.errors import AgentError, InvalidArgumentError, InvalidStateError
 from regalia.seeds import derive_seed
 
@@ -97,8 +97,7 @@ class ChanceDraws:
 
     def draw(self, outcomes: list[tuple[int, float]]) -> int:
         """One outcome of ``[(outcome, probability), ...]``."""
-        ids, weights = zip(*outcomes)
-        return int(self._rng.choices(ids, weights)[0])
+        return draw_outcome(self._rng, outcomes)
 
 
 def play(game: Any, agents: Sequence[AgentLike | str], seed: int = 0, on_error: OnError = "raise") -> MatchRecord:

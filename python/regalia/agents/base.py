@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -132,6 +133,13 @@ def view_of(state: Any, seat: int, game_name: str, options: dict[str, Any], worl
         action_names=[state.action_name(a) for a in legal],
         _world=state.determinize(seat, seed),
     )
+
+
+def draw_outcome(rng: random.Random, outcomes: list[tuple[int, float]]) -> int:
+    """One outcome of a chance node's ``[(outcome, probability), ...]``, drawn by its
+    probability from ``rng`` (a match's chance draws, an agent's lookahead)."""
+    ids, weights = zip(*outcomes)
+    return int(rng.choices(ids, weights)[0])
 
 
 def world_seed(match_seed: int, ply: int, seat: int) -> int:

@@ -25,7 +25,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from regalia.agents.base import View
+from regalia.agents.base import View, draw_outcome
 from regalia.agents.rules.infos import IdInfos
 from regalia.cards.regnum import (
     BANNERHOLD_POINTS,
@@ -281,8 +281,7 @@ class Planner:
         paying: tuple[Counter[int], list[float]] | None = None
         while not state.is_terminal:
             if state.is_chance_node:
-                ids, odds = zip(*state.chance_outcomes())
-                state.apply(self.rng.choices(ids, odds)[0])
+                state.apply(draw_outcome(self.rng, state.chance_outcomes()))
                 paying = None
                 continue
             legal: list[int] = state.legal_actions()
