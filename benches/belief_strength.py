@@ -16,7 +16,7 @@ import json
 import time
 
 import regalia
-from regalia.gauntlet import gauntlet
+from regalia.matches.gauntlet import gauntlet
 
 
 def option_value(text: str) -> object:

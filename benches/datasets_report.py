@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 import regalia
-from regalia.executors import Executor, LocalExecutor, RayExecutor
+from regalia.matches.executors import Executor, LocalExecutor, RayExecutor
 
 
 def run(game: str, agents: list[str] | None, games: int, executor: Executor, suffix: str = ".parquet") -> Any:

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 import regalia
-from regalia.policy_file import PolicyNet, save_policy
+from regalia.core.policy_file import PolicyNet, save_policy
 
 
 def positions(games: int, explore: float, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -24,9 +24,9 @@ from typing import Any
 
 import regalia
 from regalia.agents import make_agent
-from regalia.match import play
-from regalia.policy_file import PolicyNet, load_policy
-from regalia.tournaments import wilson_interval
+from regalia.core.policy_file import PolicyNet, load_policy
+from regalia.matches.match import play
+from regalia.matches.tournaments import wilson_interval
 from train_policy import evaluate, order_range, share
 
 

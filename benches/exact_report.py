@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import Any
 
 import regalia
-from regalia import _core, exact
-from regalia.errors import GameTooLargeError
+from regalia import _core
+from regalia.core.errors import GameTooLargeError
+from regalia.theory import exact
 from regnum_small_variant import KEPT, UNAFFORDABLE, small_card_set
 
 #: Regnum's small card sets by the name the tables show (see benches/regnum_small_variant.py).
@@ -180,7 +181,7 @@ def openspiel_rows(iterations: int) -> list[str]:
     from open_spiel.python.algorithms import cfr as os_cfr
     from open_spiel.python.algorithms import exploitability as os_exploitability
 
-    import regalia.openspiel  # noqa: F401  (registers the games)
+    import regalia.envs.openspiel  # noqa: F401  (registers the games)
 
     name, options = SIDE_BY_SIDE
     params = {k: json.dumps(v).replace(",", ";") if isinstance(v, list) else v for k, v in options.items()}

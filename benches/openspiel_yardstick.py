@@ -5,7 +5,7 @@
 
 Two players. OpenSpiel's ``ISMCTSBot`` (Python, ``open_spiel.python.algorithms.ismcts``, with
 random rollouts, ``uct_c=2``, keyed by the information-state string: its defaults) plays each game
-through ``regalia.openspiel``; ``best`` gets ``time_limit=TIME`` seconds a move (where ``best`` is
+through ``regalia.envs.openspiel``; ``best`` gets ``time_limit=TIME`` seconds a move (where ``best`` is
 an exact solver, it takes what it takes). The bot has no time limit of its own, only a number of
 simulations, so it is given as many as its measured speed fits into the same time (at least two,
 so where one simulation takes longer than the budget it gets more time than ``best``): the count
@@ -27,11 +27,12 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
 import regalia
-import regalia.openspiel as rs
+import regalia.envs.openspiel as rs
 from regalia.agents import make_agent
-from regalia.agents.base import call_hook, view_of
-from regalia.seeds import derive_seed
-from regalia.tournaments import wilson_interval
+from regalia.agents.base import call_hook
+from regalia.core.seeds import derive_seed
+from regalia.core.view import view_of
+from regalia.matches.tournaments import wilson_interval
 
 GAMES = ["duo-regna", "duell-der-drachen", "duo", "regine", "regnum"]
 #: Fewest simulations the bot runs: with one, its root has no visits and it cannot choose.

@@ -5,7 +5,7 @@
 
 Each picture is a fixed position: a game of the listed options started from its seed and
 played for its number of moves by a random player seeded alike, drawn for its seat (or for a
-spectator, every card open) with ``regalia.pictures``. The PNGs are stored with a palette of
+spectator, every card open) with ``regalia.views.pictures``. The PNGs are stored with a palette of
 64 colours, so that each is a few tens of KB.
 """
 
@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from PIL import Image
 
 import regalia
-from regalia.pictures import state_picture
+from regalia.views.pictures import state_picture
 
 ROOT = Path(__file__).resolve().parent.parent
 

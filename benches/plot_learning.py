@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from regalia.tournaments import wilson_interval
+from regalia.matches.tournaments import wilson_interval
 
 
 def read_curve(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:

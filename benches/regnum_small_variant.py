@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 import regalia
-from regalia.cfr import information_state_key
+from regalia.theory.cfr import information_state_key
 
 #: Characters of the default card set kept (King and Queen, and six that green cards pay for).
 KEPT = ("King", "Queen", "Squire", "Herald", "Fool", "Archer", "Court Wizard", "Juggler")

@@ -20,7 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 import regalia
-from regalia import _core, solver
+from regalia import _core
+from regalia.theory import solver
 
 
 def timed(what: str, run: Callable[[], Any]) -> Any:

@@ -1,5 +1,5 @@
 """Collection speed for SB3, side by side in one run: masked random steps through
-``regalia.sb3.RegaliaVecEnv`` (one native call for all games) against SB3's ``DummyVecEnv``
+``regalia.envs.sb3.RegaliaVecEnv`` (one native call for all games) against SB3's ``DummyVecEnv``
 over as many single ``RegaliaEnv`` (one Python step per game), learner against ``--opponent``
 (``random`` by default). For another opponent also ``RegaliaVecEnv`` with that opponent
 asked as it was before the engine played it: a ``policy`` in one numpy forward pass a step
@@ -70,8 +70,8 @@ def main() -> None:
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from regalia.agents import make_agent
-    from regalia.gymnasium import RegaliaEnv
-    from regalia.sb3 import RegaliaVecEnv
+    from regalia.envs.gymnasium import RegaliaEnv
+    from regalia.envs.sb3 import RegaliaVecEnv
 
     opponent, envs, threads = args.opponent, args.envs, args.threads
     native = RegaliaVecEnv(args.game, num_envs=envs, opponents=opponent, seed=args.seed, threads=threads)

@@ -34,14 +34,14 @@ OPENSPIEL_ITERATIONS = 100
 
 @pytest.mark.skipif(importlib.util.find_spec("pyspiel") is None, reason="OpenSpiel is not installed")
 def test_openspiel_ismcts_duo_regna(benchmark: Any) -> None:
-    """OpenSpiel's ISMCTS on Duo Regna itself (through ``regalia.openspiel``). Its goofspiel
+    """OpenSpiel's ISMCTS on Duo Regna itself (through ``regalia.envs.openspiel``). Its goofspiel
     cannot be searched: it has no ``resample_from_infostate``; and its C++ ISMCTS crashes on
     Python-defined games, so this is its Python ISMCTS."""
     import numpy as np
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
-    import regalia.openspiel  # noqa: F401  (registers the games)
+    import regalia.envs.openspiel  # noqa: F401  (registers the games)
 
     game = pyspiel.load_game("regalia_duo_regna")
     state = game.new_initial_state()

@@ -44,8 +44,8 @@ import numpy as np
 
 from regalia.agents.fixed import FixedOrder
 from regalia.agents.opponents import OpponentSpec
-from regalia.policy_file import PolicyNet, load_policy
-from regalia.seat_batch import SeatBatch
+from regalia.core.policy_file import PolicyNet, load_policy
+from regalia.envs.seat_batch import SeatBatch
 
 
 def greedy(net: PolicyNet, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -172,7 +172,7 @@ def main() -> None:
     from sb3_contrib import MaskablePPO
 
     from regalia.agents.policy import PolicyAgent
-    from regalia.sb3 import RegaliaVecEnv, export_policy, load_actor
+    from regalia.envs.sb3 import RegaliaVecEnv, export_policy, load_actor
 
     torch.set_num_threads(1)
     args.out.mkdir(parents=True, exist_ok=True)

@@ -20,7 +20,7 @@ import time
 import typer
 
 import regalia
-from regalia.cfr import information_state_key
+from regalia.theory.cfr import information_state_key
 
 
 def main(game: str, options: str = typer.Argument("{}", help="the game's options as JSON")) -> None:

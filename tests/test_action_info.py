@@ -1,5 +1,5 @@
 """``State.action_info``: what an action id means, the same on both backends, of the type
-``regalia.actions`` declares, made from what every seat sees, refused clearly out of range."""
+``regalia.core.actions`` declares, made from what every seat sees, refused clearly out of range."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 import regalia
-from regalia.actions import ACTION_INFOS
-from regalia.errors import IllegalActionError
+from regalia.core.actions import ACTION_INFOS
+from regalia.core.errors import IllegalActionError
 from tests.conftest import make_game
 from tests.test_observations import mismatch
 

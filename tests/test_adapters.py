@@ -28,7 +28,7 @@ def test_the_core_imports_no_extra() -> None:
 
 @CONFIGS
 def test_pettingzoo_tests_pass_unwrapped(config: tuple[str, int]) -> None:
-    pz = pytest.importorskip("regalia.pettingzoo")
+    pz = pytest.importorskip("regalia.envs.pettingzoo")
     # (bombardment_test reads observations as arrays: it takes no dict with an action mask.)
     from pettingzoo.test import api_test, seed_test
 
@@ -55,7 +55,7 @@ def _play_legally(env: Any, steps: int) -> None:
 
 @CONFIGS
 def test_pettingzoo_an_illegal_move_ends_the_game_with_the_mover_losing(config: tuple[str, int]) -> None:
-    pz = pytest.importorskip("regalia.pettingzoo")
+    pz = pytest.importorskip("regalia.envs.pettingzoo")
     name, players = config
     env = pz.raw_env(name, players=players)
     env.reset(seed=2)
@@ -80,7 +80,7 @@ def test_pettingzoo_an_illegal_move_ends_the_game_with_the_mover_losing(config: 
 
 
 def test_pettingzoo_illegal_moves_can_raise_and_other_bad_actions_always_do() -> None:
-    pz = pytest.importorskip("regalia.pettingzoo")
+    pz = pytest.importorskip("regalia.envs.pettingzoo")
     strict = pz.raw_env("regnum", illegal="raise")
     strict.reset(seed=1)
     illegal = int(np.flatnonzero(strict.game_state.legal_action_mask() == 0)[0])
@@ -103,7 +103,7 @@ def test_pettingzoo_illegal_moves_can_raise_and_other_bad_actions_always_do() ->
 
 
 def test_pettingzoo_parallel_an_illegal_move_ends_the_round_unplayed() -> None:
-    pz = pytest.importorskip("regalia.pettingzoo")
+    pz = pytest.importorskip("regalia.envs.pettingzoo")
     env = pz.parallel_env("duo-regna")
     observations, _ = env.reset(seed=3)
     first = {a: int(np.flatnonzero(observations[a]["action_mask"])[0]) for a in env.agents}
@@ -125,7 +125,7 @@ def test_pettingzoo_parallel_an_illegal_move_ends_the_round_unplayed() -> None:
 
 
 def test_pettingzoo_rewards_are_the_returns_and_render_shows_the_board() -> None:
-    pz = pytest.importorskip("regalia.pettingzoo")
+    pz = pytest.importorskip("regalia.envs.pettingzoo")
     env = pz.raw_env("duo-regna", render_mode="ansi")
     env.reset(seed=4)
     assert "Round" in env.render()
@@ -144,7 +144,7 @@ def test_pettingzoo_rewards_are_the_returns_and_render_shows_the_board() -> None
 
 @CONFIGS
 def test_pettingzoo_state_is_every_seats_observation(config: tuple[str, int]) -> None:
-    pz = pytest.importorskip("regalia.pettingzoo")
+    pz = pytest.importorskip("regalia.envs.pettingzoo")
     state_test = importlib.import_module("pettingzoo.test.state_test")  # (the package hides it)
 
     name, players = config
@@ -159,7 +159,7 @@ def test_pettingzoo_state_is_every_seats_observation(config: tuple[str, int]) ->
 
 
 def test_pettingzoo_parallel_duo_regna_passes_the_parallel_api_test() -> None:
-    pz = pytest.importorskip("regalia.pettingzoo")
+    pz = pytest.importorskip("regalia.envs.pettingzoo")
     from pettingzoo.test import parallel_api_test, parallel_seed_test
 
     state_test = importlib.import_module("pettingzoo.test.state_test")  # (the package hides it)
@@ -174,7 +174,7 @@ def test_pettingzoo_parallel_duo_regna_passes_the_parallel_api_test() -> None:
 
 
 def test_pettingzoo_parallel_rounds_replay_as_the_game_in_turns() -> None:
-    pz = pytest.importorskip("regalia.pettingzoo")
+    pz = pytest.importorskip("regalia.envs.pettingzoo")
     env = pz.parallel_env("duo-regna")
     observations, _ = env.reset(seed=6)
     rng = np.random.default_rng(0)
@@ -199,7 +199,7 @@ def test_pettingzoo_parallel_rounds_replay_as_the_game_in_turns() -> None:
 
 @CONFIGS
 def test_gymnasium_check_env_passes(config: tuple[str, int]) -> None:
-    gym_adapter = pytest.importorskip("regalia.gymnasium")
+    gym_adapter = pytest.importorskip("regalia.envs.gymnasium")
     import gymnasium
     from gymnasium.utils.env_checker import check_env
 
@@ -213,7 +213,7 @@ def test_gymnasium_check_env_passes(config: tuple[str, int]) -> None:
 
 @CONFIGS
 def test_gymnasium_action_masks_are_the_legal_actions(config: tuple[str, int]) -> None:
-    gym_adapter = pytest.importorskip("regalia.gymnasium")
+    gym_adapter = pytest.importorskip("regalia.envs.gymnasium")
     name, players = config
     env = gym_adapter.RegaliaEnv(name, seat=players - 1, players=players)
     assert not env.action_masks().any()  # before the first reset
@@ -229,9 +229,9 @@ def test_gymnasium_action_masks_are_the_legal_actions(config: tuple[str, int]) -
 
 
 def test_gymnasium_ids_work_in_a_fresh_process_without_an_import() -> None:
-    pytest.importorskip("regalia.gymnasium")
+    pytest.importorskip("regalia.envs.gymnasium")
     code = (
-        "import gymnasium; env = gymnasium.make('regalia.gymnasium:regalia/duo-regna-v0', opponents='random');"
+        "import gymnasium; env = gymnasium.make('regalia.envs.gymnasium:regalia/duo-regna-v0', opponents='random');"
         "obs, info = env.reset(seed=1); print(env.unwrapped.action_masks().sum() == info['action_mask'].sum())"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -239,7 +239,7 @@ def test_gymnasium_ids_work_in_a_fresh_process_without_an_import() -> None:
 
 
 def test_gymnasium_episode_mask_and_illegal_actions() -> None:
-    gym_adapter = pytest.importorskip("regalia.gymnasium")
+    gym_adapter = pytest.importorskip("regalia.envs.gymnasium")
     env = gym_adapter.RegaliaEnv("duo-regna", seat=1, opponents=["random"], render_mode="ansi")
     obs, info = env.reset(seed=2)
     assert env.observation_space.contains(obs) and "seat" not in info
@@ -265,7 +265,7 @@ def test_gymnasium_episode_mask_and_illegal_actions() -> None:
 
 
 def test_gymnasium_searching_opponents_replay_from_the_reset_seed() -> None:
-    gym_adapter = pytest.importorskip("regalia.gymnasium")
+    gym_adapter = pytest.importorskip("regalia.envs.gymnasium")
 
     def episode() -> list[int]:
         env = gym_adapter.RegaliaEnv("duo-regna", seat=0, opponents="ismcts:iterations=30")
@@ -280,7 +280,7 @@ def test_gymnasium_searching_opponents_replay_from_the_reset_seed() -> None:
 
 @CONFIGS
 def test_openspiel_random_simulations_pass(config: tuple[str, int]) -> None:
-    os_adapter = pytest.importorskip("regalia.openspiel")
+    os_adapter = pytest.importorskip("regalia.envs.openspiel")
     import pyspiel
 
     name, players = config
@@ -303,7 +303,7 @@ def test_openspiel_random_simulations_pass(config: tuple[str, int]) -> None:
 
 
 def test_openspiel_resampling_follows_the_sampler_it_is_given() -> None:
-    os_adapter = pytest.importorskip("regalia.openspiel")
+    os_adapter = pytest.importorskip("regalia.envs.openspiel")
     import pyspiel
 
     game = pyspiel.load_game(os_adapter.game_name("duo-regna"), {"rng_seed": 3})
@@ -321,7 +321,7 @@ def test_openspiel_resampling_follows_the_sampler_it_is_given() -> None:
 def test_openspiel_games_and_states_pickle_and_serialize() -> None:
     import pickle
 
-    os_adapter = pytest.importorskip("regalia.openspiel")
+    os_adapter = pytest.importorskip("regalia.envs.openspiel")
     import pyspiel
 
     game = pyspiel.load_game(os_adapter.game_name("duo-regna"), {"rng_seed": 3, "dragon_deck": "[2; 1]"})
@@ -350,7 +350,7 @@ def test_openspiel_sampled_stochastic_games_test_passes() -> None:
     ``rng_seed`` and an unpickled game goes on with the seeds where the game was."""
     import unittest
 
-    os_adapter = pytest.importorskip("regalia.openspiel")
+    os_adapter = pytest.importorskip("regalia.envs.openspiel")
     # Imported after the games are registered: it lists the registered games when imported.
     from open_spiel.python.tests import sampled_stochastic_games_test as spiel_test
 
@@ -366,7 +366,7 @@ def test_openspiel_sampled_stochastic_games_test_passes() -> None:
 def test_openspiel_games_pickle_with_their_seed_sequence_where_it_was() -> None:
     import pickle
 
-    os_adapter = pytest.importorskip("regalia.openspiel")
+    os_adapter = pytest.importorskip("regalia.envs.openspiel")
     import pyspiel
 
     game = pyspiel.load_game(os_adapter.game_name("duo"), {"rng_seed": 9})
@@ -387,7 +387,7 @@ def test_openspiel_explicit_chance_is_explicit_stochastic() -> None:
     the dragon cards."""
     import pickle
 
-    os_adapter = pytest.importorskip("regalia.openspiel")
+    os_adapter = pytest.importorskip("regalia.envs.openspiel")
     import pyspiel
     from open_spiel.python.algorithms import cfr, exploitability, get_all_states
 
@@ -443,7 +443,7 @@ OUTCOME_OPTIONS: dict[str, dict[str, Any]] = {"duo": {"rounds": 1}}
 
 @pytest.mark.parametrize("name", [g["name"] for g in regalia.games()])
 def test_openspiel_monte_carlo_cfr_runs_on_the_information_states(name: str) -> None:
-    os_adapter = pytest.importorskip("regalia.openspiel")
+    os_adapter = pytest.importorskip("regalia.envs.openspiel")
     import pyspiel
     from open_spiel.python.algorithms import external_sampling_mccfr, outcome_sampling_mccfr
 
@@ -470,7 +470,7 @@ def check_average_policy(game: Any, policy: Any) -> None:
 
 
 def test_openspiel_cfr_converges_on_one_round_of_duo_regna() -> None:
-    os_adapter = pytest.importorskip("regalia.openspiel")
+    os_adapter = pytest.importorskip("regalia.envs.openspiel")
     import pyspiel
     from open_spiel.python.algorithms import cfr, exploitability
 
@@ -488,7 +488,7 @@ def test_openspiel_cfr_converges_on_one_round_of_duo_regna() -> None:
 
 
 def test_openspiel_rl_environment_and_bots_play_whole_games() -> None:
-    os_adapter = pytest.importorskip("regalia.openspiel")
+    os_adapter = pytest.importorskip("regalia.envs.openspiel")
     import pyspiel
     from open_spiel.python import rl_environment
     from open_spiel.python.algorithms import evaluate_bots, random_agent
@@ -507,7 +507,7 @@ def test_openspiel_rl_environment_and_bots_play_whole_games() -> None:
 
 
 def test_openspiel_information_set_search_plays_on_the_observations() -> None:
-    os_adapter = pytest.importorskip("regalia.openspiel")
+    os_adapter = pytest.importorskip("regalia.envs.openspiel")
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
@@ -534,8 +534,8 @@ def test_openspiel_information_set_search_plays_on_the_observations() -> None:
 def test_gymnasium_and_pettingzoo_draw_the_chance_outcomes_of_explicit_chance_games(explicit_name: str) -> None:
     # An agent in an RL env only ever meets decisions: the env draws each chance outcome by
     # its probability from the game's seed, repeatably, and the ecosystems' checkers pass.
-    gym_adapter = pytest.importorskip("regalia.gymnasium")
-    pz = pytest.importorskip("regalia.pettingzoo")
+    gym_adapter = pytest.importorskip("regalia.envs.gymnasium")
+    pz = pytest.importorskip("regalia.envs.pettingzoo")
     from gymnasium.utils.env_checker import check_env
     from pettingzoo.test import api_test, seed_test
 

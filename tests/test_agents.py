@@ -10,7 +10,7 @@ import pytest
 
 import regalia
 from regalia.agents import AGENTS, POLICIES, FunctionAgent, IsmctsAgent, RandomAgent, View, make_agent, view_of
-from regalia.errors import InvalidArgumentError, InvalidOptionError
+from regalia.core.errors import InvalidArgumentError, InvalidOptionError
 
 
 def midgame(config: tuple[str, int], seed: int, backend: str = "rust") -> Any:

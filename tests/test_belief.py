@@ -10,7 +10,7 @@ import pytest
 
 import regalia
 from regalia.agents import make_agent
-from regalia.errors import InvalidArgumentError, InvalidOptionError, InvalidStateError
+from regalia.core.errors import InvalidArgumentError, InvalidOptionError, InvalidStateError
 
 
 def explicit_game(name: str = "duo", **options: Any) -> Any:
@@ -116,7 +116,7 @@ def test_a_belief_search_still_beats_the_rule_based_player_in_duell_der_drachen(
     """docs/agents.md, "Belief-weighted search": with a belief (rollout model) ISMCTS at 2000
     iterations won 79 of 100 against ``rules`` in Duell der Drachen (seed 33); 40 games here,
     at least 24 (the measured share is far above 0.6: a shortfall is not luck)."""
-    from regalia.gauntlet import gauntlet
+    from regalia.matches.gauntlet import gauntlet
 
     game = explicit_game("duell-der-drachen")
     result = gauntlet(game, "ismcts:iterations=2000:belief=rollout:particles=32", games=40, seed=5, opponents=["rules"])

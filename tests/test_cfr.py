@@ -1,4 +1,4 @@
-"""regalia.cfr: MCCFR's average policy, its file, and the ``cfr`` agent."""
+"""regalia.theory.cfr: MCCFR's average policy, its file, and the ``cfr`` agent."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import pytest
 import regalia
 from regalia import _core
 from regalia.agents import make_agent
-from regalia.cfr import MAGIC, Policy, PolicyFileError, information_state_key, solve
-from regalia.errors import InvalidArgumentError
+from regalia.core.errors import InvalidArgumentError
+from regalia.theory.cfr import MAGIC, Policy, PolicyFileError, information_state_key, solve
 
 #: Duo Regna with one dragon to capture in at most two rounds: a few thousand histories.
 TINY = {"dragon_deck": [1, 0], "dragons_to_win": 1, "max_rounds": 2}
@@ -173,7 +173,7 @@ def test_the_cfr_agent_plays_its_policy(policy: Policy, tmp_path: Path) -> None:
     assert json.loads(record.to_json()) == json.loads(again.to_json())
     with pytest.raises(PolicyFileError, match="max_rounds"):
         regalia.play(regalia.make("duo-regna", **{**TINY, "max_rounds": 3}), [f"cfr:policy={path}", "random"])
-    with pytest.raises(regalia.errors.InvalidOptionError):
+    with pytest.raises(regalia.core.errors.InvalidOptionError):
         make_agent("cfr")
     with pytest.raises(PolicyFileError):
         make_agent(f"cfr:policy={tmp_path / 'missing.cfr'}")
@@ -181,7 +181,7 @@ def test_the_cfr_agent_plays_its_policy(policy: Policy, tmp_path: Path) -> None:
 
 INTERRUPTED = """
 import regalia
-from regalia import cfr
+from regalia.theory import cfr
 print("started", flush=True)
 policy = cfr.solve(regalia.make("regine"), method="outcome", iterations=10**9, seed=1, progress=False)
 print(policy.info["interrupted"], len(policy) > 0, policy.info["iterations"] < 10**9, flush=True)

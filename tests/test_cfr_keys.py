@@ -12,8 +12,8 @@ import pytest
 
 import regalia
 from regalia import _core
-from regalia.cfr import information_state_key
-from regalia.errors import InvalidArgumentError, InvalidStateError
+from regalia.core.errors import InvalidArgumentError, InvalidStateError
+from regalia.theory.cfr import information_state_key
 from tests.conftest import make_game
 
 #: Random games per configuration for the differential test.

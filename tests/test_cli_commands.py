@@ -11,7 +11,7 @@ import pytest
 import regalia
 from regalia.cli import exits
 from regalia.cli.app import COMMANDS
-from regalia.match import MatchRecord
+from regalia.registry.records import MatchRecord
 from tests.cli_helpers import run
 
 ROOT = Path(__file__).resolve().parent.parent

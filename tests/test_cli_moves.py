@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 import regalia
-from regalia.cli.menu import menu
-from regalia.cli.moves import MoveList, MoveRefused, card_initials, has_numeric_names, normalize
+from regalia.table.menu import menu
+from regalia.table.moves import MoveList, MoveRefused, card_initials, has_numeric_names, normalize
 
 
 def first_moves() -> tuple[MoveList, Any]:

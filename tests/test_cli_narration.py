@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 import regalia
-from regalia.cli import narrate
-from regalia.cli.narrate import common, duell_der_drachen, duo, regine_suits
+from regalia.table import narrate
+from regalia.table.narrate import common, duell_der_drachen, duo, regine_suits
 
 #: Per game: the options of the games played, the seat counts and the label of its score lines.
 GAMES: dict[str, tuple[dict[str, Any], tuple[int, ...], str]] = {

@@ -2,7 +2,7 @@
 that seat knows: at steps of random games of every game and player count, the move's line,
 the board before it, what the table says of it and (at the end) the ending are the same in
 the true game and in a ``determinize(seat)`` world with a move the seat cannot tell apart
-(the worlds and moves of ``tests/test_cli_leaks.py``)."""
+(the worlds and moves of ``tests/test_table_leaks.py``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ import pytest
 
 import regalia
 from regalia.cli.show import Narrator
-from tests.test_cli_leaks import CONFIGS, MOVES, SKIP, STARTS, matching_world, text_screen
+from tests.table_helpers import text_screen
+from tests.test_table_leaks import CONFIGS, MOVES, SKIP, STARTS, matching_world
 
 
 def told(start: Any, action: int, seat: int, agents: list[str]) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import regalia
 from regalia.cli import exits
-from regalia.match import MatchRecord
+from regalia.registry.records import MatchRecord
 from tests.cli_helpers import run
 
 #: Enough "take the first move listed" answers to finish any Duo Regna game.
@@ -139,7 +139,7 @@ def test_undo_is_refused_between_people() -> None:
 
 
 def test_hint_names_a_legal_move_of_the_strongest_agent() -> None:
-    from regalia.cli.players import strongest_agent
+    from regalia.table.seating import strongest_agent
 
     result = run("play", "duo-regna", "--seats", "human,random", "--seed", "4", input="hint\nquit\n")
     assert result.exit_code == exits.ABANDONED
@@ -186,7 +186,7 @@ def test_the_json_of_a_game_between_bots_is_its_record() -> None:
 
 
 def test_news_names_a_move_only_as_far_as_the_board_shows_it() -> None:
-    from regalia.cli import narrate
+    from regalia.table import narrate
 
     game = regalia.make("duo-regna")
     state = game.new_state(1)

@@ -12,7 +12,7 @@ from rich.cells import cell_len
 import regalia
 from regalia.cli import console
 from regalia.cli.app import COMMANDS
-from regalia.render import RENDERERS, render, render_plain
+from regalia.views.render import RENDERERS, render, render_plain
 from tests.cli_helpers import run
 
 ESCAPE = re.compile(r"\x1b\[")

@@ -8,7 +8,7 @@ import subprocess
 import time
 
 from regalia.cli import exits
-from regalia.match import MatchRecord
+from regalia.registry.records import MatchRecord
 from tests.cli_helpers import run_script, script
 
 

@@ -10,7 +10,7 @@ import pytest
 import regalia
 from regalia.cli import exits
 from regalia.cli.app import COMMANDS
-from regalia.match import MatchRecord
+from regalia.registry.records import MatchRecord
 from tests.cli_helpers import run
 
 #: Per game: seats, seed, the answer that takes the first move listed, and lines the
@@ -144,7 +144,7 @@ def test_the_library_infers_the_player_count_from_the_seats_like_the_command_lin
     assert record.options["players"] == 2 and len(record.returns) == 2
     cli = run("play", "regine", "--seats", "rules,random", "--seed", "3", "--json")
     assert MatchRecord.from_json(cli.stdout).actions == record.actions
-    with pytest.raises(regalia.errors.InvalidArgumentError):
+    with pytest.raises(regalia.core.errors.InvalidArgumentError):
         regalia.play("duo-regna", ["random"] * 3)
 
 
@@ -220,8 +220,8 @@ def test_watch_with_a_view_tells_the_moves_from_that_seat() -> None:
 def test_regnums_breakdown_adds_up_to_the_score(players: int) -> None:
     import random
 
-    from regalia.cli.narrate import Seats
-    from regalia.cli.narrate.regnum import breakdown
+    from regalia.table.narrate import Seats
+    from regalia.table.narrate.regnum import breakdown
 
     game = regalia.make("regnum", players=players)
     for seed in range(4):

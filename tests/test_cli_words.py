@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from regalia.render.words import count
+from regalia.views.render.words import count
 
 
 def test_count_says_one_thing_and_many_things() -> None:

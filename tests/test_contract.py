@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import regalia
-from regalia.errors import (
+from regalia.core.errors import (
     IllegalActionError,
     InvalidArgumentError,
     InvalidOptionError,

@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 import regalia
-from regalia import datasets
-from regalia.errors import AgentError, InvalidArgumentError
-from regalia.executors import CHUNKS_IN_FLIGHT_PER_WORKER, _in_order
+from regalia.core.errors import AgentError, InvalidArgumentError
+from regalia.matches import datasets
+from regalia.matches.executors import CHUNKS_IN_FLIGHT_PER_WORKER, _in_order
 from tests.cli_helpers import run
 
 pa = pytest.importorskip(
@@ -291,7 +291,7 @@ def test_the_command_writes_a_dataset_and_refuses_to_overwrite(tmp_path: Path) -
 
 def test_the_core_imports_neither_ray_nor_pyarrow() -> None:
     code = (
-        "import sys, regalia, regalia.cli, regalia.datasets, regalia.executors;"
+        "import sys, regalia, regalia.cli, regalia.matches.datasets, regalia.matches.executors;"
         "print(sorted({'ray', 'pyarrow'} & set(sys.modules)))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

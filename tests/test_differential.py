@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import regalia
-from regalia.cfr import information_state_key
+from regalia.theory.cfr import information_state_key
 from tests.conftest import DIFF_GAMES, EXPLICIT_CHANCE_OPTIONS, make_explicit, make_game, pick_step
 
 #: Default games per configuration; Duo Regna's 2,000 is the foundation's bar. Duo plays one

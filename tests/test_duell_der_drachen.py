@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import regalia
-from regalia.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from regalia.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 
 GAME = "duell-der-drachen"
 COLOURS = ["red", "blue", "green", "yellow", "white"]
@@ -550,7 +550,7 @@ def test_backends_agree_with_other_options(options: dict[str, int]) -> None:
 
 
 def test_the_text_board_fits_80_columns_and_hides_what_it_should() -> None:
-    from regalia.render import render
+    from regalia.views.render import render
 
     game = regalia.make(GAME, values=12, hand_size=8)
     for seed in range(20):
@@ -569,7 +569,7 @@ def test_the_text_board_fits_80_columns_and_hides_what_it_should() -> None:
 def test_a_small_board_is_drawn_with_its_territories_and_places() -> None:
     """The text board of a small board lists its territories only, each side with as many
     places as ``cards_per_side``."""
-    from regalia.render import render
+    from regalia.views.render import render
 
     game = regalia.make(GAME, **SMALL)
     obs = game.new_state(3).observation(0)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import regalia
-from regalia.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from regalia.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 
 COLOURS = ["blue", "red", "yellow", "green"]
 SHAPES = ["circle", "square", "triangle", "cross"]
@@ -464,7 +464,7 @@ def test_random_games_terminate_by_the_stalemate_guard() -> None:
 
 
 def test_the_text_view_fits_80_columns() -> None:
-    from regalia.render import render
+    from regalia.views.render import render
 
     game = regalia.make("duo", players=6, turbo=True, target=1000, rounds=8)
     s = game.new_state(3)

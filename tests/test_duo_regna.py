@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import regalia
-from regalia.errors import IllegalActionError, InvalidStateError
+from regalia.core.errors import IllegalActionError, InvalidStateError
 
 NAMES = ["X", "0", "1", "2", "3", "4", "5", "6 king", "6 queen"]
 

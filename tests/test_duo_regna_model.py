@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 import regalia
-from regalia import solver
 from regalia.agents import View, make_agent, view_of
 from regalia.agents.duo_regna_model import KINDS, Memory, kind_of, safe_response
 from regalia.agents.solver_agent import SolverAgent
+from regalia.theory import solver
 
 Opponent = Callable[[View, int], int]  # the view and the round number to a card
 

@@ -1,4 +1,4 @@
-"""regalia.exact and CFR+: the whole tree of small variants with explicit chance, exact
+"""regalia.theory.exact and CFR+: the whole tree of small variants with explicit chance, exact
 exploitability and CFR+, checked against OpenSpiel's own algorithms on the adapter and
 against the Duo Regna solver."""
 
@@ -13,17 +13,18 @@ import numpy as np
 import pytest
 
 import regalia
-from regalia import _core, exact, solver
+from regalia import _core
 from regalia.agents.cfr_agent import CfrAgent
-from regalia.cfr import Policy, information_state_key, solve
-from regalia.errors import GameTooLargeError, InvalidArgumentError
+from regalia.core.errors import GameTooLargeError, InvalidArgumentError
+from regalia.theory import exact, solver
+from regalia.theory.cfr import Policy, information_state_key, solve
 
 pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python import policy as os_policy  # noqa: E402
 from open_spiel.python.algorithms import cfr as os_cfr  # noqa: E402
 from open_spiel.python.algorithms import exploitability as os_exploitability  # noqa: E402
 
-import regalia.openspiel  # noqa: E402  (registers the games)
+import regalia.envs.openspiel  # noqa: E402  (registers the games)
 
 #: One round with a pile of a single and a double dragon: 183 histories, 4 information sets.
 ONE_ROUND = {"dragon_deck": [1, 1], "dragons_to_win": 1, "max_rounds": 1, "chance": "explicit"}
@@ -306,7 +307,7 @@ def test_cfr_plus_is_deterministic_and_bounded_by_seconds() -> None:
 
 INTERRUPTED = """
 import regalia
-from regalia import cfr
+from regalia.theory import cfr
 game = regalia.make("duo-regna", dragon_deck=[2, 1], dragons_to_win=2, max_rounds=2, chance="explicit")
 print("started", flush=True)
 policy = cfr.solve(game, method="cfr+", iterations=10**9, progress=False)

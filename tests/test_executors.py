@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import regalia
-from regalia.errors import ExecutorError, InvalidArgumentError
-from regalia.executors import LocalExecutor, RayExecutor, _token_source, resolve
+from regalia.core.errors import ExecutorError, InvalidArgumentError
+from regalia.matches.executors import LocalExecutor, RayExecutor, _token_source, resolve
 
 
 def square_or_fail(x: int) -> int:

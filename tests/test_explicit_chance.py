@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import regalia
-from regalia.errors import IllegalActionError, InvalidArgumentError, InvalidOptionError, InvalidStateError
+from regalia.core.errors import IllegalActionError, InvalidArgumentError, InvalidOptionError, InvalidStateError
 from tests.conftest import make_explicit, pick_step
 
 #: Duo Regna's card ids (actions) by name.
@@ -234,7 +234,7 @@ def test_regnum_deals_as_the_seeded_setup_does(backend: str) -> None:
 
     games = 1500
     green = [comb(12, k) * comb(48, 4 - k) / comb(60, 4) for k in range(5)]
-    from regalia.cards.regnum import default_card_set_data
+    from regalia.core.cards.regnum import default_card_set_data
 
     colours = ("blue", "red", "yellow")
     colour = {c["name"]: colours.index(c["colour"]) for c in default_card_set_data()["characters"]}
@@ -269,7 +269,7 @@ def test_regnum_deals_as_the_seeded_setup_does(backend: str) -> None:
 
 
 def test_regnum_chance_nodes_name_their_outcomes_and_refuse_impossible_ones(backend: str) -> None:
-    from regalia.render import render
+    from regalia.views.render import render
 
     game = regalia.make("regnum", backend=backend, chance="explicit", players=3)  # type: ignore[arg-type]
     state = game.new_state(1)
@@ -316,7 +316,7 @@ def test_regnum_chance_nodes_save_load_and_keep_information_states(players: int,
     a save round-trips and carries the event under way, information-state strings and keys
     are those of the engine and of each seat's determinized worlds; a seeded save has no
     such field, and one given it is refused."""
-    from regalia.cfr import information_state_key
+    from regalia.theory.cfr import information_state_key
 
     game = regalia.make("regnum", backend=backend, chance="explicit", players=players)  # type: ignore[arg-type]
     rnd = random.Random(players)

@@ -18,7 +18,7 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 
 import regalia
-from regalia.errors import IllegalActionError, InvalidStateError, RegaliaError
+from regalia.core.errors import IllegalActionError, InvalidStateError, RegaliaError
 from tests.conftest import assert_consistent, make_game
 
 NAMES = [g["name"] for g in regalia.games()]

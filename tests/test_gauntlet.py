@@ -11,8 +11,8 @@ import pytest
 import regalia
 from regalia.agents import AGENTS, make_agent, view_of
 from regalia.cli import exits
-from regalia.errors import InvalidArgumentError
-from regalia.gauntlet import FIXED_STRATEGIES, PANEL, game_points
+from regalia.core.errors import InvalidArgumentError
+from regalia.matches.gauntlet import FIXED_STRATEGIES, PANEL, game_points
 from tests.cli_helpers import run
 
 

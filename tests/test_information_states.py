@@ -349,7 +349,7 @@ def test_openspiel_gets_the_whole_record_with_zero_slots() -> None:
     """``info_state_slots=0``: the adapter's information-state tensor is the engine's
     ``slots="all"`` tensor, of the size it declares."""
     pyspiel = pytest.importorskip("pyspiel")
-    import regalia.openspiel  # noqa: F401  (registers the games)
+    import regalia.envs.openspiel  # noqa: F401  (registers the games)
 
     params = {**SMALL_BOARDS[1], "chance": "explicit", "info_state_slots": 0}
     game = pyspiel.load_game("regalia_duell_der_drachen", params)

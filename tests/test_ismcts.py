@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import regalia
-from regalia.errors import InvalidArgumentError
+from regalia.core.errors import InvalidArgumentError
 
 
 def midgame(config: tuple[str, int], seed: int, steps: int = 7) -> Any:
@@ -153,7 +153,7 @@ def test_a_finished_game_cannot_be_searched() -> None:
 def test_the_rollout_literal_names_exactly_the_engines_kinds() -> None:
     from typing import get_args
 
-    from regalia.kinds import Rollout
+    from regalia.core.kinds import Rollout
 
     assert get_args(Rollout) == regalia._core.ROLLOUTS
     state = regalia.make("duo").new_state(1)
@@ -165,7 +165,7 @@ def test_the_opponent_models_are_the_engines_and_a_bad_one_is_refused() -> None:
     from typing import get_args
 
     from regalia.agents import make_agent
-    from regalia.kinds import OpponentModel
+    from regalia.core.kinds import OpponentModel
 
     assert get_args(OpponentModel) == regalia._core.OPPONENTS
     state = regalia.make("duo", players=4).new_state(1)

@@ -9,8 +9,8 @@ import pytest
 
 import regalia
 from regalia.agents import RandomAgent, View
-from regalia.errors import AgentError, InvalidArgumentError, InvalidStateError
-from regalia.match import MatchRecord
+from regalia.core.errors import AgentError, InvalidArgumentError, InvalidStateError
+from regalia.registry.records import MatchRecord
 from tests.conftest import make_game
 
 

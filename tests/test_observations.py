@@ -1,4 +1,4 @@
-"""The observation of every game matches its ``TypedDict`` in ``regalia.observations``: the
+"""The observation of every game matches its ``TypedDict`` in ``regalia.core.observations``: the
 same keys, every value of the declared type, along random games, every seat, both backends."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is
 import pytest
 
 import regalia
-from regalia.observations import OBSERVATIONS
+from regalia.core.observations import OBSERVATIONS
 from tests.conftest import make_game
 
 

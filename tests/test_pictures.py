@@ -1,4 +1,4 @@
-"""Pictures of the table (``regalia.pictures``) and the adapters' ``rgb_array`` render mode:
+"""Pictures of the table (``regalia.views.pictures``) and the adapters' ``rgb_array`` render mode:
 a seat's picture shows only what the seat sees (it does not change when the cards hidden from
 it are resampled, while a spectator's picture of the same states does), every game and player
 count draws at its fixed size, bad input is a clear error, and the PettingZoo and Gymnasium
@@ -22,7 +22,7 @@ from tests.conftest import make_game
 
 pytest.importorskip("PIL", reason='pictures need Pillow (pip install "regalia[pictures]")')
 
-from regalia.pictures import PICTURES, picture, size, spectator_picture, state_picture  # noqa: E402
+from regalia.views.pictures import PICTURES, picture, size, spectator_picture, state_picture  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Random positions checked per game and player count, and determinizations per seat there.
@@ -102,7 +102,7 @@ def test_every_game_has_a_picture() -> None:
 
 
 def test_gymnasium_renders_frames_of_a_whole_episode(config: tuple[str, int]) -> None:
-    RegaliaEnv = pytest.importorskip("regalia.gymnasium").RegaliaEnv
+    RegaliaEnv = pytest.importorskip("regalia.envs.gymnasium").RegaliaEnv
     from gymnasium.wrappers import RenderCollection
 
     name, players = config
@@ -123,7 +123,7 @@ def test_gymnasium_renders_frames_of_a_whole_episode(config: tuple[str, int]) ->
 
 
 def test_gymnasium_check_env_passes_with_rgb_array() -> None:
-    RegaliaEnv = pytest.importorskip("regalia.gymnasium").RegaliaEnv
+    RegaliaEnv = pytest.importorskip("regalia.envs.gymnasium").RegaliaEnv
     from gymnasium.utils.env_checker import check_env
 
     with warnings.catch_warnings():
@@ -132,7 +132,7 @@ def test_gymnasium_check_env_passes_with_rgb_array() -> None:
 
 
 def test_pettingzoo_renders_the_whole_table_every_card_open() -> None:
-    pz = pytest.importorskip("regalia.pettingzoo")
+    pz = pytest.importorskip("regalia.envs.pettingzoo")
     from pettingzoo.test import api_test
 
     api_test(pz.env("duo", render_mode="rgb_array", players=3, rounds=1), num_cycles=20)
@@ -148,8 +148,8 @@ def test_pettingzoo_renders_the_whole_table_every_card_open() -> None:
 
 
 def test_an_unknown_render_mode_is_refused() -> None:
-    pz = pytest.importorskip("regalia.pettingzoo")
-    RegaliaEnv = pytest.importorskip("regalia.gymnasium").RegaliaEnv
+    pz = pytest.importorskip("regalia.envs.pettingzoo")
+    RegaliaEnv = pytest.importorskip("regalia.envs.gymnasium").RegaliaEnv
 
     for make in (
         lambda: RegaliaEnv("duo", render_mode="rgb"),
@@ -161,18 +161,18 @@ def test_an_unknown_render_mode_is_refused() -> None:
 
 
 def test_without_pillow_the_error_names_the_extra() -> None:
-    pytest.importorskip("regalia.gymnasium")
+    pytest.importorskip("regalia.envs.gymnasium")
     code = """
 import sys
 sys.modules["PIL"] = None
 import regalia
-from regalia.gymnasium import RegaliaEnv
+from regalia.envs.gymnasium import RegaliaEnv
 try:
     RegaliaEnv("duo-regna", render_mode="rgb_array")
 except regalia.InvalidOptionError as error:
     print("env:", error)
 try:
-    import regalia.pictures
+    import regalia.views.pictures
 except ModuleNotFoundError as error:
     print("module:", error)
 text = RegaliaEnv("duo-regna", render_mode="ansi")
@@ -209,7 +209,7 @@ def test_the_docs_script_draws_a_small_png_of_every_game(tmp_path: Path) -> None
 
 
 def test_long_rows_of_cards_stay_inside_their_places() -> None:
-    from regalia.pictures.canvas import FELT
+    from regalia.views.pictures.canvas import FELT
 
     obs = regalia.make("duo", players=6).new_state(1).observation(0)
     names = [f"{c} {n} {s}" for c in ("blue", "red") for n in "1234" for s in ("circle", "square", "triangle", "cross")]

@@ -14,9 +14,9 @@ import pytest
 
 import regalia
 from regalia.agents import PolicyAgent, make_agent, view_of
-from regalia.match import play
-from regalia.policy_file import PolicyNet, load_policy, save_policy
-from regalia.tournaments import tournament
+from regalia.core.policy_file import PolicyNet, load_policy, save_policy
+from regalia.matches.match import play
+from regalia.matches.tournaments import tournament
 from tests.cli_helpers import run
 
 
@@ -199,7 +199,7 @@ def shipped_results(name: str, opponent: str, games: int, sample: bool = False) 
     """Wins, draws and losses of the shipped policy ``docs/learning/NAME`` over ``games``
     native games against ``opponent`` (half from each seat; greedy, or with ``sample`` drawn
     from its probabilities by a seeded generator), after checking it is intact."""
-    from regalia.seat_batch import SeatBatch
+    from regalia.envs.seat_batch import SeatBatch
 
     net = load_policy(SHIPPED / name)
     assert (net.game, net.observation_shape) == ("duo-regna", (55,))

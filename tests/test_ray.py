@@ -23,8 +23,8 @@ import pytest
 
 import regalia
 from regalia.agents import View
-from regalia.errors import AgentError
-from regalia.executors import RayExecutor
+from regalia.core.errors import AgentError
+from regalia.matches.executors import RayExecutor
 from tests.cli_helpers import run, run_script, script
 
 ray = pytest.importorskip("ray", reason='the Ray tests need Ray: pip install "regalia[ray]" (the test extra has it)')
@@ -252,7 +252,7 @@ def regalia_as_user(*args: str, home: Path, timeout: float = 120, **env: str) ->
 #: Where RayExecutor plays, asked in a fresh process (this one has the module's Ray open).
 WHERE = """
 import json, ray
-from regalia.executors import RayExecutor
+from regalia.matches.executors import RayExecutor
 seen = []
 for executor in (RayExecutor(workers=2), RayExecutor()):
     with executor:

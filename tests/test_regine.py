@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import regalia
-from regalia.errors import IllegalActionError, InvalidStateError
+from regalia.core.errors import IllegalActionError, InvalidStateError
 
 NAMES = ["jester", "peasant", "assassin", "courtesan", "herald", "knight", "princess", "queen"]
 KIND = {n: i for i, n in enumerate(NAMES)}
@@ -685,5 +685,5 @@ def test_bet_strength_by_the_suits_combinations(suit: int, cards: list[str], str
     ("suit", "cards"), [(4, ["queen"] * 4), (-1, ["queen"] * 4), (0, ["queen"] * 3), (0, ["king"] * 4)]
 )
 def test_bet_strength_refuses_what_is_not_a_suit_and_four_cards(suit: int, cards: list[str]) -> None:
-    with pytest.raises(regalia.errors.InvalidArgumentError):
+    with pytest.raises(regalia.core.errors.InvalidArgumentError):
         regalia._core.regine_bet_strength(suit, cards)

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 import regalia
-from regalia.cards.regnum import DEFAULT_PATH, KIND_NAMES
-from regalia.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from regalia.core.cards.regnum import DEFAULT_PATH, KIND_NAMES
+from regalia.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 
 DATA = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
 CHAR = {c["name"]: i for i, c in enumerate(DATA["characters"])}

@@ -11,7 +11,7 @@ import pytest
 import regalia
 from regalia.agents import View
 
-gym_adapter = pytest.importorskip("regalia.gymnasium")
+gym_adapter = pytest.importorskip("regalia.envs.gymnasium")
 
 
 class Recorder:

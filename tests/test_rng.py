@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import regalia
+from regalia.core.seeds import derive_seed
 from regalia.reference.rng import Rng
-from regalia.seeds import derive_seed
 
 
 def test_pinned_outputs() -> None:

@@ -13,9 +13,9 @@ import pytest
 
 import regalia
 from regalia.agents import RandomAgent
-from regalia.errors import InvalidStateError
-from regalia.match import MatchRecord
-from regalia.match import play as play_match
+from regalia.core.errors import InvalidStateError
+from regalia.matches.match import play as play_match
+from regalia.registry.records import MatchRecord
 
 
 def a_state(name: str, backend: str = "rust", steps: int = 7) -> Any:

@@ -14,7 +14,7 @@ from tests.conftest import SUITE_OPTIONS
 pytest.importorskip("stable_baselines3")
 pytest.importorskip("sb3_contrib")
 
-from regalia.sb3 import RegaliaVecEnv  # noqa: E402
+from regalia.envs.sb3 import RegaliaVecEnv  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -74,7 +74,7 @@ def test_the_vec_env_with_python_opponents() -> None:
 def test_the_vec_env_with_native_policy_and_ismcts_opponents(tmp_path: Any) -> None:
     """A pool of a policy file, ISMCTS and ``random`` is played in Rust inside each step (no
     Python between steps), and the env still passes SB3's checks and replays from its seed."""
-    from regalia.policy_file import save_policy
+    from regalia.core.policy_file import save_policy
     from tests.test_policy_agent import random_net
 
     save_policy(tmp_path / "net.npz", random_net())
@@ -103,7 +103,7 @@ def test_maskable_ppo_learns_a_few_steps_within_the_masks(tmp_path: Any) -> None
     from sb3_contrib import MaskablePPO
 
     from regalia.agents import PolicyAgent
-    from regalia.policy_file import save_policy
+    from regalia.core.policy_file import save_policy
     from tests.test_policy_agent import random_net
 
     torch.set_num_threads(1)
@@ -128,8 +128,8 @@ def test_an_exported_policy_plays_as_the_model(tmp_path: Any) -> None:
     from sb3_contrib import MaskablePPO
 
     from regalia.agents import make_agent, view_of
-    from regalia.policy_file import load_policy
-    from regalia.sb3 import export_policy
+    from regalia.core.policy_file import load_policy
+    from regalia.envs.sb3 import export_policy
 
     env = RegaliaVecEnv("duo-regna", num_envs=8, seed=3)
     model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=256, n_epochs=1, seed=1, device="cpu")
@@ -160,7 +160,7 @@ def test_the_training_script_runs_and_records_its_curve(tmp_path: Any) -> None:
     import sys
     from pathlib import Path
 
-    from regalia.policy_file import load_policy
+    from regalia.core.policy_file import load_policy
 
     root = Path(__file__).resolve().parents[1]
     args = ["--minutes", "10", "--steps", "8192", "--envs", "8", "--chunk", "4096", "--eval-games", "40"]
@@ -212,8 +212,8 @@ def test_the_solver_distils_into_a_policy_file_a_model_continues_from(tmp_path: 
 
     from sb3_contrib import MaskablePPO
 
-    from regalia.policy_file import load_policy
-    from regalia.sb3 import load_actor
+    from regalia.core.policy_file import load_policy
+    from regalia.envs.sb3 import load_actor
 
     root = Path(__file__).resolve().parents[1]
     args = ["--games", "20", "--epochs", "1", "--hidden", "8,8", "--out", str(tmp_path / "eq.npz")]
@@ -235,9 +235,9 @@ def test_a_model_continues_from_a_policy_file(tmp_path: Any) -> None:
     exported policy does); an actor of other layer sizes is refused, naming both."""
     from sb3_contrib import MaskablePPO
 
-    from regalia.errors import InvalidArgumentError
-    from regalia.policy_file import load_policy
-    from regalia.sb3 import export_policy, load_actor
+    from regalia.core.errors import InvalidArgumentError
+    from regalia.core.policy_file import load_policy
+    from regalia.envs.sb3 import export_policy, load_actor
 
     env = RegaliaVecEnv("duo-regna", num_envs=8, seed=3)
     trained = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=256, n_epochs=1, seed=1, device="cpu")

@@ -1,4 +1,4 @@
-"""One learning seat in many native games (``regalia.seat_batch``): every game, with the
+"""One learning seat in many native games (``regalia.envs.seat_batch``): every game, with the
 opponents played natively (``random``) or through Python, against the same games played one
 by one through ``State``; autoreset, final observations, bad input."""
 
@@ -11,8 +11,8 @@ import pytest
 
 import regalia
 from regalia.agents import View
-from regalia.seat_batch import SeatBatch
-from regalia.seeds import derive_seed
+from regalia.core.seeds import derive_seed
+from regalia.envs.seat_batch import SeatBatch
 from tests.conftest import SUITE_OPTIONS
 
 
@@ -158,7 +158,7 @@ def test_bad_learner_and_opponent_actions_name_the_game() -> None:
 
 
 def test_the_gymnasium_vector_env_follows_same_step_autoreset(config: tuple[str, int]) -> None:
-    gym_vector = pytest.importorskip("regalia.gymnasium_vector")
+    gym_vector = pytest.importorskip("regalia.envs.gymnasium_vector")
     from gymnasium.vector import AutoresetMode
     from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
@@ -201,7 +201,7 @@ def test_the_gymnasium_vector_env_follows_same_step_autoreset(config: tuple[str,
 
 
 def test_gymnasium_make_vec_gives_the_native_vector_env() -> None:
-    gym_adapter = pytest.importorskip("regalia.gymnasium")
+    gym_adapter = pytest.importorskip("regalia.envs.gymnasium")
     import gymnasium
 
     envs = gymnasium.make_vec(gym_adapter.env_id("duo-regna"), num_envs=8, vectorization_mode="vector_entry_point")
@@ -236,7 +236,7 @@ def test_batched_opponents_play_as_they_would_game_by_game(config: tuple[str, in
     (answering all their games in one call): the same games as when they are asked view by
     view through Python."""
     from regalia.agents import FirstLegal, FixedOrder, LastLegal, PolicyAgent
-    from regalia.policy_file import save_policy
+    from regalia.core.policy_file import save_policy
     from tests.test_policy_agent import random_net
 
     name, players = config
@@ -333,8 +333,8 @@ def test_ismcts_opponents_search_natively_from_the_games_generator() -> None:
     the agent's opponent model, seeded by two draws from the game's own generator at every
     decision with a choice (a forced move is played without a search): made in Rust inside
     the step, the same whatever the threads."""
+    from regalia.core.seeds import MASK64
     from regalia.reference.rng import Rng
-    from regalia.seeds import MASK64
 
     seats = [0, 1, 0, 1]
     for model in ("search", "first-legal"):
@@ -362,7 +362,7 @@ def test_policy_files_by_name_and_mixed_entries_play_natively_where_they_can(tmp
     engine stops at the Python seat, which is asked as before: the same games as when every
     opponent is asked view by view."""
     from regalia.agents import PolicyAgent
-    from regalia.policy_file import save_policy
+    from regalia.core.policy_file import save_policy
     from tests.test_policy_agent import random_net
 
     save_policy(tmp_path / "net.npz", random_net("regine", 2, players=3))
@@ -380,7 +380,7 @@ def test_policy_files_by_name_and_mixed_entries_play_natively_where_they_can(tmp
 
 
 def test_native_opponents_that_cannot_play_the_game_are_refused(tmp_path: Any) -> None:
-    from regalia.policy_file import save_policy
+    from regalia.core.policy_file import save_policy
     from tests.test_policy_agent import random_net
 
     save_policy(tmp_path / "net.npz", random_net("duo-regna", 0))
@@ -419,8 +419,8 @@ class OpponentMoves:
         self.games: dict[int, tuple[int, Any, Any, int]] = {}
 
     def __call__(self) -> None:
+        from regalia.core.seeds import MASK64
         from regalia.reference.rng import Rng
-        from regalia.seeds import MASK64
 
         for i in range(self.batch.num_envs):
             state = self.batch.batch.state(i)
@@ -463,7 +463,7 @@ def test_a_sampling_policy_opponent_draws_from_the_games_generator_with_the_agen
     lies within rounding of a boundary between two actions' cumulative probabilities, then
     the move is still legal. The same games whatever the threads."""
     from regalia.agents import PolicyAgent
-    from regalia.policy_file import save_policy
+    from regalia.core.policy_file import save_policy
     from tests.test_policy_agent import random_net
 
     name, players = config
@@ -547,7 +547,7 @@ def test_opponents_that_cannot_play_are_refused_and_change_nothing(tmp_path: Any
     """A damaged policy file, a policy of another observation shape, a policy made for
     another game, a wrong type or count: each raises a ``ValueError`` subclass naming what
     is wrong, and the batch plays on against the opponents it had."""
-    from regalia.policy_file import PolicyNet, save_policy
+    from regalia.core.policy_file import PolicyNet, save_policy
     from tests.test_policy_agent import random_net
 
     damaged = tmp_path / "damaged.npz"

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 import regalia
-from regalia import solver
 from regalia.agents import make_agent
-from regalia.errors import InvalidArgumentError, InvalidOptionError, InvalidStateError
+from regalia.core.errors import InvalidArgumentError, InvalidOptionError, InvalidStateError
+from regalia.theory import solver
 
 #: A short game whose table solves in about a second.
 SMALL = {"dragon_deck": [2, 1], "dragons_to_win": 2, "max_rounds": 18}

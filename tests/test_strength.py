@@ -1,5 +1,5 @@
 """How strong the built-in agents are, game by game, on fixed seeds, measured with the
-gauntlet (``regalia.gauntlet``): the share of the points an agent wins against an opponent
+gauntlet (``regalia.matches.gauntlet``): the share of the points an agent wins against an opponent
 (a win 1, a draw 1/2), two seats rotated on shared deals. Each claim must hold with
 statistical confidence: the one-sided 99% Wilson lower bound of the share is above the line.
 
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import regalia
-from regalia.gauntlet import FIXED_STRATEGIES
+from regalia.matches.gauntlet import FIXED_STRATEGIES
 
 #: One-sided 99%: the two-sided 98% interval's lower end.
 CONFIDENCE = 0.98

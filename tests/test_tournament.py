@@ -11,8 +11,8 @@ import pytest
 
 import regalia
 from regalia.agents import RandomAgent, View
-from regalia.errors import AgentError, InvalidArgumentError
-from regalia.tournaments import elo_ratings, seating_of, wilson_interval
+from regalia.core.errors import AgentError, InvalidArgumentError
+from regalia.matches.tournaments import elo_ratings, seating_of, wilson_interval
 
 
 def test_seats_rotate_and_each_deal_is_played_in_every_seat() -> None:

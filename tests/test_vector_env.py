@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import regalia
-from regalia.seeds import derive_seed
+from regalia.core.seeds import derive_seed
 from tests.conftest import SUITE_OPTIONS
 
 

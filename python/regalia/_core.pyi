@@ -6,7 +6,7 @@ from typing import Any, Literal, final
 import numpy as np
 import numpy.typing as npt
 
-from regalia.kinds import BeliefModel, OpponentModel, Rollout
+from regalia.core.kinds import BeliefModel, OpponentModel, Rollout
 
 __all__ = [
     "DuoRegnaPlanner",

@@ -6,9 +6,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from regalia.agents.base import Agent, View, call_hook
+from regalia.agents.base import Agent, call_hook
 from regalia.agents.exploits import Exploiter
-from regalia.errors import InvalidOptionError
+from regalia.agents.ismcts import IsmctsAgent
+from regalia.agents.solver_agent import SolverAgent
+from regalia.agents.specs import build_agent
+from regalia.core.errors import InvalidOptionError
+from regalia.core.view import View
+from regalia.theory import solver
 
 #: Per game: the built-in agent that plays best, and its default options (the ones given to
 #: ``best`` override them). Measured with the gauntlet, see docs/agents.md.
@@ -38,8 +43,6 @@ def best_for(game: str, options: dict[str, Any] | None = None) -> tuple[str, dic
     defaults), and that agent's default options: the exact solver where it can solve those
     options (``SOLVERS``), else the search agent of ``BEST`` (with ``MORE_PLAYERS``' options
     when more than two play)."""
-    from regalia import solver
-
     if game in SOLVERS and solver.supports(options):
         return SOLVERS[game]
     try:
@@ -50,6 +53,9 @@ def best_for(game: str, options: dict[str, Any] | None = None) -> tuple[str, dic
         defaults = {**defaults, **MORE_PLAYERS.get(game, {})}
     return name, defaults
 
+
+#: The agents ``best`` plays through, by the names ``BEST`` and ``SOLVERS`` give them.
+_MAKERS: dict[str, Any] = {"ismcts": IsmctsAgent, "solver": SolverAgent}
 
 #: Iterations of a search given a time budget (``best:time_limit=0.5``) and no count: the
 #: budget ends it.
@@ -70,11 +76,9 @@ class BestAgent:
     games: tuple[str, ...] | None = tuple(BEST)
 
     def __init__(self, seed: int | None = None, **options: Any) -> None:
-        from regalia.agents import make_agent
-
         if "time_limit" in options and "iterations" not in options:
             options["iterations"] = UNTIL_TIME_RUNS_OUT
-        make_agent("ismcts", seed, **options)  # every search agent of BEST takes these: check them now
+        build_agent(_MAKERS, "ismcts", seed, dict(options))  # every search agent of BEST takes these: check them now
         self.seed = seed
         self.options = options
         self._played: tuple[str, str] | None = None  # the game and its options, as JSON
@@ -87,12 +91,10 @@ class BestAgent:
         for each game and options, not at every decision)."""
         played = (game, json.dumps(options or {}, sort_keys=True))
         if self._agent is None or self._played != played:
-            from regalia.agents import make_agent
-
             name, defaults = best_for(game, options)
             self._exact = (name, defaults) == SOLVERS.get(game)
             given = {} if self._exact else self.options
-            self._agent = make_agent(name, self.seed, **{**defaults, **given})
+            self._agent = build_agent(_MAKERS, name, self.seed, {**defaults, **given})
             self._played = played
         return self._agent
 

@@ -6,9 +6,9 @@ import random
 from functools import lru_cache
 from pathlib import Path
 
-from regalia.agents.base import View
-from regalia.cfr import Policy
-from regalia.errors import InvalidOptionError
+from regalia.core.errors import InvalidOptionError
+from regalia.core.view import View
+from regalia.theory.cfr import Policy
 
 
 @lru_cache(maxsize=4)
@@ -18,7 +18,7 @@ def _load(path: str, mtime_ns: int) -> Policy:
 
 
 class CfrAgent:
-    """Plays a policy saved by ``regalia.cfr`` (``Policy.save``): at each decision it draws
+    """Plays a policy saved by ``regalia.theory.cfr`` (``Policy.save``): at each decision it draws
     its action from the policy's strategy at its information set, with its own generator
     seeded by ``seed``. At an information set the policy never met it plays uniformly at
     random over the legal actions: the strategy CFR gives every information set before it
@@ -41,7 +41,7 @@ class CfrAgent:
         self.policy.check_game(view.game, dict(view.options))
 
     def action_probabilities(self, view: View) -> dict[int, float]:
-        """How likely each legal action is (what ``regalia.exact.exploitability`` measures)."""
+        """How likely each legal action is (what ``regalia.theory.exact.exploitability`` measures)."""
         return self.policy.action_probabilities(view)
 
     def act(self, view: View) -> int:

@@ -7,7 +7,7 @@ among the ones she held. A few kinds of player are weighed against those choices
 
 - ``uniform``: she draws each of her unplayed cards with equal chance (level 0);
 - ``level-1``: she plans the rest of the hand against a uniform opponent, i.e. against me
-  (``regalia.solver.against_uniform`` from her seat), after first watching my reveals for a
+  (``regalia.theory.solver.against_uniform`` from her seat), after first watching my reveals for a
   fixed order of play to exploit (``rules.duo_regna.exploit`` from her seat), among equal
   cards one at random;
 - ``fixed-order``: she always plays the highest card she holds in one fixed priority order
@@ -47,10 +47,10 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from regalia import solver
-from regalia.agents.base import View
 from regalia.agents.rules import duo_regna
 from regalia.agents.rules.duo_regna import CARDS, OrderModel
+from regalia.core.view import View
+from regalia.theory import solver
 
 #: The kinds of card: X, 0, ..., 5 by their ids, and 7 for both 6s.
 KINDS = 8

@@ -1,5 +1,5 @@
 """Fixed strategies: players that ignore the game and always pick by a fixed order of action
-ids. No serious player may lose to them; the gauntlet (``regalia.gauntlet``) checks it."""
+ids. No serious player may lose to them; the gauntlet (``regalia.matches.gauntlet``) checks it."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from regalia.agents.base import View
-from regalia.errors import InvalidArgumentError
-from regalia.seeds import derive_seed
+from regalia.core.errors import InvalidArgumentError
+from regalia.core.seeds import derive_seed
+from regalia.core.view import View
 
 
 class FirstLegal:

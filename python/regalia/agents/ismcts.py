@@ -7,11 +7,12 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from regalia import _core
-from regalia.agents.base import View
-from regalia.errors import InvalidArgumentError, InvalidOptionError
+from regalia.core.errors import InvalidArgumentError, InvalidOptionError
+from regalia.core.view import View
+from regalia.registry.catalog import load_state
 
 if TYPE_CHECKING:
-    from regalia.kinds import BeliefModel, OpponentModel, Rollout
+    from regalia.core.kinds import BeliefModel, OpponentModel, Rollout
 
 #: The most threads one search may use (the engine's limit).
 MAX_THREADS = 256
@@ -107,9 +108,7 @@ class IsmctsAgent:
         self.check_game(view)
         world: Any = view.sample_world(self._rng.getrandbits(64))
         if not hasattr(world, "ismcts"):
-            import regalia
-
-            world = regalia.load_state(world.to_json())
+            world = load_state(world.to_json())
         action: int = world.ismcts(
             iterations=self.iterations,
             exploration=self.exploration,

@@ -1,5 +1,5 @@
 """Opponents the native batch plays by itself (``regalia._core.Opponent``), so that the vector
-envs (``regalia.seat_batch``) answer them in Rust, inside the step, without Python: the
+envs (``regalia.envs.seat_batch``) answer them in Rust, inside the step, without Python: the
 built-in ``random``, ``ismcts`` (by name with its options, or an ``IsmctsAgent``), a
 trained ``policy`` (by name, ``policy:path=model.npz``, or a ``PolicyAgent``), its weights
 loaded into the engine once, and the fixed strategies ``first-legal``, ``last-legal`` and
@@ -23,7 +23,7 @@ from regalia.agents.base import Agent
 from regalia.agents.fixed import FirstLegal, FixedOrder, LastLegal
 from regalia.agents.ismcts import IsmctsAgent
 from regalia.agents.policy import PolicyAgent
-from regalia.errors import InvalidOptionError
+from regalia.core.errors import InvalidOptionError
 
 __all__ = ["native_opponent"]
 

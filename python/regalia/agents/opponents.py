@@ -3,7 +3,7 @@
 An opponent is a built-in agent's name (with options after colons, ``"ismcts:iterations=50"``),
 an agent object (anything with ``act(view)``, a loaded ``policy`` included) or a plain function
 of the view. ``Opponents`` holds one per other seat and is shared by the Gymnasium env
-(``regalia.gymnasium``) and the vector envs (``regalia.vector``).
+(``regalia.envs.gymnasium``) and the vector envs (``regalia.vector``).
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from regalia.agents import make_agent
-from regalia.agents.base import Agent, AgentLike, action_id, agent_name, as_agent, view_of, world_seed
-from regalia.errors import AgentError, InvalidOptionError
+from regalia.agents.base import Agent, AgentLike, agent_name, as_agent
+from regalia.core.errors import AgentError, InvalidOptionError
+from regalia.core.view import action_id, view_of, world_seed
 
 __all__ = ["OpponentSpec", "Opponents", "checked_action"]
 

@@ -1,5 +1,5 @@
 """A trained policy as an agent: ``policy:path=model.npz`` plays a policy file exported by
-``regalia.sb3.export_policy`` with numpy alone; ``policy:path=model.zip`` plays a saved
+``regalia.envs.sb3.export_policy`` with numpy alone; ``policy:path=model.zip`` plays a saved
 MaskablePPO model (which needs torch: ``pip install "regalia[learn]"``). With
 ``exploit=true`` its game's hand-written exploit (``regalia.agents.exploits``) moves first
 when it reads one from the opponent's play; by default the policy plays as trained."""
@@ -14,11 +14,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-import regalia
-from regalia.agents.base import Agent, View
+from regalia.agents.base import Agent
 from regalia.agents.exploits import Guarded
-from regalia.errors import InvalidArgumentError, InvalidOptionError
-from regalia.policy_file import PolicyNet, load_policy
+from regalia.core.errors import InvalidArgumentError, InvalidOptionError
+from regalia.core.policy_file import PolicyNet, load_policy, policy_net
+from regalia.core.view import View
+from regalia.registry.catalog import make
 
 #: Loaded policy files by path, with the size and time of the file they were read from.
 _LOADED: dict[str, tuple[tuple[int, int], Any]] = {}
@@ -136,12 +137,10 @@ class PolicyAgent:
         key = f"{game_name} {sorted(options.items())}"
         net = self._nets.get(key)
         if net is None:
-            game = regalia.make(game_name, **options)
+            game = make(game_name, **options)
             if isinstance(self._loaded, PolicyNet):
                 net = self._loaded
             else:
-                from regalia.sb3 import policy_net
-
                 model = self._loaded
                 shape, actions = tuple(model.observation_space.shape), int(model.action_space.n)
                 net = replace(policy_net(model, game), observation_shape=shape, num_actions=actions)

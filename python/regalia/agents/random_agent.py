@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from regalia.agents.base import View
+from regalia.core.view import View
 
 
 class RandomAgent:

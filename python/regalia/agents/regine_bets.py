@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from regalia.agents.base import View
 from regalia.agents.rules.regine import SUITS
-from regalia.cards.regine import CARD_NAMES, suit_key, suit_points
+from regalia.core.cards.regine import CARD_NAMES, suit_key, suit_points
+from regalia.core.view import View
 
 #: A Suit's most (what a lone bettor wins besides her chip), in betting order.
 MOST = (1, 1, 2, 2)

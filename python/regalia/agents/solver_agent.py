@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import random
 
-from regalia import solver
 from regalia.agents import duo_regna_model
-from regalia.agents.base import View
-from regalia.errors import InvalidArgumentError
+from regalia.core.errors import InvalidArgumentError
+from regalia.core.view import View
+from regalia.theory import solver
 
 
 class SolverAgent:
-    """Plays Duo Regna's equilibrium (``regalia.solver``): at every round it draws its card
+    """Plays Duo Regna's equilibrium (``regalia.theory.solver``): at every round it draws its card
     from the equilibrium mixed strategy of the public state, with its own generator seeded by
     ``seed`` (reproducible). No strategy wins more than half the games against it on average
     (up to the measured exploitability, see docs/agents.md). Other games raise
@@ -26,7 +26,7 @@ class SolverAgent:
     """
 
     name = "solver"
-    #: The games it plays (``regalia.solver.SUPPORTED_GAMES``).
+    #: The games it plays (``regalia.theory.solver.SUPPORTED_GAMES``).
     games: tuple[str, ...] | None = tuple(solver.SUPPORTED_GAMES)
 
     def __init__(self, seed: int | None = None, exploit: bool = False) -> None:

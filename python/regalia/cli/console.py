@@ -18,7 +18,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from regalia.render import render_text
+from regalia.views.render import render_text
 
 #: Screens are laid out for this many columns (and never wider).
 WIDTH = 80

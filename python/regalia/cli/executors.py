@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from regalia.executors import Executor, LocalExecutor, RayExecutor
+from regalia.matches.executors import Executor, LocalExecutor, RayExecutor
 
 RayOpt = Annotated[
     bool,

@@ -18,8 +18,8 @@ from rich.text import Text
 
 from regalia.agents import View
 from regalia.cli.console import Screen
-from regalia.cli.menu import menu
-from regalia.cli.moves import MoveRefused
+from regalia.table.menu import menu
+from regalia.table.moves import MoveRefused
 
 HELP = """\
   Type a move's label from the list, or its name (a unique beginning will do).

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+import regalia
 from regalia.cli.console import set_plain
 
 
@@ -18,8 +19,6 @@ def _no_color(value: bool) -> bool:
 
 def complete_game(incomplete: str) -> list[str]:
     """The game ids that begin with ``incomplete`` (for shell completion)."""
-    import regalia
-
     return [g["name"] for g in regalia.games() if g["name"].startswith(incomplete)]
 
 

@@ -7,20 +7,10 @@ import json
 from typing import Any
 
 import regalia
-from regalia.agents import AGENTS, Agent, make_agent
+from regalia.agents import AGENTS, make_agent
 from regalia.cli import exits
-from regalia.errors import RegaliaError
-from regalia.seeds import derive_seed
-
-#: The seat name of a person at this terminal.
-HUMAN = "human"
-#: Built-in agents from strongest to weakest: the first one registered gives hints.
-STRENGTH_ORDER = ("best", "ismcts", "rules", "rule", "heuristic", "random")
-
-
-def strongest_agent() -> str:
-    """The strongest built-in agent available (``best``, else ``ismcts``, else rule-based, else random)."""
-    return next((name for name in STRENGTH_ORDER if name in AGENTS), next(iter(AGENTS)))
+from regalia.core.errors import RegaliaError
+from regalia.table.seating import HUMAN
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -138,17 +128,3 @@ def make_game(name: str, options: dict[str, Any], seats: int | None = None) -> A
     if seats is not None and seats != game.num_players:
         exits.fail(f"{game.title} is played by {game.num_players} here, but {_seats(seats)} given", exits.USAGE)
     return game
-
-
-def default_seats(num_players: int, first: str | None = None) -> list[str]:
-    """``first`` (when given) then the strongest agent in every other seat."""
-    bots = [strongest_agent()] * num_players
-    return [first, *bots[1:]] if first else bots
-
-
-def make_bots(seats: list[str], seed: int) -> dict[int, Agent]:
-    """A seeded built-in agent for every seat that is not human."""
-    try:
-        return {i: make_agent(name, derive_seed(seed, i)) for i, name in enumerate(seats) if name != HUMAN}
-    except RegaliaError as e:
-        exits.fail(str(e), exits.USAGE)

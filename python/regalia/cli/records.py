@@ -6,9 +6,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from regalia.cli import exits
-from regalia.errors import RegaliaError
-from regalia.match import MatchRecord
-from regalia.saves import save_game
+from regalia.core.errors import RegaliaError
+from regalia.registry.records import MatchRecord
+from regalia.registry.saves import save_game
 
 
 def read_record(path: Path) -> MatchRecord:

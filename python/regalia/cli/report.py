@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 
 from regalia.cli.console import screen
-from regalia.match import MatchRecord
+from regalia.registry.records import MatchRecord
 
 
 def verdict(ret: float) -> str:

@@ -14,8 +14,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from regalia.cli import narrate
+import regalia
 from regalia.cli.console import Screen
+from regalia.table import narrate
 
 
 class Narrator:
@@ -125,8 +126,6 @@ def walk(record: Any, narrator: Narrator | None = None) -> tuple[Any, list[dict[
     """Plays ``record``'s moves from its seed, telling each one to ``narrator``; returns the
     last state and the moves (seat, action, name). ``BrokenRecord`` names the first
     illegal move; a bad game or option raises ``RegaliaError``."""
-    import regalia
-
     state = regalia.make(record.game, **record.options).new_state(record.seed)
     moves: list[dict[str, Any]] = []
     for ply, action in enumerate(record.actions, 1):

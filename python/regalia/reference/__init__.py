@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from regalia.errors import InvalidOptionError
+from regalia.core.errors import InvalidOptionError
 from regalia.reference.base import Game, GameInfo, Rules, State
 from regalia.reference.duell_der_drachen import DuellDerDrachen
 from regalia.reference.duo import Duo

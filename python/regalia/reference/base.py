@@ -14,17 +14,17 @@ from typing import Any, ClassVar, Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from regalia import jsontext
-from regalia.errors import (
+from regalia.core import jsontext
+from regalia.core.errors import (
     IllegalActionError,
     InvalidArgumentError,
     InvalidStateError,
 )
+from regalia.core.seeds import MASK64, derive_seed
 from regalia.reference import codec, recall
 from regalia.reference import options as game_options
 from regalia.reference.options import GameOptions, listing, seats
 from regalia.reference.rng import Rng
-from regalia.seeds import MASK64, derive_seed
 
 STATE_FORMAT = "regalia-state"
 #: The most record entries an information-state tensor may keep.
@@ -162,7 +162,7 @@ class Rules(ABC, Generic[S, C]):
     def action_info(self, s: S, action: int) -> dict[str, Any]:
         """What ``action`` means: any id in range (below ``num_actions``, which the caller
         has checked), legal now or not; a dict tagged by ``"kind"`` (see
-        ``regalia.actions``). It reads only what every seat sees."""
+        ``regalia.core.actions``). It reads only what every seat sees."""
 
     @abstractmethod
     def info_name(self, info: dict[str, Any]) -> str:
@@ -538,7 +538,7 @@ class State:
         return self._rules.action_name(self.data, self._action(action))
 
     def action_info(self, action: Any) -> dict[str, Any]:
-        """What ``action`` means, as a dict tagged by ``"kind"`` (see ``regalia.actions``)."""
+        """What ``action`` means, as a dict tagged by ``"kind"`` (see ``regalia.core.actions``)."""
         return self._rules.action_info(self.data, self._action(action))
 
     def parse_action(self, text: Any) -> int:

@@ -17,9 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from regalia.core.seeds import MASK64
 from regalia.reference.bits import iter_bits
 from regalia.reference.rng import Rng
-from regalia.seeds import MASK64
 
 #: Card sets (``Set128``) hold ids below this.
 SET128_LIMIT = 128

@@ -16,7 +16,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from regalia.errors import InvalidOptionError
+from regalia.core.errors import InvalidOptionError
 
 
 def _is_int(v: Any) -> bool:

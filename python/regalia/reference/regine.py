@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from regalia.cards.regine import (
+from regalia.core.cards.regine import (
     ASSASSIN,
     CARD_NAMES,
     COMBO,

@@ -24,7 +24,7 @@ from typing import Annotated, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from regalia.cards.regnum import (
+from regalia.core.cards.regnum import (
     ANY,
     COLOURS,
     KIND_MASK,

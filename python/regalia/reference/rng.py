@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import MutableSequence
 from typing import Any, TypeVar
 
-from regalia.seeds import MASK64, splitmix64
+from regalia.core.seeds import MASK64, splitmix64
 
 MASK32 = (1 << 32) - 1
 PCG_MULT = 6364136223846793005

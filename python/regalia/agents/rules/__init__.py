@@ -6,9 +6,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from regalia.agents.base import View
 from regalia.agents.rules import duell_der_drachen, duo, duo_regna, regine, regnum
-from regalia.errors import InvalidOptionError
+from regalia.core.errors import InvalidOptionError
+from regalia.core.view import View
 
 #: A policy: the view, the agent's generator (for ties) and the agent's memory of the game so
 #: far (a dict the policy may fill; empty at the start of each game) to an action.

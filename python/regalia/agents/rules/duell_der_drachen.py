@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from regalia.agents.base import View
 from regalia.agents.rules.lookahead import one_turn_lookahead, score_lead
+from regalia.core.view import View
 
 #: The colours in the documented order: a card is named ``"<colour> <value>"``.
 COLOURS = ("red", "blue", "green", "yellow", "white")

@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from regalia.agents.base import View
 from regalia.agents.rules.infos import IdInfos
+from regalia.core.view import View
 
 #: Most sequences tried per decision.
 BUDGET = 4000

@@ -8,7 +8,7 @@ of the hand, the player plans its own nine cards against that sequence (the exac
 dynamic programming over its remaining cards and the dragon's place). Otherwise, or once she
 breaks every such order, it treats her as drawing each of her unplayed cards with equal
 chance and plays the card that does best over the rest of the hand against that
-(``regalia.solver.against_uniform``: exact to the hand's end, a model of the race for the
+(``regalia.theory.solver.against_uniform``: exact to the hand's end, a model of the race for the
 dragons beyond it), among equals one at random.
 """
 
@@ -18,9 +18,9 @@ import random
 from functools import cache
 from typing import Any
 
-from regalia import solver
-from regalia.agents.base import View
 from regalia.agents.rules.infos import IdInfos
+from regalia.core.view import View
+from regalia.theory import solver
 
 #: The nine cards by name, as the observation and ``action_info`` name them; a card's
 #: index here is how this player counts it.

@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from regalia.agents.base import View
+from regalia.core.view import View
 
 #: A rule judging a state from one seat's side (higher is better).
 Judge = Callable[[Any, int], float]

@@ -13,8 +13,8 @@ from collections import Counter
 from typing import Any
 
 from regalia._core import regine_bet_strength
-from regalia.agents.base import View
-from regalia.cards.regine import CARD_NAMES, suit_key
+from regalia.core.cards.regine import CARD_NAMES, suit_key
+from regalia.core.view import View
 
 KEEP = ("queen", "jester")
 

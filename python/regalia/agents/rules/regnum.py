@@ -25,9 +25,8 @@ import random
 from collections import Counter
 from typing import Any
 
-from regalia.agents.base import View, draw_outcome
 from regalia.agents.rules.infos import IdInfos
-from regalia.cards.regnum import (
+from regalia.core.cards.regnum import (
     BANNERHOLD_POINTS,
     COLOURS,
     JESTER_BONUS,
@@ -40,6 +39,7 @@ from regalia.cards.regnum import (
     score_parts,
     tally,
 )
+from regalia.core.view import View, draw_outcome
 
 #: What a card in hand is worth while several turns remain (about the points a card buys).
 CARD_WORTH = 0.45

@@ -1,6 +1,6 @@
 """``regalia gauntlet GAME --agent SPEC``: one agent against the panel of simple opponents
 (random play, fixed orders, the rule-based player), with its share of the points against
-each and a 99% interval (``regalia.gauntlet``)."""
+each and a 99% interval (``regalia.matches.gauntlet``)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ import regalia
 from regalia.cli import exits
 from regalia.cli.console import emit_json, screen
 from regalia.cli.params import GameArg, JsonOpt, NoColorOpt, OptionOpt
-from regalia.cli.players import HUMAN, check_seats, make_game, parse_options, parse_seats
-from regalia.errors import RegaliaError
+from regalia.cli.players import check_seats, make_game, parse_options, parse_seats
+from regalia.core.errors import RegaliaError
+from regalia.table.seating import HUMAN
 
 EXAMPLES = [
     "regalia gauntlet duo --agent rules -n 40",

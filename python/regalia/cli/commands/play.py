@@ -12,13 +12,15 @@ import regalia
 from regalia.cli import exits
 from regalia.cli.console import screen
 from regalia.cli.params import GameArg, NoColorOpt, OptionOpt, RecordOpt, SeatsOpt, SeedOpt
-from regalia.cli.players import HUMAN, check_seats, default_seats, make_game, parse_options, parse_seats
+from regalia.cli.players import check_seats, make_game, parse_options, parse_seats
 from regalia.cli.records import read_record, write_record
 from regalia.cli.report import result_table
 from regalia.cli.show import Narrator, walk
-from regalia.cli.table import GameLeft, Table
-from regalia.errors import RegaliaError
-from regalia.match import MatchRecord
+from regalia.cli.table import GameLeft, TerminalTable
+from regalia.core.errors import RegaliaError
+from regalia.registry.records import MatchRecord
+from regalia.table import Table
+from regalia.table.seating import HUMAN, default_seats
 
 PLAY_EXAMPLES = [
     "regalia play duo-regna                          # you against the strongest bot",
@@ -62,7 +64,7 @@ def play(
         if HUMAN not in names and not as_json:
             screen().say(f"seed {seed} (play it again with --seed {seed})", err=True)
     if HUMAN in names:
-        _run(Table(g, names, seed, screen(), ask_forced=ask_forced), record, as_json)
+        _run(TerminalTable(Table(g, names, seed, ask_forced=ask_forced), screen()), record, as_json)
     else:
         _bots_only(g, names, seed, record, as_json)
 
@@ -87,11 +89,14 @@ def resume(
     g = make_game(saved.game, dict(saved.options), len(names))
     check_seats(names, g.name)
     try:
-        table = Table(g, names, saved.seed, screen(), actions=saved.actions, ask_forced=ask_forced)
+        table = Table.resume(saved, g, names, ask_forced=ask_forced)
     except RegaliaError as e:
         exits.fail(f"{file} does not replay: {e}")
     screen().say(f"resuming {g.title} after {len(saved.actions)} moves")
-    _run(table, record, as_json)
+    if table.humans:
+        _run(TerminalTable(table, screen()), record, as_json)
+    else:
+        _bots_finish(table, record, as_json)
 
 
 def _bots_only(game: Any, names: list[str], seed: int, record_path: Path | None, as_json: bool) -> None:
@@ -101,6 +106,22 @@ def _bots_only(game: Any, names: list[str], seed: int, record_path: Path | None,
             rec = regalia.play(game, names, seed=seed)
     except RegaliaError as e:
         exits.fail(f"a bot failed: {e}")
+    _show_bots(game, rec, record_path, as_json)
+
+
+def _bots_finish(table: Table, record_path: Path | None, as_json: bool) -> None:
+    """A resumed game with bots in every seat: played to the end, then told from the start."""
+    try:
+        with screen().err.status("the bots are playing..."):
+            rec = table.finish()
+    except RegaliaError as e:
+        exits.fail(f"a bot failed: {e}")
+    _show_bots(table.game, rec, record_path, as_json)
+
+
+def _show_bots(game: Any, rec: MatchRecord, record_path: Path | None, as_json: bool) -> None:
+    """A game the bots played, written to ``record_path`` and told move by move (as JSON
+    with ``as_json``)."""
     _write(record_path, rec)
     if as_json:
         screen().out.file.write(rec.to_json() + "\n")
@@ -117,33 +138,29 @@ def _write(record_path: Path | None, rec: MatchRecord) -> None:
         raise typer.Exit(exits.ERROR)
 
 
-def _report(game: Any, state: Any, rec: MatchRecord, seat: int | None, news: list[str], ending: list[str]) -> None:
-    """The news of the last moves and the final board for ``seat`` (none when None: several
+def _report(terminal: TerminalTable, rec: MatchRecord) -> None:
+    """The news of the last moves and the final board for the one person (none when several
     people share the screen), why the game ended with its score breakdown, then the result
     table."""
-    for line in news:
-        screen().tell(f"  {line}", style="italic")
+    table, seat = terminal.table, terminal.person
     if seat is not None:
+        for line in table.take_news(seat):
+            screen().tell(f"  {line}", style="italic")
         screen().rule(f"final board of seat {seat}")
-        screen().board(game.name, state.observation(seat), game.options)
-    for line in ending:
+        screen().board(table.game.name, table.observation(seat), table.game.options)
+    for line in terminal.ending():
         screen().tell(line, style="bold")
-    screen().out.print(result_table(rec, game.title))
+    screen().out.print(result_table(rec, table.game.title))
 
 
-def _run(table: Table, record_path: Path | None, as_json: bool) -> None:
+def _run(terminal: TerminalTable, record_path: Path | None, as_json: bool) -> None:
     """Plays the table to the end and reports; leaving early exits with ``ABANDONED``."""
-    bots_only = not table.humans
-    narrator = Narrator(screen(), table.seats, boards=False, options=table.game.options)
-    on_move = (lambda seat, action: narrator.move(table.state, seat, action)) if bots_only and not as_json else None
-    if table.humans and not as_json:
-        screen().tell(table.introduction(), style="bold")
-    elif not as_json:
-        screen().say(narrator.heading(), style="italic")
+    if not as_json:
+        screen().tell(terminal.introduction(), style="bold")
     try:
-        rec = table.play(on_move)
+        rec = terminal.play()
     except GameLeft as e:
-        screen().say(table.left_message(str(e)))
+        screen().say(terminal.left_message(str(e)))
         raise typer.Exit(exits.ABANDONED) from None
     except RegaliaError as e:
         exits.fail(f"a bot failed: {e}")
@@ -151,10 +168,4 @@ def _run(table: Table, record_path: Path | None, as_json: bool) -> None:
     if as_json:
         screen().out.file.write(rec.to_json() + "\n")
         return
-    if bots_only:
-        narrator.final(table.state)
-        screen().out.print(result_table(rec, table.game.title))
-        return
-    seat = table.humans[0] if len(table.humans) == 1 else None
-    news = table.news.get(seat, []) if seat is not None else []
-    _report(table.game, table.state, rec, seat, news, table.ending())
+    _report(terminal, rec)

@@ -14,7 +14,7 @@ from regalia.cli.params import DelayOpt, JsonOpt, NoColorOpt, StepOpt
 from regalia.cli.records import read_record
 from regalia.cli.report import result_table
 from regalia.cli.show import BrokenRecord, Narrator, walk
-from regalia.errors import RegaliaError
+from regalia.core.errors import RegaliaError
 
 EXAMPLES = [
     "regalia play duo-regna --seats rules,random --seed 4 --record game.json",

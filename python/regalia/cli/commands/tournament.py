@@ -13,8 +13,9 @@ from regalia.cli import exits
 from regalia.cli.console import emit_json, screen
 from regalia.cli.executors import RayAddressOpt, RayOpt, WorkersOpt, executor_of
 from regalia.cli.params import GameArg, JsonOpt, NoColorOpt, OptionOpt
-from regalia.cli.players import HUMAN, check_seats, make_game, parse_options, parse_seats
-from regalia.errors import RegaliaError
+from regalia.cli.players import check_seats, make_game, parse_options, parse_seats
+from regalia.core.errors import RegaliaError
+from regalia.table.seating import HUMAN
 
 EXAMPLES = [
     "regalia tournament duo-regna --agents rules,random -n 200",

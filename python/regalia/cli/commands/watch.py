@@ -10,12 +10,13 @@ import typer
 from regalia.cli import exits
 from regalia.cli.console import screen
 from regalia.cli.params import GameArg, NoColorOpt, OptionOpt, RecordOpt, SeatsOpt, SeedOpt, StepOpt
-from regalia.cli.players import HUMAN, check_seats, default_seats, make_game, parse_options, parse_seats
+from regalia.cli.players import check_seats, make_game, parse_options, parse_seats
 from regalia.cli.records import write_record
 from regalia.cli.report import result_table
-from regalia.cli.show import Narrator
-from regalia.cli.table import Table
-from regalia.errors import RegaliaError
+from regalia.cli.show import Narrator, walk
+from regalia.core.errors import RegaliaError
+from regalia.table import Table
+from regalia.table.seating import HUMAN, default_seats
 
 EXAMPLES = [
     "regalia watch duo-regna                      # the strongest bots, a move a second",
@@ -66,17 +67,18 @@ def watch(
         exits.fail("--view tells the game from one seat, --open shows all hands: choose one", exits.USAGE)
     seed = secrets.randbits(32) if seed is None else seed
     screen().say(f"{g.title}, seed {seed}: {', '.join(names)}", style="bold")
-    table = Table(g, names, seed, screen())
     if delay is None:
         delay = 1.0 if screen().out.is_terminal else 0.0
     seat = None if open_hands else (view or 0)
     narrator = Narrator(screen(), names, view=seat, delay=delay, step=step, options=g.options)
     screen().say(narrator.heading(), style="italic")
     try:
-        rec = table.play(lambda seat, action: narrator.move(table.state, seat, action))
+        with screen().err.status("the bots are playing..."):
+            rec = Table(g, names, seed).finish()
     except RegaliaError as e:
         exits.fail(f"a bot failed: {e}")
-    narrator.final(table.state)
+    state, _ = walk(rec, narrator)
+    narrator.final(state)
     screen().out.print(result_table(rec, g.title))
     if record is not None and not write_record(record, rec, lambda m: screen().say(m, err=True)):
         raise typer.Exit(exits.ERROR)
