@@ -17,22 +17,25 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 
-#: The modules with a reference page (docs/reference/NAME.md documents regalia.NAME).
-REFERENCE_MODULES = [
-    "agents",
-    "gymnasium",
-    "pettingzoo",
-    "openspiel",
-    "datasets",
-    "solver",
-    "errors",
-    "pictures",
-    "sb3",
-    "actions",
-    "observations",
-    "kinds",
-    "executors",
-]
+#: The modules with a reference page: docs/reference/PAGE.md documents regalia.MODULE.
+REFERENCE_MODULES = {
+    "agents": "agents",
+    "gymnasium": "envs.gymnasium",
+    "pettingzoo": "envs.pettingzoo",
+    "openspiel": "envs.openspiel",
+    "datasets": "matches.datasets",
+    "solver": "theory.solver",
+    "cfr": "theory.cfr",
+    "exact": "theory.exact",
+    "errors": "core.errors",
+    "pictures": "views.pictures",
+    "sb3": "envs.sb3",
+    "actions": "core.actions",
+    "observations": "core.observations",
+    "kinds": "core.kinds",
+    "executors": "matches.executors",
+    "table": "table",
+}
 
 
 def nav_pages() -> list[str]:
@@ -60,9 +63,9 @@ def test_every_page_is_in_the_nav_and_every_nav_entry_is_a_page() -> None:
 
 
 def test_every_reference_module_has_its_page() -> None:
-    for name in REFERENCE_MODULES:
+    for name, module in REFERENCE_MODULES.items():
         page = (DOCS / "reference" / f"{name}.md").read_text(encoding="utf-8")
-        assert f"::: regalia.{name}\n" in page, name
+        assert f"::: regalia.{module}\n" in page, name
 
 
 def hook(name: str) -> ModuleType:
@@ -121,7 +124,7 @@ def test_comments_above_a_constant_are_its_docstring() -> None:
 
 def public_names(module: str) -> list[str]:
     """``__all__`` of ``regalia.MODULE``, read from its source (the extras need not import)."""
-    path = ROOT / "python" / "regalia" / f"{module}.py"
+    path = ROOT / "python" / "regalia" / (module.replace(".", "/") + ".py")
     if not path.exists():
         path = path.with_suffix("") / "__init__.py"
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
@@ -140,13 +143,13 @@ def test_the_strict_build_documents_every_public_name(tmp_path: Path) -> None:
     build = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"), "-d", str(site)]
     run = subprocess.run(build, cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    for module in REFERENCE_MODULES:
-        page = (site / "reference" / module / "index.html").read_text(encoding="utf-8")
+    for name, module in REFERENCE_MODULES.items():
+        page = (site / "reference" / name / "index.html").read_text(encoding="utf-8")
         ids = set(re.findall(r'id="(regalia[\w.]*)"', page))
         missing = [n for n in public_names(module) if f"regalia.{module}.{n}" not in ids]
         assert not missing, f"regalia.{module}: not documented on the site: {missing}"
         assert "<blockquote>" not in page, f"regalia.{module}: a doctest shown as a quote"
     page = (site / "reference" / "regalia" / "index.html").read_text(encoding="utf-8")
-    for name in ["make", "play", "tournament", "gauntlet.gauntlet", "State.legal_actions", "Game.new_state"]:
+    for name in ["make", "play", "tournament", "matches.gauntlet.gauntlet", "State.legal_actions", "Game.new_state"]:
         assert f'id="regalia.{name}"' in page, name
     assert 'id="regalia.VectorEnv.step"' in page
