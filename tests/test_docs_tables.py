@@ -56,6 +56,14 @@ def test_changed_data_or_a_missing_table_fails_the_check(copy: Path) -> None:
     assert any("orphan.json is shown by no page" in p for p in docs_tables().run(copy, check=True))
 
 
+def test_the_bench_data_builds_the_exploitability_table(copy: Path) -> None:
+    runs = copy / "docs" / "game-theory" / "exploitability-regine.json"
+    data = json.loads(runs.read_text(encoding="utf-8"))
+    data["runs"]["CFR+"][-1]["exploitability"] = 0.5
+    runs.write_text(json.dumps(data), encoding="utf-8")
+    assert any("'exploitability' differs" in p for p in docs_tables().run(copy, check=True))
+
+
 def test_match_records_are_shown_with_their_wilson_interval() -> None:
     module = docs_tables()
     record = {"won": 609, "drawn": 0, "lost": 391}
