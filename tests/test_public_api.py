@@ -4,8 +4,11 @@ and which of its modules may use which."""
 from __future__ import annotations
 
 import ast
+import importlib
 import pydoc
 from pathlib import Path
+
+import pytest
 
 import regalia
 
@@ -44,3 +47,40 @@ def test_only_the_backend_choice_imports_the_reference_rules() -> None:
         and any(m == "regalia.reference" or m.startswith("regalia.reference.") for m in _imported_modules(path))
     )
     assert importers == ["registry/catalog.py"]
+
+
+#: The documented short paths, each a stand-in for the module where its code lives.
+PUBLIC_PATHS = {
+    "regalia.cfr": "regalia.theory.cfr",
+    "regalia.exact": "regalia.theory.exact",
+    "regalia.solver": "regalia.theory.solver",
+    "regalia.datasets": "regalia.matches.datasets",
+    "regalia.pictures": "regalia.views.pictures",
+    "regalia.errors": "regalia.core.errors",
+    "regalia.gymnasium": "regalia.envs.gymnasium",
+    "regalia.gymnasium_vector": "regalia.envs.gymnasium_vector",
+    "regalia.sb3": "regalia.envs.sb3",
+    "regalia.pettingzoo": "regalia.envs.pettingzoo",
+    "regalia.openspiel": "regalia.envs.openspiel",
+}
+
+
+@pytest.mark.parametrize("path", sorted(PUBLIC_PATHS))
+def test_every_documented_path_still_imports_with_every_public_name(path: str) -> None:
+    if path == "regalia.sb3":
+        pytest.importorskip("stable_baselines3")  # the learn extra (CI installs it for its own run)
+    short, real = importlib.import_module(path), importlib.import_module(PUBLIC_PATHS[path])
+    assert short.__all__ == real.__all__ and short.__all__
+    for name in real.__all__:
+        assert getattr(short, name) is getattr(real, name), f"{path}.{name}"
+
+
+def test_the_front_door_and_the_gymnasium_ids_still_work() -> None:
+    gym = pytest.importorskip("gymnasium")
+    import regalia.gymnasium  # noqa: F401  (registers the ids)
+
+    env = gym.make("regalia/duo-regna-v0")
+    obs, _ = env.reset(seed=1)
+    assert obs.shape == env.observation_space.shape
+    record = regalia.play("duo-regna", ["random", "random"], seed=1)
+    assert regalia.MatchRecord.from_json(record.to_json()).replay().returns() == record.returns

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+from collections.abc import Callable
 from typing import Any
 
 import regalia
@@ -128,3 +129,18 @@ def make_game(name: str, options: dict[str, Any], seats: int | None = None) -> A
     if seats is not None and seats != game.num_players:
         exits.fail(f"{game.title} is played by {game.num_players} here, but {_seats(seats)} given", exits.USAGE)
     return game
+
+
+def bots_game(
+    what: str, game: str, seats: str | None, options: list[str] | None, default: Callable[[int], list[str]]
+) -> tuple[Any, list[str]]:
+    """The game and its seats for a command that only bots play (``what`` names it in the
+    refusal of a person): ``seats`` as typed, else ``default(players)``; bad seats, options
+    or counts end the command (exit 2)."""
+    names = parse_seats(seats) if seats else None
+    if names and HUMAN in names:
+        exits.fail(f"{what} is for bots only; to play, use: regalia play", exits.USAGE)
+    g = make_game(game, parse_options(options), len(names) if names else None)
+    names = names or default(g.num_players)
+    check_seats(names, g.name)
+    return g, names

@@ -30,6 +30,9 @@ PLAY_EXAMPLES = [
 ]
 RESUME_EXAMPLES = ["regalia resume game.json", "regalia resume game.json --seats human,random"]
 
+#: ``--json``: the match record at the end instead of the report.
+RecordJsonOpt = Annotated[bool, typer.Option("--json", help="print the match record at the end, as JSON on one line")]
+
 #: ``--ask-forced``: by default a person's only legal move is played for them.
 AskForcedOpt = Annotated[
     bool,
@@ -45,9 +48,7 @@ def play(
     seed: SeedOpt = None,
     option: OptionOpt = None,
     record: RecordOpt = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="print the match record at the end, as JSON on one line")
-    ] = False,
+    as_json: RecordJsonOpt = False,
     ask_forced: AskForcedOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
@@ -75,9 +76,7 @@ def resume(
     ],
     seats: SeatsOpt = None,
     record: RecordOpt = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="print the match record at the end, as JSON on one line")
-    ] = False,
+    as_json: RecordJsonOpt = False,
     ask_forced: AskForcedOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:

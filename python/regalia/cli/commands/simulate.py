@@ -14,10 +14,9 @@ from regalia.cli import exits
 from regalia.cli.console import emit_json, screen
 from regalia.cli.executors import RayAddressOpt, RayOpt, WorkersOpt, executor_of
 from regalia.cli.params import GameArg, JsonOpt, NoColorOpt, OptionOpt
-from regalia.cli.players import check_seats, make_game, parse_options, parse_seats
+from regalia.cli.players import bots_game
 from regalia.core.errors import RegaliaError
 from regalia.matches.simulations import Simulation
-from regalia.table.seating import HUMAN
 
 EXAMPLES = [
     "regalia simulate duo-regna -n 1000                 # random against random",
@@ -73,12 +72,7 @@ def simulate(
     action and its name, legal mask, observation, final returns); there, random-only games
     are played natively, much faster, and each row carries its game's own seed.
     """
-    names = parse_seats(seats) if seats else None
-    if names and HUMAN in names:
-        exits.fail("simulate is for bots only; to play, use: regalia play", exits.USAGE)
-    g = make_game(game, parse_options(option), len(names) if names else None)
-    names = names or ["random"] * g.num_players
-    check_seats(names, g.name)
+    g, names = bots_game("simulate", game, seats, option, lambda players: ["random"] * players)
     try:
         summary = regalia.simulate(
             g,

@@ -13,9 +13,8 @@ from regalia.cli import exits
 from regalia.cli.console import emit_json, screen
 from regalia.cli.executors import RayAddressOpt, RayOpt, WorkersOpt, executor_of
 from regalia.cli.params import GameArg, JsonOpt, NoColorOpt, OptionOpt
-from regalia.cli.players import check_seats, make_game, parse_options, parse_seats
+from regalia.cli.players import bots_game, parse_seats
 from regalia.core.errors import RegaliaError
-from regalia.table.seating import HUMAN
 
 EXAMPLES = [
     "regalia tournament duo-regna --agents rules,random -n 200",
@@ -51,11 +50,7 @@ def tournament(
     interval, mean return and Elo. --json prints the standings and every game's record.
     The results are the same whatever --workers, and on Ray (--ray, --ray-address).
     """
-    names = parse_seats(agents)
-    if HUMAN in names:
-        exits.fail("a tournament is for bots only; to play, use: regalia play", exits.USAGE)
-    g = make_game(game, parse_options(option), len(names))
-    check_seats(names, g.name)
+    g, names = bots_game("a tournament", game, agents, option, lambda players: parse_seats(agents))
     try:
         result = regalia.tournament(
             g,

@@ -10,13 +10,13 @@ import typer
 from regalia.cli import exits
 from regalia.cli.console import screen
 from regalia.cli.params import GameArg, NoColorOpt, OptionOpt, RecordOpt, SeatsOpt, SeedOpt, StepOpt
-from regalia.cli.players import check_seats, make_game, parse_options, parse_seats
+from regalia.cli.players import bots_game
 from regalia.cli.records import write_record
 from regalia.cli.report import result_table
 from regalia.cli.show import Narrator, walk
 from regalia.core.errors import RegaliaError
 from regalia.table import Table
-from regalia.table.seating import HUMAN, default_seats
+from regalia.table.seating import default_seats
 
 EXAMPLES = [
     "regalia watch duo-regna                      # the strongest bots, a move a second",
@@ -55,12 +55,7 @@ def watch(
     the others' moves as far as that seat sees them. With --open all hands are shown instead:
     every seat's board and every move by name.
     """
-    names = parse_seats(seats) if seats else None
-    if names and HUMAN in names:
-        exits.fail("watch is for bots only; to play, use: regalia play", exits.USAGE)
-    g = make_game(game, parse_options(option), len(names) if names else None)
-    names = names or default_seats(g.num_players)
-    check_seats(names, g.name)
+    g, names = bots_game("watch", game, seats, option, default_seats)
     if view is not None and view >= g.num_players:
         exits.fail(f"there is no seat {view}: seats are 0 to {g.num_players - 1}", exits.USAGE)
     if view is not None and open_hands:
