@@ -215,3 +215,14 @@ def test_save_without_a_name_goes_to_the_users_data_folder(tmp_path: Path) -> No
     saved = list((tmp_path / "regalia" / "saves").glob("duo-regna-*.json"))
     assert len(saved) == 1 and f"saved to {saved[0]}" in " ".join(result.stdout.split())
     assert MatchRecord.from_json(saved[0].read_text()).seed == 9
+
+
+def test_help_at_the_table_wraps_only_where_the_screen_ends() -> None:
+    from regalia.cli.human import HELP, help_text
+
+    wide = help_text(120).splitlines()
+    assert len(wide) == len(HELP), "at 120 columns every entry fits on its line"
+    narrow = help_text(60).splitlines()
+    assert all(len(line) <= 60 for line in narrow) and len(narrow) > len(HELP)
+    continued = [line for line in narrow if line.startswith(" " * 16)]
+    assert continued and all(line[16] != " " for line in continued), "a wrapped description stays under itself"

@@ -11,6 +11,7 @@ completes move names and commands (``readline``, where Python has it).
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -21,17 +22,27 @@ from regalia.cli.console import Screen
 from regalia.table.menu import menu
 from regalia.table.moves import MoveRefused
 
-HELP = """\
-  Type a move's label from the list, or its name (a unique beginning will do).
-  hint          what the strongest built-in agent would play here
-  log           the whole game so far, as you were told it
-  undo          take back your last move, if it showed you nothing new (against bots)
-  back          back out of a purchase you have not paid for yet (Regnum)
-  save [FILE]   save the game (without FILE, in your data folder); continue it later
-                with: regalia resume FILE
-  moves, board  show the moves, or the whole board, again
-  quit          leave the game, offering to save it first (Ctrl-D too; Ctrl-C at once)
-  Tab completes move names and commands; the arrow keys edit the line and recall earlier ones."""
+#: What the person may type: ``(command, what it does)``; the first has no command.
+HELP = [
+    ("", "Type a move's label from the list, or its name (a unique beginning will do)."),
+    ("hint", "what the strongest built-in agent would play here"),
+    ("log", "the whole game so far, as you were told it"),
+    ("undo", "take back your last move, if it showed you nothing new (against bots)"),
+    ("back", "back out of a purchase you have not paid for yet (Regnum)"),
+    ("save [FILE]", "save the game (without FILE, in your data folder); continue it later with: regalia resume FILE"),
+    ("moves, board", "show the moves, or the whole board, again"),
+    ("quit", "leave the game, offering to save it first (Ctrl-D too; Ctrl-C at once)"),
+    ("", "Tab completes move names and commands; the arrow keys edit the line and recall earlier ones."),
+]
+
+
+def help_text(width: int) -> str:
+    """``HELP`` in lines of at most ``width`` columns, each description wrapped under itself."""
+    lines = []
+    for command, text in HELP:
+        first, rest = (f"  {command:<14}", " " * 16) if command else ("  ", "  ")
+        lines += textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest, break_long_words=False)
+    return "\n".join(lines)
 
 #: The commands, for completion.
 COMMANDS = ("help", "moves", "board", "hint", "log", "undo", "back", "save", "quit")
@@ -122,7 +133,7 @@ class HumanPrompt:
             word, _, rest = text.strip().partition(" ")
             command = word.lower()
             if command in ("help", "?"):
-                self.say(HELP)
+                self.screen.say(help_text(self.screen.out.width))
             elif command == "moves":
                 self.show_moves(view)
             elif command == "board":
