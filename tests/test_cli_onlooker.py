@@ -15,7 +15,7 @@ import pytest
 import regalia
 from regalia.cli.show import Narrator
 from tests.table_helpers import text_screen
-from tests.test_table_leaks import CONFIGS, MOVES, SKIP, STARTS, matching_world
+from tests.test_table_leaks import CONFIGS, matching_world, positions
 
 
 def told(start: Any, action: int, seat: int, agents: list[str]) -> str:
@@ -39,20 +39,11 @@ def test_an_onlooker_told_from_one_seat_sees_only_what_it_knows(config: tuple[st
     agents = ["random"] * players
     rnd = random.Random(f"cli-onlooker {config}")
     compared = 0
-    for start in range(STARTS):
-        state = game.new_state(start)
-        for _ in range(MOVES):
-            if state.is_terminal:
-                break
-            action = rnd.choice(state.legal_actions())
-            seat = rnd.randrange(players)
-            found = matching_world(state, action, seat, rnd)
-            if found is not None:
-                world, other = found
-                assert told(state, action, seat, agents) == told(world, other, seat, agents), f"seat {seat} can tell"
-                compared += 1
-            state.apply(action)
-            for _ in range(rnd.randrange(SKIP)):
-                if not state.is_terminal:
-                    state.apply(rnd.choice(state.legal_actions()))
+    for state, action in positions(game, rnd):
+        seat = rnd.randrange(players)
+        found = matching_world(state, action, seat, rnd)
+        if found is not None:
+            world, other = found
+            assert told(state, action, seat, agents) == told(world, other, seat, agents), f"seat {seat} can tell"
+            compared += 1
     assert compared >= 5, compared

@@ -10,6 +10,7 @@ cannot tell from the truth so far, not in the future.)"""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -55,6 +56,22 @@ def matching_world(truth: Any, action: int, seat: int, rnd: random.Random) -> tu
     return None
 
 
+def positions(game: Any, rnd: random.Random) -> Iterator[tuple[Any, int]]:
+    """Positions along ``STARTS`` random games and the move played at each: ``MOVES`` checked
+    per game, up to ``SKIP`` moves passed over between two (to reach late positions)."""
+    for start in range(STARTS):
+        state = game.new_state(start)
+        for _ in range(MOVES):
+            if state.is_terminal:
+                break
+            action = rnd.choice(state.legal_actions())
+            yield state, action
+            state.apply(action)
+            for _ in range(rnd.randrange(SKIP)):
+                if not state.is_terminal:
+                    state.apply(rnd.choice(state.legal_actions()))
+
+
 CONFIGS = sorted({(g["name"], n) for g in regalia.games() for n in (g["min_players"], g["max_players"])})
 
 
@@ -64,31 +81,22 @@ def test_a_seat_is_shown_the_same_in_every_world_it_cannot_tell_apart(config: tu
     game = regalia.make(name, players=players)
     rnd = random.Random(f"cli-leak {config}")
     compared = skipped = 0
-    for start in range(STARTS):
-        state = game.new_state(start)
-        for _ in range(MOVES):
-            if state.is_terminal:
-                break
-            action = rnd.choice(state.legal_actions())
-            for seat in range(players):
-                found = matching_world(state, action, seat, rnd)
-                if found is None:
-                    skipped += 1
-                    continue
-                world, other = found
-                truth_table, world_table = table(game, seat, state), table(game, seat, world)
-                assert truth_table.introduction(seat) == world_table.introduction(seat)
-                if state.current_player == seat:
-                    assert shown(truth_table, seat) == shown(world_table, seat), f"seat {seat} can tell"
-                step(truth_table, action)
-                step(world_table, other)
-                assert truth_table.take_news(seat) == world_table.take_news(seat), f"seat {seat} can tell"
-                assert truth_table.log(seat) == world_table.log(seat), f"seat {seat} can tell"
-                if truth_table.is_over:
-                    assert truth_table.ending(seat) == world_table.ending(seat), f"seat {seat} can tell"
-                compared += 1
-            state.apply(action)
-            for _ in range(rnd.randrange(SKIP)):
-                if not state.is_terminal:
-                    state.apply(rnd.choice(state.legal_actions()))
+    for state, action in positions(game, rnd):
+        for seat in range(players):
+            found = matching_world(state, action, seat, rnd)
+            if found is None:
+                skipped += 1
+                continue
+            world, other = found
+            truth_table, world_table = table(game, seat, state), table(game, seat, world)
+            assert truth_table.introduction(seat) == world_table.introduction(seat)
+            if state.current_player == seat:
+                assert shown(truth_table, seat) == shown(world_table, seat), f"seat {seat} can tell"
+            step(truth_table, action)
+            step(world_table, other)
+            assert truth_table.take_news(seat) == world_table.take_news(seat), f"seat {seat} can tell"
+            assert truth_table.log(seat) == world_table.log(seat), f"seat {seat} can tell"
+            if truth_table.is_over:
+                assert truth_table.ending(seat) == world_table.ending(seat), f"seat {seat} can tell"
+            compared += 1
     assert compared >= 10 and compared > 2 * skipped, (compared, skipped)
