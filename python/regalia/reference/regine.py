@@ -17,6 +17,7 @@ Rulings, options and the order of random draws: see the Rust module and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -121,6 +122,20 @@ _PLAIN_NAMES = {
     "double_down": "double down",
     "all_yours": "all yours",
     "we_shall_see": "we shall see",
+}
+
+#: The names of the kinds of action info that carry fields, each made from its info.
+_INFO_NAMES: dict[str, Callable[[dict[str, Any]], str]] = {
+    "play": lambda i: f"play {i['card']} face {'up' if i['face_up'] else 'down'}",
+    "exchange": lambda i: f"exchange {i['card']}",
+    "name_seat": lambda i: f"{i['effect']}: seat {i['seat']}",
+    "show_card": lambda i: f"{i['effect']}: show {i['card']}",
+    "target_card": lambda i: f"{i['effect']}: seat {i['seat']} slot {i['slot']}",
+    "herald": lambda i: f"{i['effect']}: {'take the top card' if i['take'] else 'put it at the bottom'}",
+    "discard": lambda i: f"{i['effect']}: discard {i['card']}",
+    "draw": lambda i: f"draw {i['card']} for seat {i['seat']}",
+    "herald_top": lambda i: f"the top card is {i['card']}",
+    "knight_loss": lambda i: f"seat {i['seat']} loses {i['card']}",
 }
 
 SEAT_BLOCK = 2 + COMBO * (2 + KINDS) + 1 + 3 + 3 * SUITS
@@ -267,28 +282,8 @@ class Regine(Rules[State, RegineOptions]):
         return {"kind": "discard", "effect": "princess", "card": CARD_NAMES[a - PRINCESS_CARD]}
 
     def info_name(self, info: dict[str, Any]) -> str:
-        kind = info["kind"]
-        if kind == "play":
-            return f"play {info['card']} face {'up' if info['face_up'] else 'down'}"
-        if kind == "exchange":
-            return f"exchange {info['card']}"
-        if kind == "name_seat":
-            return f"{info['effect']}: seat {info['seat']}"
-        if kind == "show_card":
-            return f"{info['effect']}: show {info['card']}"
-        if kind == "target_card":
-            return f"{info['effect']}: seat {info['seat']} slot {info['slot']}"
-        if kind == "herald":
-            return f"{info['effect']}: {'take the top card' if info['take'] else 'put it at the bottom'}"
-        if kind == "discard":
-            return f"{info['effect']}: discard {info['card']}"
-        if kind == "draw":
-            return f"draw {info['card']} for seat {info['seat']}"
-        if kind == "herald_top":
-            return f"the top card is {info['card']}"
-        if kind == "knight_loss":
-            return f"seat {info['seat']} loses {info['card']}"
-        return _PLAIN_NAMES[kind]
+        named = _INFO_NAMES.get(info["kind"])
+        return named(info) if named is not None else _PLAIN_NAMES[info["kind"]]
 
     # ---- Setup ----
     def new_state(self, rng: Rng) -> State:
