@@ -910,9 +910,11 @@ class Regnum(Rules[State, RegnumOptions]):
     def scores(self, s: State) -> list[int]:
         return [sum(parts.values()) for parts in self._parts(s)]
 
-    def _parts(self, s: State) -> list[dict[str, int]]:
+    def _standing(self, s: State) -> tuple[Any, ...]:
+        """What scoring reads of ``s``: the card set, each seat's realm, hand size and
+        advantage, and the standards in play."""
         n = self.config.players
-        return score_parts(
+        return (
             self.cards,
             [iter_bits(r) for r in s.realms[:n]],
             [sum(s.hands[p]) for p in range(n)],
@@ -920,16 +922,12 @@ class Regnum(Rules[State, RegnumOptions]):
             iter_bits(s.standards),
         )
 
+    def _parts(self, s: State) -> list[dict[str, int]]:
+        return score_parts(*self._standing(s))
+
     def standard_winners(self, s: State) -> list[tuple[int, list[int]]]:
         """Each standard in play with the seats that win it."""
-        n = self.config.players
-        return standard_winners(
-            self.cards,
-            [iter_bits(r) for r in s.realms[:n]],
-            [sum(s.hands[p]) for p in range(n)],
-            [self._advantage(s, p) for p in range(n)],
-            iter_bits(s.standards),
-        )
+        return standard_winners(*self._standing(s))
 
     # ---- Observation ----
     def observation_shape(self) -> tuple[int, ...]:
