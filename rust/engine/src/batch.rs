@@ -23,12 +23,9 @@ use crate::opponents::{opponent_at, Opponent, OpponentPool, Scratch};
 use crate::rng::{derive_seed, Rng};
 use crate::session::Session;
 use crate::workers::Workers;
+pub use crate::workers::MIN_GAMES_PER_THREAD;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-
-/// Games a thread must have to be worth its share (handing work over costs about a
-/// microsecond).
-pub const MIN_GAMES_PER_THREAD: usize = 256;
 
 /// The caller's output buffers, one row per game: [`Batch::reset`] and [`Batch::step`]
 /// write every element (so they need not be initialised) or, on an error, none.

@@ -3,7 +3,8 @@
 
 use crate::actions::{Action, ActionSet};
 use crate::error::Result;
-use crate::options::{echo, GameOptions, OptionSpec, Options};
+pub use crate::options::GameInfo;
+use crate::options::{echo, GameOptions, Options};
 use crate::rng::Rng;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -22,26 +23,6 @@ pub struct GameNames {
     pub title: &'static str,
     /// Other names `make` accepts.
     pub aliases: &'static [&'static str],
-}
-
-/// What `regalia.games()` lists about a game: its names, and its seats and options as its
-/// options struct declares them.
-#[derive(Clone, Copy, Debug)]
-pub struct GameInfo {
-    /// The id used by `make`, e.g. `"duo-regna"`.
-    pub name: &'static str,
-    /// The title as printed on the box.
-    pub title: &'static str,
-    /// Other names `make` accepts.
-    pub aliases: &'static [&'static str],
-    /// Fewest seats (the smallest `players`).
-    pub min_players: usize,
-    /// Most seats (the largest `players`).
-    pub max_players: usize,
-    /// Every option, `players` first (the game's [`GameOptions`] declaration).
-    pub options: &'static [OptionSpec],
-    /// Every option's default (`null` where it depends on other options).
-    pub defaults: fn() -> Options,
 }
 
 impl GameInfo {

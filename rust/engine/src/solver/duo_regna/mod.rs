@@ -24,6 +24,7 @@
 
 pub mod encoding;
 mod evaluate;
+mod horizon;
 mod table_file;
 mod uniform;
 mod uniform_tables;

@@ -16,7 +16,7 @@ use super::encoding::{
     copies, hand_size, kinds, outcome, without, HandPairs, Level, Outcome, CENTRE, HAND_CODES,
     KINDS, MINE, THEIRS,
 };
-use super::uniform::{Horizon, Then};
+use super::horizon::{Horizon, Then};
 use super::{Solver, Step};
 use crate::games::duo_regna::CARDS;
 use std::collections::HashMap;
