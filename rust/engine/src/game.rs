@@ -40,6 +40,12 @@ impl GameInfo {
     }
 }
 
+/// The first `players` of a game's per-seat scores, widened: [`Game::scores`] of a game that
+/// keeps one score per seat of the table.
+pub fn seat_scores<T: Copy + Into<i64>>(scores: &[T], players: usize) -> Vec<i64> {
+    scores[..players].iter().map(|&x| x.into()).collect()
+}
+
 /// One game's rules. `Self` holds the validated options; states are plain data.
 ///
 /// The engine calls [`Game::apply`] only with an action from [`Game::legal_actions`], and

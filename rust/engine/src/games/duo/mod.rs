@@ -47,7 +47,9 @@ use crate::actions::{Action, ActionSet};
 use crate::bits::Set128;
 use crate::chance::{draw_from_counts, ChanceMode, CHANCE_CHOICES};
 use crate::error::Result;
-use crate::game::{random_legal_action, uniform_action, winner_returns, Game, GameNames, Seat};
+use crate::game::{
+    random_legal_action, seat_scores, uniform_action, winner_returns, Game, GameNames, Seat,
+};
 use crate::options::{declare_options, invalid, read, Allowed, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
@@ -607,10 +609,7 @@ impl Game for Duo {
     }
 
     fn scores(&self, s: &State) -> Vec<i64> {
-        s.scores[..self.config.players]
-            .iter()
-            .map(|&x| x as i64)
-            .collect()
+        seat_scores(&s.scores, self.config.players)
     }
 
     // ---- Observation ----

@@ -56,7 +56,9 @@ use cards::{hand_size, suit_points};
 use crate::actions::{Action, ActionSet};
 use crate::chance::{draw_from_counts, ChanceMode, CHANCE_CHOICES};
 use crate::error::Result;
-use crate::game::{lead_returns, uniform_action, winner_returns, Game, GameNames, Seat};
+use crate::game::{
+    lead_returns, seat_scores, uniform_action, winner_returns, Game, GameNames, Seat,
+};
 use crate::options::{declare_options, invalid, read, Allowed, Options};
 use crate::rng::Rng;
 use crate::tensor::TensorWriter;
@@ -475,8 +477,12 @@ impl Game for Regine {
             };
         }
         let seat = |base: Action| (action - base) as usize;
-        let at = |base: Action| ((action - base) as usize / 4, (action - base) as usize % 4);
         let effect = |kind: u8| CARD_NAMES[kind as usize];
+        let target = |kind: u8, base: Action| TargetCard {
+            effect: effect(kind),
+            seat: (action - base) as usize / 4,
+            slot: (action - base) as usize % 4,
+        };
         match action {
             PLAY_UP..PLAY_DOWN => Play {
                 card: card(PLAY_UP),
@@ -498,22 +504,8 @@ impl Game for Regine {
                 effect: effect(PEASANT),
                 card: card(PEASANT_CARD),
             },
-            ASSASSIN_AT..COURTESAN_AT => {
-                let (seat, slot) = at(ASSASSIN_AT);
-                TargetCard {
-                    effect: effect(ASSASSIN),
-                    seat,
-                    slot,
-                }
-            }
-            COURTESAN_AT..HERALD_TAKE => {
-                let (seat, slot) = at(COURTESAN_AT);
-                TargetCard {
-                    effect: effect(COURTESAN),
-                    seat,
-                    slot,
-                }
-            }
+            ASSASSIN_AT..COURTESAN_AT => target(ASSASSIN, ASSASSIN_AT),
+            COURTESAN_AT..HERALD_TAKE => target(COURTESAN, COURTESAN_AT),
             HERALD_TAKE | HERALD_DECLINE => Herald {
                 effect: effect(HERALD),
                 take: action == HERALD_TAKE,
@@ -652,10 +644,7 @@ impl Game for Regine {
     }
 
     fn scores(&self, s: &State) -> Vec<i64> {
-        s.scores[..self.config.players]
-            .iter()
-            .map(|&x| x as i64)
-            .collect()
+        seat_scores(&s.scores, self.config.players)
     }
 
     fn observation_shape(&self) -> Vec<usize> {

@@ -50,18 +50,10 @@ impl Regine {
                 self.draw(s, seat);
             }
         }
-        s.phase = Phase::Build;
-        s.turn = s.dealer;
-        s.no_changes = false;
-        s.changed = false;
-        s.exchanged = false;
-        s.played = false;
-        s.passes = 0;
+        self.start_phase(s, Phase::Build);
         s.effect = Effect::Nothing;
         s.effect_seat = 0;
         s.effect_slot = 0;
-        s.suit = 0;
-        s.suit_turns = 0;
         s.bets = [0; SUITS];
         s.doubled = [None; SUITS];
         if !self.config.build_phase && self.short_seat(s).is_none() {
@@ -301,7 +293,15 @@ impl Regine {
                 }
             }
         }
-        s.phase = Phase::Wager;
+        self.start_phase(s, Phase::Wager);
+        s.won = [None; SUITS];
+        s.gain = [0; SUITS];
+    }
+
+    /// Starts `phase` from the Dealer: nothing exchanged, played or passed yet, the first
+    /// Suit next.
+    fn start_phase(&self, s: &mut State, phase: Phase) {
+        s.phase = phase;
         s.turn = s.dealer;
         s.no_changes = false;
         s.changed = false;
@@ -310,8 +310,6 @@ impl Regine {
         s.passes = 0;
         s.suit = 0;
         s.suit_turns = 0;
-        s.won = [None; SUITS];
-        s.gain = [0; SUITS];
     }
 
     pub(super) fn apply_build(&self, s: &mut State, a: Action) {
