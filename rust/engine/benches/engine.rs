@@ -8,7 +8,7 @@ mod positions;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use positions::{bench_game, mid_game, seeded, time_for};
-use regalia_engine::{all_games, BatchOut, IsmctsConfig, Rollout};
+use regalia_engine::{all_games, BatchBuffers, IsmctsConfig, Rollout};
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -52,27 +52,6 @@ fn playouts(c: &mut Criterion) {
     }
 }
 
-/// Owned output buffers of a batch.
-struct Buffers {
-    observations: Vec<f32>,
-    masks: Vec<bool>,
-    rewards: Vec<f32>,
-    terminated: Vec<bool>,
-    players: Vec<i64>,
-}
-
-impl Buffers {
-    fn out(&mut self) -> BatchOut<'_> {
-        BatchOut {
-            observations: &mut self.observations,
-            masks: &mut self.masks,
-            rewards: &mut self.rewards,
-            terminated: &mut self.terminated,
-            players: &mut self.players,
-        }
-    }
-}
-
 fn batch_steps(c: &mut Criterion) {
     for info in all_games() {
         let game = bench_game(info.name);
@@ -81,13 +60,7 @@ fn batch_steps(c: &mut Criterion) {
         let mut g = c.benchmark_group(format!("batch/{}", info.name));
         for n in [64usize, 1024] {
             let mut batch = game.new_batch(n, 1, 1);
-            let mut buf = Buffers {
-                observations: vec![0.0; n * size],
-                masks: vec![false; n * na],
-                rewards: vec![0.0; n * np],
-                terminated: vec![false; n],
-                players: vec![0; n],
-            };
+            let mut buf = BatchBuffers::new(n, size, na, np);
             batch.reset(None, buf.out()).unwrap();
             let mut actions = vec![0i64; n];
             g.throughput(Throughput::Elements(n as u64));

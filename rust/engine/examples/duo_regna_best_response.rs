@@ -21,8 +21,8 @@
 
 use regalia_engine::games::duo_regna::{DuoRegna, State, CARDS};
 use regalia_engine::solver::duo_regna::encoding::{
-    capture, cards_of_kind, copies, guard_return, hand_size, kinds, levels, outcome, public_state,
-    without, Capture, HandPairs, Level, Outcome, CENTRE, FULL, KINDS, MINE, THEIRS,
+    capture, cards_of_kind, copies, first_levels, guard_return, hand_size, kinds, levels, outcome,
+    public_state, without, Capture, HandPairs, Level, Outcome, CENTRE, FULL, KINDS, MINE, THEIRS,
 };
 use regalia_engine::{Game, Options};
 use std::collections::HashMap;
@@ -246,19 +246,10 @@ impl BestResponse {
 
     /// The win probability from the start of a game (averaged over the first dragon).
     pub fn start_value(&self) -> f64 {
-        let g = &self.game;
-        let total = (g.single_dragons() + g.double_dragons()) as f64;
         let mut v = 0.0;
-        for (dragon, n) in [(1u8, g.single_dragons()), (2u8, g.double_dragons())] {
-            let start = Level {
-                mine: 0,
-                theirs: 0,
-                dragon,
-                singles: g.single_dragons().saturating_sub(u8::from(dragon == 1)),
-                doubles: g.double_dragons().saturating_sub(u8::from(dragon == 2)),
-            };
-            if let (true, Some(&l)) = (n > 0, self.index.get(&start)) {
-                v += n as f64 / total * self.value(0, l, CENTRE, FULL, FULL);
+        for (chance, start) in first_levels(&self.game) {
+            if let Some(&l) = self.index.get(&start) {
+                v += chance * self.value(0, l, CENTRE, FULL, FULL);
             }
         }
         v

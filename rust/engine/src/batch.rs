@@ -23,12 +23,9 @@ use crate::opponents::{opponent_at, Opponent, OpponentPool, Scratch};
 use crate::rng::{derive_seed, Rng};
 use crate::session::Session;
 use crate::workers::Workers;
+pub use crate::workers::MIN_GAMES_PER_THREAD;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-
-/// Games a thread must have to be worth its share (handing work over costs about a
-/// microsecond).
-pub const MIN_GAMES_PER_THREAD: usize = 256;
 
 /// The caller's output buffers, one row per game: [`Batch::reset`] and [`Batch::step`]
 /// write every element (so they need not be initialised) or, on an error, none.
@@ -44,6 +41,47 @@ pub struct BatchOut<'a> {
     pub terminated: &'a mut [bool],
     /// `n` seats: each game's current player, `-1` for a game that is over.
     pub players: &'a mut [i64],
+}
+
+/// Owned output buffers for a batch of `n` games, every element zeroed, that lend themselves
+/// as a [`BatchOut`] (for callers in Rust: the tests and benches; Python passes its arrays).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BatchBuffers {
+    /// See [`BatchOut::observations`].
+    pub observations: Vec<f32>,
+    /// See [`BatchOut::masks`].
+    pub masks: Vec<bool>,
+    /// See [`BatchOut::rewards`].
+    pub rewards: Vec<f32>,
+    /// See [`BatchOut::terminated`].
+    pub terminated: Vec<bool>,
+    /// See [`BatchOut::players`].
+    pub players: Vec<i64>,
+}
+
+impl BatchBuffers {
+    /// Zeroed buffers for `n` games of `observation_size` floats, `num_actions` actions and
+    /// `num_players` seats.
+    pub fn new(n: usize, observation_size: usize, num_actions: usize, num_players: usize) -> Self {
+        BatchBuffers {
+            observations: vec![0.0; n * observation_size],
+            masks: vec![false; n * num_actions],
+            rewards: vec![0.0; n * num_players],
+            terminated: vec![false; n],
+            players: vec![0; n],
+        }
+    }
+
+    /// The buffers, lent as a batch's output.
+    pub fn out(&mut self) -> BatchOut<'_> {
+        BatchOut {
+            observations: &mut self.observations,
+            masks: &mut self.masks,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            players: &mut self.players,
+        }
+    }
 }
 
 /// Output rows, one per game, that can be split between threads.
@@ -624,11 +662,7 @@ mod tests {
 
     /// Output buffers for `n` games of `game`, and the final observations.
     struct Buffers {
-        observations: Vec<f32>,
-        masks: Vec<bool>,
-        rewards: Vec<f32>,
-        terminated: Vec<bool>,
-        players: Vec<i64>,
+        out: BatchBuffers,
         finals: Vec<f32>,
     }
 
@@ -636,11 +670,7 @@ mod tests {
         fn new(batch: &Batch<DuoRegna>) -> Self {
             let (n, s) = (batch.len(), batch.sizes);
             Buffers {
-                observations: vec![0.0; n * s.observation],
-                masks: vec![false; n * s.actions],
-                rewards: vec![0.0; n * s.players],
-                terminated: vec![false; n],
-                players: vec![0; n],
+                out: BatchBuffers::new(n, s.observation, s.actions, s.players),
                 finals: vec![0.0; n * s.observation],
             }
         }
@@ -661,20 +691,15 @@ mod tests {
             actions: &[i64],
             random_others: bool,
         ) -> Result<()> {
-            let out = BatchOut {
-                observations: &mut self.observations,
-                masks: &mut self.masks,
-                rewards: &mut self.rewards,
-                terminated: &mut self.terminated,
-                players: &mut self.players,
-            };
+            let out = self.out.out();
             batch.step_seats(seats, actions, random_others, out, &mut self.finals)
         }
 
         /// The first legal action of each game's row.
         fn first_legal(&self, batch: &Batch<DuoRegna>) -> Vec<i64> {
             let width = batch.sizes.actions;
-            self.masks
+            self.out
+                .masks
                 .chunks(width)
                 .map(|row| row.iter().position(|&m| m).map_or(-1, |a| a as i64))
                 .collect()
@@ -727,11 +752,11 @@ mod tests {
         let mut scratch = vec![0.0; net.scratch_len()];
         let mut tensor = vec![0.0; 55];
         for _ in 0..200 {
-            assert_eq!(buf.players, seats);
+            assert_eq!(buf.out.players, seats);
             let actions = buf.first_legal(&batch);
             buf.step_others(&mut batch, &seats, &actions, false)
                 .expect("legal moves");
-            ended += buf.terminated.iter().filter(|&&t| t).count();
+            ended += buf.out.terminated.iter().filter(|&&t| t).count();
             for (i, &learner) in seats.iter().enumerate() {
                 let session = batch.session(i).expect("a game");
                 let mut replay = Session::new(game.clone(), session.seed().expect("seeded"));
@@ -806,9 +831,9 @@ mod tests {
                 .expect("legal moves");
             for (i, slot) in batch.slots.iter().enumerate() {
                 let native = slot.opponents.as_ref().expect("drawn")[0].is_some();
-                let learner_to_move = buf.players[i] == 0;
-                assert!(native <= learner_to_move || buf.players[i] < 0);
-                waiting += usize::from(!native && buf.players[i] == 1);
+                let learner_to_move = buf.out.players[i] == 0;
+                assert!(native <= learner_to_move || buf.out.players[i] < 0);
+                waiting += usize::from(!native && buf.out.players[i] == 1);
             }
         }
         assert!(waiting > 20, "{waiting}");
@@ -842,11 +867,11 @@ mod tests {
             .expect("no moves");
         let mut ended = 0;
         for _ in 0..500 {
-            assert_eq!(buf.players, seats);
+            assert_eq!(buf.out.players, seats);
             let width = batch.sizes.actions;
             let actions: Vec<i64> = (0..3)
                 .map(|i| {
-                    buf.masks[i * width..(i + 1) * width]
+                    buf.out.masks[i * width..(i + 1) * width]
                         .iter()
                         .position(|&m| m)
                         .expect("a move") as i64
@@ -855,10 +880,10 @@ mod tests {
             buf.step_seats(&mut batch, &seats, &actions)
                 .expect("legal moves");
             for i in 0..3 {
-                let rewards = &buf.rewards[2 * i..2 * i + 2];
+                let rewards = &buf.out.rewards[2 * i..2 * i + 2];
                 let final_obs =
                     &buf.finals[i * batch.sizes.observation..(i + 1) * batch.sizes.observation];
-                if buf.terminated[i] {
+                if buf.out.terminated[i] {
                     ended += 1;
                     assert_eq!(rewards[0], -rewards[1]);
                     assert!(final_obs.iter().any(|&x| x != 0.0));

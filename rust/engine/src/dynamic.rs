@@ -7,7 +7,7 @@
 
 use crate::actions::{Action, ActionSet};
 use crate::batch::{Batch, BatchOut};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::game::{Game, GameInfo, Seat};
 use crate::opponents::OpponentPool;
 use crate::options::Options;
@@ -66,7 +66,7 @@ pub trait DynGame: Send + Sync {
         if !self.explicit_chance() {
             return Ok(());
         }
-        Err(crate::Error::InvalidArgument(format!(
+        Err(Error::InvalidArgument(format!(
             "{what} play seeded games: {} was made with chance='explicit' (drive its chance nodes yourself, or make it with chance='seeded')",
             self.info().name
         )))

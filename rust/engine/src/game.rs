@@ -3,7 +3,8 @@
 
 use crate::actions::{Action, ActionSet};
 use crate::error::Result;
-use crate::options::{echo, GameOptions, OptionSpec, Options};
+pub use crate::options::GameInfo;
+use crate::options::{echo, GameOptions, Options};
 use crate::rng::Rng;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -24,26 +25,6 @@ pub struct GameNames {
     pub aliases: &'static [&'static str],
 }
 
-/// What `regalia.games()` lists about a game: its names, and its seats and options as its
-/// options struct declares them.
-#[derive(Clone, Copy, Debug)]
-pub struct GameInfo {
-    /// The id used by `make`, e.g. `"duo-regna"`.
-    pub name: &'static str,
-    /// The title as printed on the box.
-    pub title: &'static str,
-    /// Other names `make` accepts.
-    pub aliases: &'static [&'static str],
-    /// Fewest seats (the smallest `players`).
-    pub min_players: usize,
-    /// Most seats (the largest `players`).
-    pub max_players: usize,
-    /// Every option, `players` first (the game's [`GameOptions`] declaration).
-    pub options: &'static [OptionSpec],
-    /// Every option's default (`null` where it depends on other options).
-    pub defaults: fn() -> Options,
-}
-
 impl GameInfo {
     /// The listing of game `G`, read from its [`Game::NAMES`] and its [`Game::Config`].
     pub const fn of<G: Game>() -> GameInfo {
@@ -57,6 +38,12 @@ impl GameInfo {
             defaults: G::Config::defaults,
         }
     }
+}
+
+/// The first `players` of a game's per-seat scores, widened: [`Game::scores`] of a game that
+/// keeps one score per seat of the table.
+pub fn seat_scores<T: Copy + Into<i64>>(scores: &[T], players: usize) -> Vec<i64> {
+    scores[..players].iter().map(|&x| x.into()).collect()
 }
 
 /// One game's rules. `Self` holds the validated options; states are plain data.

@@ -31,7 +31,7 @@ pub mod tensor;
 pub mod workers;
 
 pub use actions::{Action, ActionSet, MAX_ACTIONS};
-pub use batch::BatchOut;
+pub use batch::{BatchBuffers, BatchOut};
 pub use chance::ChanceMode;
 pub use dynamic::{DynBatch, DynGame, DynState};
 pub use error::{Error, Result};

@@ -13,6 +13,7 @@ use crate::game::{Game, Seat};
 use crate::policy::PolicyNet;
 use crate::rng::{derive_seed, Rng};
 use crate::search::{ismcts, IsmctsConfig};
+use crate::workers::MIN_GAMES_PER_THREAD;
 use std::sync::Arc;
 
 /// One opponent the engine plays by itself.
@@ -82,7 +83,7 @@ impl Opponent {
             Opponent::Random
             | Opponent::FirstLegal
             | Opponent::LastLegal
-            | Opponent::FixedOrder(_) => crate::batch::MIN_GAMES_PER_THREAD,
+            | Opponent::FixedOrder(_) => MIN_GAMES_PER_THREAD,
             Opponent::Policy { .. } => 8,
             Opponent::Ismcts(_) => 1,
         }
@@ -208,7 +209,7 @@ impl OpponentPool {
     /// The fewest games a thread should have (see [`Opponent::min_games_per_thread`]).
     pub fn min_games_per_thread(&self) -> usize {
         let fewest = self.opponents().map(Opponent::min_games_per_thread).min();
-        fewest.unwrap_or(crate::batch::MIN_GAMES_PER_THREAD)
+        fewest.unwrap_or(MIN_GAMES_PER_THREAD)
     }
 
     /// Scratch for the pool's opponents in a game of `observation_size` floats.
@@ -280,7 +281,7 @@ mod tests {
 
     #[test]
     fn fixed_strategies_pick_by_their_order() {
-        let game = crate::games::duo_regna::DuoRegna::from_options(&crate::Options::new())
+        let game = crate::games::duo_regna::DuoRegna::from_options(&crate::options::Options::new())
             .expect("default options");
         let state = game.new_state(Rng::new(4));
         let legal: ActionSet = [2, 5, 7].into_iter().collect();

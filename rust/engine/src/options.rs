@@ -9,7 +9,6 @@
 //! stay with the game, in its `from_options`.
 
 use crate::error::{Error, Result};
-use crate::game::GameInfo;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -101,6 +100,27 @@ pub struct OptionSpec {
     /// that plays as those older saves, which lack it, were played. `None` for an option
     /// every save has.
     pub saved_default: Option<fn() -> Value>,
+}
+
+/// What `regalia.games()` lists about a game: its names, and its seats and options as its
+/// options struct declares them (built by [`GameInfo::of`], next to the
+/// [`Game`](crate::game::Game) trait it reads).
+#[derive(Clone, Copy, Debug)]
+pub struct GameInfo {
+    /// The id used by `make`, e.g. `"duo-regna"`.
+    pub name: &'static str,
+    /// The title as printed on the box.
+    pub title: &'static str,
+    /// Other names `make` accepts.
+    pub aliases: &'static [&'static str],
+    /// Fewest seats (the smallest `players`).
+    pub min_players: usize,
+    /// Most seats (the largest `players`).
+    pub max_players: usize,
+    /// Every option, `players` first (the game's [`GameOptions`] declaration).
+    pub options: &'static [OptionSpec],
+    /// Every option's default (`null` where it depends on other options).
+    pub defaults: fn() -> Options,
 }
 
 /// A game's typed options, declared with `declare_options!`.

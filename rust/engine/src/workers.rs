@@ -13,6 +13,10 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+/// Games a thread must have to be worth its share (handing work over costs about a
+/// microsecond).
+pub const MIN_GAMES_PER_THREAD: usize = 256;
+
 /// How long an idle helper waits for the next job, spinning, before it sleeps.
 const SPIN: Duration = Duration::from_micros(300);
 

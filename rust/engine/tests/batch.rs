@@ -2,43 +2,24 @@
 //! sessions: same seeds and actions give the same observations, masks, players, rewards and
 //! restarts, whatever the number of threads.
 
-use regalia_engine::batch::MIN_GAMES_PER_THREAD;
+use regalia_engine::batch::{BatchBuffers, MIN_GAMES_PER_THREAD};
 use regalia_engine::rng::{derive_seed, Rng};
-use regalia_engine::{all_games, fuzz, make, BatchOut, DynGame, DynState, Options};
+use regalia_engine::{all_games, fuzz, make, DynGame, DynState, Options};
 
-/// Owned output buffers for a batch.
-struct Buffers {
-    observations: Vec<f32>,
-    masks: Vec<bool>,
-    rewards: Vec<f32>,
-    terminated: Vec<bool>,
-    players: Vec<i64>,
-}
-
-impl Buffers {
-    fn new(game: &dyn DynGame, n: usize) -> Self {
-        let size: usize = game.observation_shape().iter().product();
-        Buffers {
-            observations: vec![f32::NAN; n * size],
-            masks: vec![false; n * game.num_actions()],
-            rewards: vec![f32::NAN; n * game.num_players()],
-            terminated: vec![true; n],
-            players: vec![-7; n],
-        }
-    }
-    fn out(&mut self) -> BatchOut<'_> {
-        BatchOut {
-            observations: &mut self.observations,
-            masks: &mut self.masks,
-            rewards: &mut self.rewards,
-            terminated: &mut self.terminated,
-            players: &mut self.players,
-        }
-    }
+/// Output buffers for `n` games of `game`, filled with what no step writes (so that an
+/// element left unwritten shows).
+fn buffers(game: &dyn DynGame, n: usize) -> BatchBuffers {
+    let size: usize = game.observation_shape().iter().product();
+    let mut buf = BatchBuffers::new(n, size, game.num_actions(), game.num_players());
+    buf.observations.fill(f32::NAN);
+    buf.rewards.fill(f32::NAN);
+    buf.terminated.fill(true);
+    buf.players.fill(-7);
+    buf
 }
 
 /// Checks row `i` of `buf` against `s`.
-fn check_row(game: &dyn DynGame, buf: &Buffers, i: usize, s: &dyn DynState) {
+fn check_row(game: &dyn DynGame, buf: &BatchBuffers, i: usize, s: &dyn DynState) {
     let size: usize = game.observation_shape().iter().product();
     let na = game.num_actions();
     let seat = s.current_player().expect("a restarted game is not over");
@@ -65,7 +46,7 @@ fn play_along(
     let game = make(name, &fuzz::harness_options(name, players, 1)).unwrap();
     let np = game.num_players();
     let mut batch = game.new_batch(n, 5, threads);
-    let mut buf = Buffers::new(&*game, n);
+    let mut buf = buffers(&*game, n);
     batch.reset(None, buf.out()).unwrap();
     let mut sessions: Vec<Box<dyn DynState>> = (0..n)
         .map(|i| game.new_state(derive_seed(5, i as u64)))
@@ -144,7 +125,7 @@ fn bad_actions_are_refused_naming_the_game_and_change_nothing() {
     for info in all_games() {
         let game = make(info.name, &Options::new()).unwrap();
         let mut batch = game.new_batch(3, 1, 1);
-        let mut buf = Buffers::new(&*game, 3);
+        let mut buf = buffers(&*game, 3);
         batch.reset(None, buf.out()).unwrap();
         let before: Vec<String> = (0..3).map(|i| batch.state(i).unwrap().to_json()).collect();
         let legal: Vec<i64> = (0..3)
@@ -170,7 +151,7 @@ fn bad_actions_are_refused_naming_the_game_and_change_nothing() {
         let after: Vec<String> = (0..3).map(|i| batch.state(i).unwrap().to_json()).collect();
         assert_eq!(before, after);
         assert!(batch.state(3).is_err());
-        let mut short = Buffers::new(&*game, 2);
+        let mut short = buffers(&*game, 2);
         assert!(batch.step(&legal, short.out()).is_err());
     }
 }
@@ -180,7 +161,7 @@ fn reset_with_a_seed_restarts_every_game_from_it() {
     for info in all_games() {
         let game = make(info.name, &Options::new()).unwrap();
         let mut batch = game.new_batch(4, 1, 1);
-        let mut buf = Buffers::new(&*game, 4);
+        let mut buf = buffers(&*game, 4);
         batch.reset(Some(9), buf.out()).unwrap();
         for i in 0..4 {
             let s = game.new_state(derive_seed(9, i as u64));
@@ -196,7 +177,7 @@ fn sampled_actions_are_legal_uniform_and_independent_of_the_threads() {
         let game = make(info.name, &Options::new()).unwrap();
         let n = 2 * MIN_GAMES_PER_THREAD + 3;
         let (mut one, mut many) = (game.new_batch(n, 4, 1), game.new_batch(n, 4, 3));
-        let (mut b1, mut b2) = (Buffers::new(&*game, n), Buffers::new(&*game, n));
+        let (mut b1, mut b2) = (buffers(&*game, n), buffers(&*game, n));
         one.reset(None, b1.out()).unwrap();
         many.reset(None, b2.out()).unwrap();
         let (mut a1, mut a2) = (vec![0i64; n], vec![0i64; n]);
@@ -219,7 +200,7 @@ fn sampled_actions_are_legal_uniform_and_independent_of_the_threads() {
     // Drawn again without a step, the legal actions of one game come up equally often.
     let game = make("duo-regna", &Options::new()).unwrap();
     let mut batch = game.new_batch(1, 2, 1);
-    let mut buf = Buffers::new(&*game, 1);
+    let mut buf = buffers(&*game, 1);
     batch.reset(None, buf.out()).unwrap();
     let legal = batch.state(0).unwrap().legal_actions();
     let mut counts = vec![0u32; game.num_actions()];

@@ -11,6 +11,7 @@
 //! few turns on with an estimate of the lead did worse (see "How strong the built-in agents
 //! are" in docs/agents.md).
 
+use super::scoring::Tally;
 use super::*;
 use crate::game::uniform_action;
 

@@ -216,6 +216,27 @@ impl Level {
     }
 }
 
+/// The levels a game starts at, one for each value the first dragon can have, with its
+/// chance (its share of the pile's dragons): nothing captured yet, the first dragon out of
+/// the pile.
+pub fn first_levels(game: &DuoRegna) -> impl Iterator<Item = (f64, Level)> {
+    let (singles, doubles) = (game.single_dragons(), game.double_dragons());
+    let total = (singles + doubles) as f64;
+    [(1u8, singles), (2u8, doubles)]
+        .into_iter()
+        .filter(|&(_, n)| n > 0)
+        .map(move |(dragon, n)| {
+            let start = Level {
+                mine: 0,
+                theirs: 0,
+                dragon,
+                singles: singles.saturating_sub(u8::from(dragon == 1)),
+                doubles: doubles.saturating_sub(u8::from(dragon == 2)),
+            };
+            (n as f64 / total, start)
+        })
+}
+
 /// Every level of a running game with these options, fewest pile cards first (a capture
 /// always leads to a level with one card fewer).
 pub fn levels(game: &DuoRegna) -> Vec<Level> {

@@ -24,6 +24,7 @@
 
 pub mod encoding;
 mod evaluate;
+mod horizon;
 mod table_file;
 mod uniform;
 mod uniform_tables;
@@ -39,8 +40,8 @@ use crate::game::Game;
 use crate::games::duo_regna::{DuoRegna, State, CARDS};
 use crate::solver::matrix_game::{self, Solution};
 use encoding::{
-    capture, guard_return, hand_size, kinds, levels, outcome, public_state, without, Capture,
-    HandPairs, Level, Outcome, PublicState, CENTRE, FULL, KINDS, MINE, THEIRS,
+    capture, first_levels, guard_return, hand_size, kinds, levels, outcome, public_state, without,
+    Capture, HandPairs, Level, Outcome, PublicState, CENTRE, FULL, KINDS, MINE, THEIRS,
 };
 use std::collections::HashMap;
 
@@ -352,19 +353,10 @@ impl Solver {
 
     /// The mean of `value(level)` over the first dragon's draw.
     fn over_first_dragon(&self, mut value: impl FnMut(usize) -> f64) -> f64 {
-        let g = &self.game;
-        let total = (g.single_dragons() + g.double_dragons()) as f64;
         let mut v = 0.0;
-        for (dragon, n) in [(1u8, g.single_dragons()), (2u8, g.double_dragons())] {
-            let start = Level {
-                mine: 0,
-                theirs: 0,
-                dragon,
-                singles: g.single_dragons().saturating_sub(u8::from(dragon == 1)),
-                doubles: g.double_dragons().saturating_sub(u8::from(dragon == 2)),
-            };
-            if let (true, Some(&l)) = (n > 0, self.index.get(&start)) {
-                v += n as f64 / total * value(l);
+        for (chance, start) in first_levels(&self.game) {
+            if let Some(&l) = self.index.get(&start) {
+                v += chance * value(l);
             }
         }
         v

@@ -18,6 +18,7 @@ use super::encoding::{
     capture_to, copies, guard_return, hand_size, kind_of, kinds, outcome, without, Capture,
     HandPairs, Level, Outcome, PublicState, CENTRE, FULL, KINDS, THEIRS,
 };
+use super::horizon::{Horizon, Then};
 use super::uniform_tables::Tables;
 use super::{Solver, Step};
 use crate::error::{Error, Result};
@@ -29,41 +30,6 @@ use std::sync::{Mutex, OnceLock};
 const RACE_TOLERANCE: f64 = 1e-12;
 /// Iterations of the race's fixed point before the last one is taken.
 const RACE_ITERATIONS: usize = 1000;
-
-/// What the search needs to know beyond one hand: where a capture leads, what the hands'
-/// return is worth, and when the stalemate guard ends the game.
-pub(super) trait Horizon {
-    /// Where a capture by me (`by_me`) leads from `l`.
-    fn capture(&self, l: Level, by_me: bool) -> Capture<Level>;
-    /// What `l` is worth by the dragon's place where the hands are taken back.
-    fn hand_end(&mut self, l: Level) -> [f64; 3];
-    /// What `l` with the dragon at `side` is worth if the guard ends the game before
-    /// round `round` (counted from 0), or `None` if the game goes on.
-    fn guard(&self, l: Level, side: usize, round: u32) -> Option<f64>;
-}
-
-/// Where a capture leads, as [`Capture`] without allocating: at most two next levels.
-#[derive(Clone, Copy)]
-pub(super) enum Then {
-    End(f64),
-    Next([(f64, Level); 2], usize),
-}
-
-impl Then {
-    /// Where `capture` leads.
-    pub(super) fn of(capture: Capture<Level>) -> Self {
-        match capture {
-            Capture::End(v) => Then::End(v),
-            Capture::Next(next) => {
-                let mut out = [(0.0, Level::default()); 2];
-                for (slot, &n) in out.iter_mut().zip(&next) {
-                    *slot = n;
-                }
-                Then::Next(out, next.len().min(2))
-            }
-        }
-    }
-}
 
 /// Not yet looked up (a next level's slot).
 const UNKNOWN: usize = usize::MAX;

@@ -16,7 +16,7 @@ use super::encoding::{
     copies, hand_size, kinds, outcome, without, HandPairs, Level, Outcome, CENTRE, HAND_CODES,
     KINDS, MINE, THEIRS,
 };
-use super::uniform::{Horizon, Then};
+use super::horizon::{Horizon, Then};
 use super::{Solver, Step};
 use crate::games::duo_regna::CARDS;
 use std::collections::HashMap;
@@ -168,7 +168,7 @@ impl Tables {
             }
         }
         let (mine, theirs) = (self.place[mine as usize], self.place[theirs as usize]);
-        self.values_at(at, side, k, mine, theirs)
+        self.values_with(&self.tables[at].values, at, side, k, mine, theirs)
     }
 
     /// The tables of the levels a capture at `at` leads to (made and linked on first use),
@@ -246,20 +246,8 @@ impl Tables {
     }
 
     /// [`kind_values`](Self::kind_values) from tables already filled, for the `k`-card
-    /// hands at places `mine` and `theirs`.
-    fn values_at(
-        &self,
-        at: usize,
-        side: usize,
-        k: usize,
-        mine: usize,
-        theirs: usize,
-    ) -> [f64; KINDS] {
-        self.values_with(&self.tables[at].values, at, side, k, mine, theirs)
-    }
-
-    /// [`values_at`](Self::values_at), level `at`'s own values taken from `own` (a table
-    /// being filled is out of its place).
+    /// hands at places `mine` and `theirs`, level `at`'s own values taken from `own` (a
+    /// table being filled is out of its place).
     fn values_with(
         &self,
         own: &[f64],
