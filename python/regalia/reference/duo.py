@@ -1,4 +1,4 @@
-"""Duo — the reference twin of ``rust/engine/src/games/duo.rs``.
+"""Duo — the reference twin of ``rust/engine/src/games/duo/``.
 
 Rules in ten lines: 64 Symbol cards (colour x number x shape), 12 Jokers of one characteristic
 each, and with ``turbo`` 4 Turbo-Jokers. Each of 2-6 players gets 7 cards (``hand_size``); two

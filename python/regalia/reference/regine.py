@@ -1,4 +1,4 @@
-"""Regine — the reference twin of ``rust/engine/src/games/regine.rs``.
+"""Regine — the reference twin of ``rust/engine/src/games/regine/``.
 
 Rules in ten lines: 40 cards (8 Jesters, 4 each of Peasant, Assassin, Courtesan, Herald,
 Knight, Princess, 8 Queens); 4 dealt to each of 2-4 players. Phase 1, from the Dealer to the

@@ -1,5 +1,5 @@
 """Regine's cards, and how a combination of four ranks for each Suit: shared by the reference
-rules (``regalia.reference.regine``, twin of ``rust/engine/src/games/regine.rs``) and the
+rules (``regalia.reference.regine``, twin of ``rust/engine/src/games/regine/``) and the
 rule-based player. A card is a kind, 0-7 in ``CARD_NAMES`` order (the names the observations
 use); a combination is a list of four kinds."""
 

@@ -157,7 +157,7 @@ pub struct Regine {
     pub config: RegineOptions,
 }
 
-// ---- Actions ----
+// ---- Cards and actions ----
 /// What an action means, as `State.action_info` shows it: the decision it answers and
 /// what it chooses (cards by name, seats and table slots by index). Every effect's decision
 /// carries the `effect` (the card's name) it belongs to.
@@ -647,6 +647,7 @@ impl Game for Regine {
         seat_scores(&s.scores, self.config.players)
     }
 
+    // ---- Observation ----
     fn observation_shape(&self) -> Vec<usize> {
         vec![TENSOR_SIZE]
     }
