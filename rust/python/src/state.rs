@@ -5,11 +5,13 @@ use crate::errors::{guard, not_contiguous, IllegalActionError, InvalidArgumentEr
 use crate::interrupt::interruptible;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyInt, PyList};
 use regalia_engine::recall::DEFAULT_SLOTS;
 use regalia_engine::search::{Belief, BeliefModel, Opponents, MAX_PARTICLES};
 use regalia_engine::{
-    Action, DynGame, DynState, Error, IsmctsConfig, IsmctsResult, Rollout, MAX_ACTIONS, MAX_THREADS,
+    Action, ActionSet, DynGame, DynState, Error, IsmctsConfig, IsmctsResult, Rollout, MAX_ACTIONS,
+    MAX_THREADS,
 };
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,6 +30,23 @@ impl PyState {
     /// Wraps an engine state.
     pub fn new(game: Arc<dyn DynGame>, inner: Box<dyn DynState>) -> Self {
         PyState { game, inner }
+    }
+
+    /// An action id argument (`IllegalActionError` for anything else). An int is taken as
+    /// it is: the action space's size, for the message, is looked up only on an error, since
+    /// every move of a Python loop passes here.
+    fn action(&self, action: &Bound<'_, PyAny>) -> PyResult<i64> {
+        if !action.is_instance_of::<PyBool>() {
+            if let Ok(a) = action.extract::<i64>() {
+                return Ok(a);
+            }
+        }
+        int_arg(
+            action,
+            "action",
+            IllegalActionError::new_err,
+            Some(self.inner.num_actions()),
+        )
     }
 
     fn seat(&self, seat: &Bound<'_, PyAny>) -> PyResult<i64> {
@@ -243,13 +262,7 @@ impl PyState {
     }
     /// The legal actions, sorted (empty once the game is over).
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let mut ids = [0 as Action; MAX_ACTIONS];
-        let mut len = 0;
-        for (slot, a) in ids.iter_mut().zip(self.inner.legal_actions().iter()) {
-            *slot = a;
-            len += 1;
-        }
-        PyList::new(py, &ids[..len])
+        action_list(py, self.inner.legal_actions())
     }
     /// A numpy bool array of ``num_actions``, true at the legal actions; with ``out`` (a
     /// C-contiguous bool array of that size) it is written there and returned.
@@ -288,12 +301,7 @@ impl PyState {
     }
     /// Plays ``action``; an illegal one raises ``IllegalActionError`` and changes nothing.
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let a = int_arg(
-            action,
-            "action",
-            IllegalActionError::new_err,
-            Some(self.inner.num_actions()),
-        )?;
+        let a = self.action(action)?;
         guard(|| self.inner.apply(a))
     }
     /// An independent copy.
@@ -320,12 +328,7 @@ impl PyState {
     }
     /// The readable name of ``action``.
     fn action_name(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
-        let a = int_arg(
-            action,
-            "action",
-            IllegalActionError::new_err,
-            Some(self.inner.num_actions()),
-        )?;
+        let a = self.action(action)?;
         guard(|| self.inner.action_name(a))
     }
     /// What ``action`` means, as a dict tagged by ``"kind"`` (see ``regalia.actions``).
@@ -334,12 +337,7 @@ impl PyState {
         py: Python<'py>,
         action: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let a = int_arg(
-            action,
-            "action",
-            IllegalActionError::new_err,
-            Some(self.inner.num_actions()),
-        )?;
+        let a = self.action(action)?;
         let v = guard(|| self.inner.action_info(a))?;
         json_to_py(py, &v)
     }
@@ -542,6 +540,49 @@ impl PyState {
         let mut out = vec![0.0; self.game.information_state_size(slots)];
         guard(|| self.inner.information_state_tensor(seat, &mut out))?;
         Ok(PyArray1::from_vec(py, out))
+    }
+}
+
+/// Every action id as a Python int, made once: a legal list shares them, where CPython would
+/// make a new int object for each id above its small-int cache (256) at every call.
+fn action_ints(py: Python<'_>) -> &[Py<PyInt>] {
+    static INTS: PyOnceLock<Vec<Py<PyInt>>> = PyOnceLock::new();
+    INTS.get_or_init(py, || {
+        (0..MAX_ACTIONS)
+            .map(|a| PyInt::new(py, a).unbind())
+            .collect()
+    })
+}
+
+/// `actions` as a new Python list of the shared ints of [`action_ints`], sized once.
+fn action_list(py: Python<'_>, actions: ActionSet) -> PyResult<Bound<'_, PyList>> {
+    let ints = action_ints(py);
+    let ids = Counted {
+        left: actions.len(),
+        iter: actions.iter(),
+    };
+    // Every action of a set is below `MAX_ACTIONS`, so `ints` holds it.
+    PyList::new(py, ids.filter_map(|a| ints.get(a as usize)))
+}
+
+/// An iterator that knows its exact length (what `PyList::new` sizes the list by, instead
+/// of growing it one append at a time).
+struct Counted<I> {
+    iter: I,
+    left: usize,
+}
+
+impl<I: Iterator> Iterator for Counted<I> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        let item = self.iter.next()?;
+        self.left = self.left.saturating_sub(1);
+        Some(item)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
     }
 }
 
