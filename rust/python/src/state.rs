@@ -66,31 +66,8 @@ impl PyState {
     }
 
     /// Checks the search arguments, then searches with the GIL released.
-    #[allow(clippy::too_many_arguments)]
-    fn search(
-        &self,
-        py: Python<'_>,
-        iterations: Option<&Bound<'_, PyAny>>,
-        exploration: f64,
-        seed: Option<&Bound<'_, PyAny>>,
-        time_limit: Option<f64>,
-        rollout: Option<&Bound<'_, PyAny>>,
-        threads: Option<&Bound<'_, PyAny>>,
-        belief: Option<&Bound<'_, PyAny>>,
-        particles: Option<&Bound<'_, PyAny>>,
-        opponents: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<IsmctsResult> {
-        let config = ismcts_config(
-            iterations,
-            exploration,
-            seed,
-            time_limit,
-            rollout,
-            threads,
-            belief,
-            particles,
-            opponents,
-        )?;
+    fn search(&self, py: Python<'_>, args: SearchArgs<'_, '_>) -> PyResult<IsmctsResult> {
+        let config = args.config()?;
         let inner = &self.inner;
         interruptible(py, |stop| {
             inner.ismcts(&config, stop)?.ok_or_else(|| {
@@ -124,94 +101,119 @@ fn named<T: Copy>(
         })
 }
 
-/// The search ``State.ismcts`` is asked for, its arguments checked.
-#[allow(clippy::too_many_arguments)]
-pub fn ismcts_config(
-    iterations: Option<&Bound<'_, PyAny>>,
-    exploration: f64,
-    seed: Option<&Bound<'_, PyAny>>,
-    time_limit: Option<f64>,
-    rollout: Option<&Bound<'_, PyAny>>,
-    threads: Option<&Bound<'_, PyAny>>,
-    belief: Option<&Bound<'_, PyAny>>,
-    particles: Option<&Bound<'_, PyAny>>,
-    opponents: Option<&Bound<'_, PyAny>>,
-) -> PyResult<IsmctsConfig> {
-    let bad = |m: &str| InvalidArgumentError::new_err(m.to_string());
-    let threads = match threads {
-        Some(n) => int_arg(n, "threads", InvalidArgumentError::new_err, None)?,
-        None => 1,
-    };
-    let threads = usize::try_from(threads)
-        .ok()
-        .filter(|n| (1..=MAX_THREADS).contains(n))
-        .ok_or_else(|| bad(&format!("threads must be from 1 to {MAX_THREADS}")))?;
-    let iterations = match iterations {
-        Some(n) => int_arg(n, "iterations", InvalidArgumentError::new_err, None)?,
-        None => IsmctsConfig::default().iterations as i64,
-    };
-    let iterations = u64::try_from(iterations)
-        .ok()
-        .filter(|&n| n >= 1)
-        .ok_or_else(|| bad("iterations must be at least 1"))?;
-    if !(exploration.is_finite() && exploration >= 0.0) {
-        return Err(bad("exploration must be a finite number >= 0"));
-    }
-    let time_limit = match time_limit {
-        None => None,
-        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t.min(1e9))),
-        Some(_) => {
-            return Err(bad(
-                "time_limit must be None or a positive number of seconds",
-            ))
+/// The arguments of a search as given (``State.ismcts``, ``State.ismcts_search``,
+/// ``Opponent.ismcts``: `None` where not given, or where the caller has no such argument).
+pub struct SearchArgs<'a, 'py> {
+    /// ``iterations``.
+    pub iterations: Option<&'a Bound<'py, PyAny>>,
+    /// ``exploration``.
+    pub exploration: f64,
+    /// ``seed``.
+    pub seed: Option<&'a Bound<'py, PyAny>>,
+    /// ``time_limit`` (seconds).
+    pub time_limit: Option<f64>,
+    /// ``rollout``.
+    pub rollout: Option<&'a Bound<'py, PyAny>>,
+    /// ``threads``.
+    pub threads: Option<&'a Bound<'py, PyAny>>,
+    /// ``belief``.
+    pub belief: Option<&'a Bound<'py, PyAny>>,
+    /// ``particles``.
+    pub particles: Option<&'a Bound<'py, PyAny>>,
+    /// ``opponents``.
+    pub opponents: Option<&'a Bound<'py, PyAny>>,
+}
+
+impl SearchArgs<'_, '_> {
+    /// The search asked for, its arguments checked.
+    pub fn config(self) -> PyResult<IsmctsConfig> {
+        let SearchArgs {
+            iterations,
+            exploration,
+            seed,
+            time_limit,
+            rollout,
+            threads,
+            belief,
+            particles,
+            opponents,
+        } = self;
+        let bad = |m: &str| InvalidArgumentError::new_err(m.to_string());
+        let threads = match threads {
+            Some(n) => int_arg(n, "threads", InvalidArgumentError::new_err, None)?,
+            None => 1,
+        };
+        let threads = usize::try_from(threads)
+            .ok()
+            .filter(|n| (1..=MAX_THREADS).contains(n))
+            .ok_or_else(|| bad(&format!("threads must be from 1 to {MAX_THREADS}")))?;
+        let iterations = match iterations {
+            Some(n) => int_arg(n, "iterations", InvalidArgumentError::new_err, None)?,
+            None => IsmctsConfig::default().iterations as i64,
+        };
+        let iterations = u64::try_from(iterations)
+            .ok()
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| bad("iterations must be at least 1"))?;
+        if !(exploration.is_finite() && exploration >= 0.0) {
+            return Err(bad("exploration must be a finite number >= 0"));
         }
-    };
-    let rollout = named(
-        rollout,
-        Rollout::default(),
-        &Rollout::ALL,
-        Rollout::name,
-        Rollout::from_name,
-        "rollout",
-        " or ",
-    )?;
-    let model = named(
-        belief,
-        BeliefModel::None,
-        &BeliefModel::ALL,
-        BeliefModel::name,
-        BeliefModel::from_name,
-        "belief",
-        ", ",
-    )?;
-    let opponents = named(
-        opponents,
-        Opponents::default(),
-        &Opponents::ALL,
-        Opponents::name,
-        Opponents::from_name,
-        "opponents",
-        ", ",
-    )?;
-    let particles = match particles {
-        Some(n) => int_arg(n, "particles", InvalidArgumentError::new_err, None)?,
-        None => Belief::default().particles as i64,
-    };
-    let particles = usize::try_from(particles)
-        .ok()
-        .filter(|n| (1..=MAX_PARTICLES).contains(n))
-        .ok_or_else(|| bad(&format!("particles must be from 1 to {MAX_PARTICLES}")))?;
-    let config = IsmctsConfig {
-        iterations,
-        exploration,
-        seed: seed.map_or(Ok(0), seed_arg)?,
-        time_limit,
-        rollout,
-        threads,
-        belief: Belief { model, particles },
-        opponents,
-    };
-    Ok(config)
+        let time_limit = match time_limit {
+            None => None,
+            Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t.min(1e9))),
+            Some(_) => {
+                return Err(bad(
+                    "time_limit must be None or a positive number of seconds",
+                ))
+            }
+        };
+        let rollout = named(
+            rollout,
+            Rollout::default(),
+            &Rollout::ALL,
+            Rollout::name,
+            Rollout::from_name,
+            "rollout",
+            " or ",
+        )?;
+        let model = named(
+            belief,
+            BeliefModel::None,
+            &BeliefModel::ALL,
+            BeliefModel::name,
+            BeliefModel::from_name,
+            "belief",
+            ", ",
+        )?;
+        let opponents = named(
+            opponents,
+            Opponents::default(),
+            &Opponents::ALL,
+            Opponents::name,
+            Opponents::from_name,
+            "opponents",
+            ", ",
+        )?;
+        let particles = match particles {
+            Some(n) => int_arg(n, "particles", InvalidArgumentError::new_err, None)?,
+            None => Belief::default().particles as i64,
+        };
+        let particles = usize::try_from(particles)
+            .ok()
+            .filter(|n| (1..=MAX_PARTICLES).contains(n))
+            .ok_or_else(|| bad(&format!("particles must be from 1 to {MAX_PARTICLES}")))?;
+        let config = IsmctsConfig {
+            iterations,
+            exploration,
+            seed: seed.map_or(Ok(0), seed_arg)?,
+            time_limit,
+            rollout,
+            threads,
+            belief: Belief { model, particles },
+            opponents,
+        };
+        Ok(config)
+    }
 }
 
 #[pymethods]
@@ -433,15 +435,17 @@ impl PyState {
         Ok(self
             .search(
                 py,
-                iterations,
-                exploration,
-                seed,
-                time_limit,
-                rollout,
-                threads,
-                belief,
-                particles,
-                opponents,
+                SearchArgs {
+                    iterations,
+                    exploration,
+                    seed,
+                    time_limit,
+                    rollout,
+                    threads,
+                    belief,
+                    particles,
+                    opponents,
+                },
             )?
             .action)
     }
@@ -464,15 +468,17 @@ impl PyState {
     ) -> PyResult<Bound<'py, PyDict>> {
         let r = self.search(
             py,
-            iterations,
-            exploration,
-            seed,
-            time_limit,
-            rollout,
-            threads,
-            belief,
-            particles,
-            opponents,
+            SearchArgs {
+                iterations,
+                exploration,
+                seed,
+                time_limit,
+                rollout,
+                threads,
+                belief,
+                particles,
+                opponents,
+            },
         )?;
         let (visits, values) = (PyDict::new(py), PyDict::new(py));
         for s in &r.root {
