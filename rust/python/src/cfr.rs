@@ -1,10 +1,10 @@
 //! `regalia._core.Mccfr`: Monte Carlo CFR over any game (GIL released, Ctrl-C stops it with
 //! the table kept); `regalia._core.information_state_key`: a state's compact key.
 
-use crate::convert::{count_arg, deadline_arg, seed_arg};
+use crate::convert::seed_arg;
 use crate::errors::{guard, InvalidArgumentError};
 use crate::game::PyGame;
-use crate::interrupt::interruptible;
+use crate::interrupt::run_iterations;
 use crate::state::PyState;
 use numpy::PyArray1;
 use pyo3::prelude::*;
@@ -46,10 +46,10 @@ impl PyMccfr {
         iterations: &Bound<'_, PyAny>,
         seconds: Option<f64>,
     ) -> PyResult<u64> {
-        let iterations = count_arg(iterations, "iterations", 0)?;
-        let deadline = deadline_arg(seconds)?;
         let inner = &mut self.inner;
-        interruptible(py, move |stop| Ok(inner.run(iterations, deadline, stop)))
+        run_iterations(py, iterations, seconds, |n, deadline, stop| {
+            inner.run(n, deadline, stop)
+        })
     }
     /// Iterations done.
     #[getter]

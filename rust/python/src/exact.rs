@@ -2,10 +2,10 @@
 //! explicit chance, exact exploitability over it, and CFR+ (GIL released, Ctrl-C stops a run
 //! with what was computed kept).
 
-use crate::convert::{count_arg, deadline_arg};
+use crate::convert::count_arg;
 use crate::errors::InvalidArgumentError;
 use crate::game::PyGame;
-use crate::interrupt::interruptible;
+use crate::interrupt::{interruptible, run_iterations};
 use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -218,10 +218,10 @@ impl PyCfrPlus {
         iterations: &Bound<'_, PyAny>,
         seconds: Option<f64>,
     ) -> PyResult<u64> {
-        let iterations = count_arg(iterations, "iterations", 0)?;
-        let deadline = deadline_arg(seconds)?;
         let inner = &mut self.inner;
-        interruptible(py, move |stop| Ok(inner.run(iterations, deadline, stop)))
+        run_iterations(py, iterations, seconds, |n, deadline, stop| {
+            inner.run(n, deadline, stop)
+        })
     }
     /// Iterations done.
     #[getter]

@@ -1,11 +1,12 @@
 //! Long native work that runs without the GIL and that Ctrl-C stops.
 
+use crate::convert::{count_arg, deadline_arg};
 use crate::errors::{guard, panic_error};
 use pyo3::prelude::*;
 use regalia_engine::Error;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How often the waiting thread looks for a signal (Ctrl-C) while the work runs.
 const POLL: Duration = Duration::from_millis(20);
@@ -54,4 +55,18 @@ pub fn interruptible<T: Send>(
 /// Locks, ignoring poisoning (the receiver holds no state that a panic could break).
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A training run's ``run(iterations, seconds=None)``: checks both, then runs `work` (given
+/// the iterations, the deadline and the stop flag; it returns how many ran) as in
+/// [`interruptible`].
+pub fn run_iterations(
+    py: Python<'_>,
+    iterations: &Bound<'_, PyAny>,
+    seconds: Option<f64>,
+    work: impl FnOnce(u64, Option<Instant>, &AtomicBool) -> u64 + Send,
+) -> PyResult<u64> {
+    let iterations = count_arg(iterations, "iterations", 0)?;
+    let deadline = deadline_arg(seconds)?;
+    interruptible(py, move |stop| Ok(work(iterations, deadline, stop)))
 }

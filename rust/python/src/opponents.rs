@@ -4,7 +4,7 @@
 use crate::convert::seed_arg;
 use crate::errors::{guard, InvalidArgumentError};
 use crate::game::PyGame;
-use crate::state::ismcts_config;
+use crate::state::SearchArgs;
 use numpy::{
     PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
 };
@@ -338,17 +338,18 @@ impl PyOpponent {
         belief: Option<&Bound<'_, PyAny>>,
         opponents: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let config = ismcts_config(
+        let config = SearchArgs {
             iterations,
             exploration,
-            None,
+            seed: None,
             time_limit,
             rollout,
             threads,
             belief,
-            None,
+            particles: None,
             opponents,
-        )?;
+        }
+        .config()?;
         if config.belief.model != BeliefModel::None {
             return Err(InvalidArgumentError::new_err(format!(
                 "ismcts with belief={:?} follows the chance outcomes of the game's history, and a vector env's games draw them from their seeds: use belief='none'",

@@ -5,11 +5,13 @@ use crate::errors::{guard, not_contiguous, IllegalActionError, InvalidArgumentEr
 use crate::interrupt::interruptible;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyInt, PyList};
 use regalia_engine::recall::DEFAULT_SLOTS;
 use regalia_engine::search::{Belief, BeliefModel, Opponents, MAX_PARTICLES};
 use regalia_engine::{
-    Action, DynGame, DynState, Error, IsmctsConfig, IsmctsResult, Rollout, MAX_ACTIONS, MAX_THREADS,
+    Action, ActionSet, DynGame, DynState, Error, IsmctsConfig, IsmctsResult, Rollout, MAX_ACTIONS,
+    MAX_THREADS,
 };
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,6 +32,23 @@ impl PyState {
         PyState { game, inner }
     }
 
+    /// An action id argument (`IllegalActionError` for anything else). An int is taken as
+    /// it is: the action space's size, for the message, is looked up only on an error, since
+    /// every move of a Python loop passes here.
+    fn action(&self, action: &Bound<'_, PyAny>) -> PyResult<i64> {
+        if !action.is_instance_of::<PyBool>() {
+            if let Ok(a) = action.extract::<i64>() {
+                return Ok(a);
+            }
+        }
+        int_arg(
+            action,
+            "action",
+            IllegalActionError::new_err,
+            Some(self.inner.num_actions()),
+        )
+    }
+
     fn seat(&self, seat: &Bound<'_, PyAny>) -> PyResult<i64> {
         int_arg(
             seat,
@@ -47,31 +66,8 @@ impl PyState {
     }
 
     /// Checks the search arguments, then searches with the GIL released.
-    #[allow(clippy::too_many_arguments)]
-    fn search(
-        &self,
-        py: Python<'_>,
-        iterations: Option<&Bound<'_, PyAny>>,
-        exploration: f64,
-        seed: Option<&Bound<'_, PyAny>>,
-        time_limit: Option<f64>,
-        rollout: Option<&Bound<'_, PyAny>>,
-        threads: Option<&Bound<'_, PyAny>>,
-        belief: Option<&Bound<'_, PyAny>>,
-        particles: Option<&Bound<'_, PyAny>>,
-        opponents: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<IsmctsResult> {
-        let config = ismcts_config(
-            iterations,
-            exploration,
-            seed,
-            time_limit,
-            rollout,
-            threads,
-            belief,
-            particles,
-            opponents,
-        )?;
+    fn search(&self, py: Python<'_>, args: SearchArgs<'_, '_>) -> PyResult<IsmctsResult> {
+        let config = args.config()?;
         let inner = &self.inner;
         interruptible(py, |stop| {
             inner.ismcts(&config, stop)?.ok_or_else(|| {
@@ -105,94 +101,119 @@ fn named<T: Copy>(
         })
 }
 
-/// The search ``State.ismcts`` is asked for, its arguments checked.
-#[allow(clippy::too_many_arguments)]
-pub fn ismcts_config(
-    iterations: Option<&Bound<'_, PyAny>>,
-    exploration: f64,
-    seed: Option<&Bound<'_, PyAny>>,
-    time_limit: Option<f64>,
-    rollout: Option<&Bound<'_, PyAny>>,
-    threads: Option<&Bound<'_, PyAny>>,
-    belief: Option<&Bound<'_, PyAny>>,
-    particles: Option<&Bound<'_, PyAny>>,
-    opponents: Option<&Bound<'_, PyAny>>,
-) -> PyResult<IsmctsConfig> {
-    let bad = |m: &str| InvalidArgumentError::new_err(m.to_string());
-    let threads = match threads {
-        Some(n) => int_arg(n, "threads", InvalidArgumentError::new_err, None)?,
-        None => 1,
-    };
-    let threads = usize::try_from(threads)
-        .ok()
-        .filter(|n| (1..=MAX_THREADS).contains(n))
-        .ok_or_else(|| bad(&format!("threads must be from 1 to {MAX_THREADS}")))?;
-    let iterations = match iterations {
-        Some(n) => int_arg(n, "iterations", InvalidArgumentError::new_err, None)?,
-        None => IsmctsConfig::default().iterations as i64,
-    };
-    let iterations = u64::try_from(iterations)
-        .ok()
-        .filter(|&n| n >= 1)
-        .ok_or_else(|| bad("iterations must be at least 1"))?;
-    if !(exploration.is_finite() && exploration >= 0.0) {
-        return Err(bad("exploration must be a finite number >= 0"));
-    }
-    let time_limit = match time_limit {
-        None => None,
-        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t.min(1e9))),
-        Some(_) => {
-            return Err(bad(
-                "time_limit must be None or a positive number of seconds",
-            ))
+/// The arguments of a search as given (``State.ismcts``, ``State.ismcts_search``,
+/// ``Opponent.ismcts``: `None` where not given, or where the caller has no such argument).
+pub struct SearchArgs<'a, 'py> {
+    /// ``iterations``.
+    pub iterations: Option<&'a Bound<'py, PyAny>>,
+    /// ``exploration``.
+    pub exploration: f64,
+    /// ``seed``.
+    pub seed: Option<&'a Bound<'py, PyAny>>,
+    /// ``time_limit`` (seconds).
+    pub time_limit: Option<f64>,
+    /// ``rollout``.
+    pub rollout: Option<&'a Bound<'py, PyAny>>,
+    /// ``threads``.
+    pub threads: Option<&'a Bound<'py, PyAny>>,
+    /// ``belief``.
+    pub belief: Option<&'a Bound<'py, PyAny>>,
+    /// ``particles``.
+    pub particles: Option<&'a Bound<'py, PyAny>>,
+    /// ``opponents``.
+    pub opponents: Option<&'a Bound<'py, PyAny>>,
+}
+
+impl SearchArgs<'_, '_> {
+    /// The search asked for, its arguments checked.
+    pub fn config(self) -> PyResult<IsmctsConfig> {
+        let SearchArgs {
+            iterations,
+            exploration,
+            seed,
+            time_limit,
+            rollout,
+            threads,
+            belief,
+            particles,
+            opponents,
+        } = self;
+        let bad = |m: &str| InvalidArgumentError::new_err(m.to_string());
+        let threads = match threads {
+            Some(n) => int_arg(n, "threads", InvalidArgumentError::new_err, None)?,
+            None => 1,
+        };
+        let threads = usize::try_from(threads)
+            .ok()
+            .filter(|n| (1..=MAX_THREADS).contains(n))
+            .ok_or_else(|| bad(&format!("threads must be from 1 to {MAX_THREADS}")))?;
+        let iterations = match iterations {
+            Some(n) => int_arg(n, "iterations", InvalidArgumentError::new_err, None)?,
+            None => IsmctsConfig::default().iterations as i64,
+        };
+        let iterations = u64::try_from(iterations)
+            .ok()
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| bad("iterations must be at least 1"))?;
+        if !(exploration.is_finite() && exploration >= 0.0) {
+            return Err(bad("exploration must be a finite number >= 0"));
         }
-    };
-    let rollout = named(
-        rollout,
-        Rollout::default(),
-        &Rollout::ALL,
-        Rollout::name,
-        Rollout::from_name,
-        "rollout",
-        " or ",
-    )?;
-    let model = named(
-        belief,
-        BeliefModel::None,
-        &BeliefModel::ALL,
-        BeliefModel::name,
-        BeliefModel::from_name,
-        "belief",
-        ", ",
-    )?;
-    let opponents = named(
-        opponents,
-        Opponents::default(),
-        &Opponents::ALL,
-        Opponents::name,
-        Opponents::from_name,
-        "opponents",
-        ", ",
-    )?;
-    let particles = match particles {
-        Some(n) => int_arg(n, "particles", InvalidArgumentError::new_err, None)?,
-        None => Belief::default().particles as i64,
-    };
-    let particles = usize::try_from(particles)
-        .ok()
-        .filter(|n| (1..=MAX_PARTICLES).contains(n))
-        .ok_or_else(|| bad(&format!("particles must be from 1 to {MAX_PARTICLES}")))?;
-    let config = IsmctsConfig {
-        iterations,
-        exploration,
-        seed: seed.map_or(Ok(0), seed_arg)?,
-        time_limit,
-        rollout,
-        threads,
-        belief: Belief { model, particles },
-        opponents,
-    };
-    Ok(config)
+        let time_limit = match time_limit {
+            None => None,
+            Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t.min(1e9))),
+            Some(_) => {
+                return Err(bad(
+                    "time_limit must be None or a positive number of seconds",
+                ))
+            }
+        };
+        let rollout = named(
+            rollout,
+            Rollout::default(),
+            &Rollout::ALL,
+            Rollout::name,
+            Rollout::from_name,
+            "rollout",
+            " or ",
+        )?;
+        let model = named(
+            belief,
+            BeliefModel::None,
+            &BeliefModel::ALL,
+            BeliefModel::name,
+            BeliefModel::from_name,
+            "belief",
+            ", ",
+        )?;
+        let opponents = named(
+            opponents,
+            Opponents::default(),
+            &Opponents::ALL,
+            Opponents::name,
+            Opponents::from_name,
+            "opponents",
+            ", ",
+        )?;
+        let particles = match particles {
+            Some(n) => int_arg(n, "particles", InvalidArgumentError::new_err, None)?,
+            None => Belief::default().particles as i64,
+        };
+        let particles = usize::try_from(particles)
+            .ok()
+            .filter(|n| (1..=MAX_PARTICLES).contains(n))
+            .ok_or_else(|| bad(&format!("particles must be from 1 to {MAX_PARTICLES}")))?;
+        let config = IsmctsConfig {
+            iterations,
+            exploration,
+            seed: seed.map_or(Ok(0), seed_arg)?,
+            time_limit,
+            rollout,
+            threads,
+            belief: Belief { model, particles },
+            opponents,
+        };
+        Ok(config)
+    }
 }
 
 #[pymethods]
@@ -243,13 +264,7 @@ impl PyState {
     }
     /// The legal actions, sorted (empty once the game is over).
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let mut ids = [0 as Action; MAX_ACTIONS];
-        let mut len = 0;
-        for (slot, a) in ids.iter_mut().zip(self.inner.legal_actions().iter()) {
-            *slot = a;
-            len += 1;
-        }
-        PyList::new(py, &ids[..len])
+        action_list(py, self.inner.legal_actions())
     }
     /// A numpy bool array of ``num_actions``, true at the legal actions; with ``out`` (a
     /// C-contiguous bool array of that size) it is written there and returned.
@@ -288,12 +303,7 @@ impl PyState {
     }
     /// Plays ``action``; an illegal one raises ``IllegalActionError`` and changes nothing.
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let a = int_arg(
-            action,
-            "action",
-            IllegalActionError::new_err,
-            Some(self.inner.num_actions()),
-        )?;
+        let a = self.action(action)?;
         guard(|| self.inner.apply(a))
     }
     /// An independent copy.
@@ -320,12 +330,7 @@ impl PyState {
     }
     /// The readable name of ``action``.
     fn action_name(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
-        let a = int_arg(
-            action,
-            "action",
-            IllegalActionError::new_err,
-            Some(self.inner.num_actions()),
-        )?;
+        let a = self.action(action)?;
         guard(|| self.inner.action_name(a))
     }
     /// What ``action`` means, as a dict tagged by ``"kind"`` (see ``regalia.actions``).
@@ -334,12 +339,7 @@ impl PyState {
         py: Python<'py>,
         action: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let a = int_arg(
-            action,
-            "action",
-            IllegalActionError::new_err,
-            Some(self.inner.num_actions()),
-        )?;
+        let a = self.action(action)?;
         let v = guard(|| self.inner.action_info(a))?;
         json_to_py(py, &v)
     }
@@ -435,15 +435,17 @@ impl PyState {
         Ok(self
             .search(
                 py,
-                iterations,
-                exploration,
-                seed,
-                time_limit,
-                rollout,
-                threads,
-                belief,
-                particles,
-                opponents,
+                SearchArgs {
+                    iterations,
+                    exploration,
+                    seed,
+                    time_limit,
+                    rollout,
+                    threads,
+                    belief,
+                    particles,
+                    opponents,
+                },
             )?
             .action)
     }
@@ -466,15 +468,17 @@ impl PyState {
     ) -> PyResult<Bound<'py, PyDict>> {
         let r = self.search(
             py,
-            iterations,
-            exploration,
-            seed,
-            time_limit,
-            rollout,
-            threads,
-            belief,
-            particles,
-            opponents,
+            SearchArgs {
+                iterations,
+                exploration,
+                seed,
+                time_limit,
+                rollout,
+                threads,
+                belief,
+                particles,
+                opponents,
+            },
         )?;
         let (visits, values) = (PyDict::new(py), PyDict::new(py));
         for s in &r.root {
@@ -542,6 +546,49 @@ impl PyState {
         let mut out = vec![0.0; self.game.information_state_size(slots)];
         guard(|| self.inner.information_state_tensor(seat, &mut out))?;
         Ok(PyArray1::from_vec(py, out))
+    }
+}
+
+/// Every action id as a Python int, made once: a legal list shares them, where CPython would
+/// make a new int object for each id above its small-int cache (256) at every call.
+fn action_ints(py: Python<'_>) -> &[Py<PyInt>] {
+    static INTS: PyOnceLock<Vec<Py<PyInt>>> = PyOnceLock::new();
+    INTS.get_or_init(py, || {
+        (0..MAX_ACTIONS)
+            .map(|a| PyInt::new(py, a).unbind())
+            .collect()
+    })
+}
+
+/// `actions` as a new Python list of the shared ints of [`action_ints`], sized once.
+fn action_list(py: Python<'_>, actions: ActionSet) -> PyResult<Bound<'_, PyList>> {
+    let ints = action_ints(py);
+    let ids = Counted {
+        left: actions.len(),
+        iter: actions.iter(),
+    };
+    // Every action of a set is below `MAX_ACTIONS`, so `ints` holds it.
+    PyList::new(py, ids.filter_map(|a| ints.get(a as usize)))
+}
+
+/// An iterator that knows its exact length (what `PyList::new` sizes the list by, instead
+/// of growing it one append at a time).
+struct Counted<I> {
+    iter: I,
+    left: usize,
+}
+
+impl<I: Iterator> Iterator for Counted<I> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        let item = self.iter.next()?;
+        self.left = self.left.saturating_sub(1);
+        Some(item)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
     }
 }
 

@@ -48,6 +48,26 @@ impl<'py> Outputs<'py> {
     }
 }
 
+impl<'py> Outputs<'py> {
+    /// The tuple a call returns: observations and masks, then with `rewards` the rewards and
+    /// whether each game ended, then the players, then `more`.
+    fn into_tuple(
+        self,
+        py: Python<'py>,
+        rewards: bool,
+        more: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let mut items = vec![self.observations.into_any(), self.masks.into_any()];
+        if rewards {
+            items.push(self.rewards.into_any());
+            items.push(self.terminated.into_any());
+        }
+        items.push(self.players.into_any());
+        items.extend(more);
+        PyTuple::new(py, items)
+    }
+}
+
 /// The arrays a ``copy=False`` env writes every step.
 struct Kept {
     observations: Py<PyArrayDyn<f32>>,
@@ -152,6 +172,23 @@ impl PyVectorEnv {
             None => Outputs::new(py, &*self.game, self.inner.len()),
         }
     }
+
+    /// Runs `work` on the games with the GIL released, writing the step's output arrays
+    /// (fresh ones, or the env's own), and returns them.
+    fn batch<'py>(
+        &mut self,
+        py: Python<'py>,
+        work: impl FnOnce(&mut dyn DynBatch, BatchOut<'_>) -> regalia_engine::Result<()> + Send,
+    ) -> PyResult<Outputs<'py>> {
+        let out = self.outputs(py);
+        {
+            // SAFETY: see `Outputs::views`.
+            let views = unsafe { out.views()? };
+            let inner = &mut *self.inner;
+            py.detach(|| guard(|| work(inner, views)))?;
+        }
+        Ok(out)
+    }
 }
 
 #[pymethods]
@@ -249,21 +286,8 @@ impl PyVectorEnv {
         seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let seed = seed.filter(|s| !s.is_none()).map(seed_arg).transpose()?;
-        let out = self.outputs(py);
-        {
-            // SAFETY: see `Outputs::views`.
-            let views = unsafe { out.views()? };
-            let inner = &mut self.inner;
-            py.detach(|| guard(|| inner.reset(seed, views)))?;
-        }
-        PyTuple::new(
-            py,
-            [
-                out.observations.into_any(),
-                out.masks.into_any(),
-                out.players.into_any(),
-            ],
-        )
+        let out = self.batch(py, |inner, views| inner.reset(seed, views))?;
+        out.into_tuple(py, false, None)
     }
 
     /// Plays ``actions[i]`` in game ``i`` (an int array of ``num_envs``) and returns
@@ -281,23 +305,8 @@ impl PyVectorEnv {
         let actions = actions
             .as_slice()
             .map_err(|_| InvalidArgumentError::new_err("actions must be contiguous"))?;
-        let out = self.outputs(py);
-        {
-            // SAFETY: see `Outputs::views`.
-            let views = unsafe { out.views()? };
-            let inner = &mut self.inner;
-            py.detach(|| guard(|| inner.step(actions, views)))?;
-        }
-        PyTuple::new(
-            py,
-            [
-                out.observations.into_any(),
-                out.masks.into_any(),
-                out.rewards.into_any(),
-                out.terminated.into_any(),
-                out.players.into_any(),
-            ],
-        )
+        let out = self.batch(py, |inner, views| inner.step(actions, views))?;
+        out.into_tuple(py, true, None)
     }
 
     /// One step of a learner at seat ``seats[i]`` of game ``i`` (an int array of
@@ -327,30 +336,15 @@ impl PyVectorEnv {
                 "seats and actions must be contiguous 1-D arrays",
             ));
         };
-        let out = self.outputs(py);
         let mut final_shape = vec![self.inner.len()];
         final_shape.extend(self.game.observation_shape());
         let finals = PyArrayDyn::<f32>::zeros(py, final_shape, false);
-        {
-            // SAFETY: see `Outputs::views`; `finals` is new and not yet visible to Python.
-            let views = unsafe { out.views()? };
-            let final_view = unsafe { finals.as_slice_mut() }.map_err(not_contiguous)?;
-            let inner = &mut self.inner;
-            py.detach(|| {
-                guard(|| inner.step_seats(seats, actions, random_opponents, views, final_view))
-            })?;
-        }
-        PyTuple::new(
-            py,
-            [
-                out.observations.into_any(),
-                out.masks.into_any(),
-                out.rewards.into_any(),
-                out.terminated.into_any(),
-                out.players.into_any(),
-                finals.into_any(),
-            ],
-        )
+        // SAFETY: `finals` is new, contiguous and not yet visible to Python.
+        let final_view = unsafe { finals.as_slice_mut() }.map_err(not_contiguous)?;
+        let out = self.batch(py, |inner, views| {
+            inner.step_seats(seats, actions, random_opponents, views, final_view)
+        })?;
+        out.into_tuple(py, true, Some(finals.into_any()))
     }
 
     /// The opponents ``step_seats`` plays natively without ``random_opponents``: each game

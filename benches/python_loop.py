@@ -1,0 +1,136 @@
+"""How close the Python loop over each game comes to the same loop over a state that does
+nothing: the binding's own cost per step, game by game.
+
+    python benches/python_loop.py                    # every game, five runs of 3 s each
+    python benches/python_loop.py -g regnum --seconds 1 --runs 3
+
+The loop is ``while not s.is_terminal: s.apply(rng.choice(s.legal_actions()))`` over the
+random games of seeds ``0..games-1`` (the games of ``workloads.python_loop``). The do-nothing
+state walks through the very same legal lists, step by step (so ``rng.choice`` sees the same
+lengths and draws the same moves), with C builtins only: ``is_terminal`` is ``not`` of a
+deque, ``legal_actions()`` copies the next recorded list, ``apply`` pops the move played off
+the deque. States and generators are made before the clock starts: only the loop is timed,
+in CPU time of the process (the machine may be shared), with the garbage collector off.
+
+A run plays the games over and over for ``--seconds``; the runs alternate between the real
+loop and the do-nothing one, game after game, and the table gives each game's median of
+``--runs`` rates and the median of the per-run ratios (real / do-nothing: 1.0 means the
+binding costs no more than a no-op).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import operator
+import os
+import random
+import statistics
+import sys
+import time
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from workloads import GAMES, LOOP_GAMES, make  # noqa: E402
+
+
+class NullState(deque):  # type: ignore[type-arg]
+    """A state that does nothing, through the legal lists of one recorded game: the deque
+    holds the moves still to play."""
+
+    is_terminal = property(operator.not_)
+
+    def __init__(self, legal: list[list[int]], moves: list[int]) -> None:
+        super().__init__(moves)
+        self.legal_actions = map(list.copy, legal).__next__
+        # ``deque.remove`` finds the move first in line and drops it.
+        self.apply = self.remove
+
+
+Recorded = list[tuple[list[list[int]], list[int]]]
+
+
+def record(game: Any, seeds: range) -> Recorded:
+    """Each game's legal lists, step by step, and its moves."""
+    out = []
+    for seed in seeds:
+        pick = random.Random(seed)
+        state = game.new_state(seed)
+        lists: list[list[int]] = []
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            lists.append(legal)
+            state.apply(pick.choice(legal))
+        out.append((lists, list(state.history())))
+    return out
+
+
+def loop(starts: list[tuple[Any, random.Random]]) -> int:
+    """The loop being measured, over states made beforehand; returns the steps."""
+    steps = 0
+    for s, rng in starts:
+        while not s.is_terminal:
+            s.apply(rng.choice(s.legal_actions()))
+            steps += 1
+    return steps
+
+
+def rate(make_starts: Callable[[], list[tuple[Any, random.Random]]], seconds: float) -> float:
+    """Steps per CPU second of :func:`loop`, played over and over for about ``seconds``."""
+    steps, spent = 0, 0.0
+    while spent < seconds:
+        starts = make_starts()
+        gc.disable()
+        t = time.process_time()
+        steps += loop(starts)
+        spent += time.process_time() - t
+        gc.enable()
+    return steps / spent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("-g", "--game", action="append", choices=GAMES, help="only this game (repeatable)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="length of one run (default 3)")
+    parser.add_argument("--runs", type=int, default=5, help="runs of each loop per game (default 5)")
+    parser.add_argument("--games", type=int, default=LOOP_GAMES, help=f"games per pass (default {LOOP_GAMES})")
+    args = parser.parse_args()
+    names = args.game or GAMES
+    seeds = range(args.games)
+    setups = {}
+    for name in names:
+        game = make(name)
+        recorded = record(game, seeds)
+
+        def real(game: Any = game) -> list[tuple[Any, random.Random]]:
+            return [(game.new_state(seed), random.Random(seed)) for seed in seeds]
+
+        def null(recorded: Recorded = recorded) -> list[tuple[Any, random.Random]]:
+            return [(NullState(*recorded[seed]), random.Random(seed)) for seed in seeds]
+
+        assert loop(real()) == loop(null()) == sum(len(m) for _, m in recorded)
+        setups[name] = (real, null)
+    got: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
+    for _ in range(args.runs):
+        for name, (real, null) in setups.items():
+            got[name].append((rate(real, args.seconds), rate(null, args.seconds)))
+    print(f"load average {os.getloadavg()[0]:.1f}; median of {args.runs} interleaved runs of {args.seconds:g} s (CPU)")
+    print()
+    print("| game | steps/s | do-nothing steps/s | ratio | ratios of the runs |")
+    print("|---|---|---|---|---|")
+    for name, runs in got.items():
+        ratios = [r / n for r, n in runs]
+        print(
+            f"| {name} | {statistics.median(r for r, _ in runs) / 1e6:.2f} M"
+            f" | {statistics.median(n for _, n in runs) / 1e6:.2f} M"
+            f" | {statistics.median(ratios):.2f}"
+            f" | {' '.join(f'{x:.2f}' for x in ratios)} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
