@@ -6,11 +6,11 @@ use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 // The exceptions of `regalia.errors`, imported once: each has `new_err(message)`.
-pyo3::import_exception!(regalia.errors, RegaliaError);
-pyo3::import_exception!(regalia.errors, IllegalActionError);
-pyo3::import_exception!(regalia.errors, InvalidOptionError);
-pyo3::import_exception!(regalia.errors, InvalidStateError);
-pyo3::import_exception!(regalia.errors, InvalidArgumentError);
+pyo3::import_exception!(regalia.core.errors, RegaliaError);
+pyo3::import_exception!(regalia.core.errors, IllegalActionError);
+pyo3::import_exception!(regalia.core.errors, InvalidOptionError);
+pyo3::import_exception!(regalia.core.errors, InvalidStateError);
+pyo3::import_exception!(regalia.core.errors, InvalidArgumentError);
 
 /// How to raise one of those classes with a message (e.g. `InvalidStateError::new_err`).
 pub type Raise = fn(String) -> PyErr;

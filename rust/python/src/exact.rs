@@ -12,7 +12,7 @@ use pyo3::types::PyDict;
 use regalia_engine::cfr::{build_tree, exploitability, BuildError, CfrPlus, Exploitability, Tree};
 use std::sync::Arc;
 
-pyo3::import_exception!(regalia.errors, GameTooLargeError);
+pyo3::import_exception!(regalia.core.errors, GameTooLargeError);
 
 /// The whole game tree of one game with explicit chance: every history, chance nodes with
 /// their probabilities, decision nodes grouped into information sets by their compact key.

@@ -492,9 +492,9 @@ impl PyState {
         d.set_item("values", values)?;
         Ok(d)
     }
-    /// Duo Regna's equilibrium at this state (see ``regalia.solver.policy``).
+    /// Duo Regna's equilibrium at this state (see ``regalia.theory.solver.policy``).
     fn solver_policy<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        let solver = slf.py().import("regalia.solver")?;
+        let solver = slf.py().import("regalia.theory.solver")?;
         solver.call_method1("policy", (slf,))
     }
     /// The saved form (JSON text), generator included: ``game.state_from_json`` reads it.
