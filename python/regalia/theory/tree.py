@@ -1,21 +1,27 @@
-"""Exact game theory on games with explicit chance: the whole game tree, exact best responses
-and exploitability of any policy, and CFR+ (in Rust, over the tree).
-
->>> import regalia
->>> from regalia import cfr, exact
->>> game = regalia.make("duo-regna", dragon_deck=[2, 1], dragons_to_win=2, max_rounds=2, chance="explicit")
->>> tree = exact.game_tree(game)                       # every history, ~0.2 s
->>> exact.exploitability(game, exact.uniform).exploitability
->>> policy = cfr.solve(game, method="cfr+", iterations=200)
->>> policy.exploitability()
+"""The whole game tree of a game with explicit chance, any policy laid over it (one
+probability per information set and legal action), and the exact exploitability of that
+policy, computed in Rust. ``regalia.theory.exact`` adds best responses as players and is the
+public face of this module (``regalia.exact``); CFR+ (``regalia.theory.cfr``) solves over
+the same tree.
 
 A game's tree is enumerated only when it has at most ``max_histories`` histories
 (``DEFAULT_MAX_HISTORIES`` unless told otherwise): a larger one is refused before any work
 with ``GameTooLargeError`` naming its estimated size. See docs/game-theory.md.
+
+An agent whose choices depend on what it saw earlier in the game (its memory: an opponent
+model, a read of her bets) says so with a true ``adaptive`` attribute. It is then measured
+as the behaviour strategy it is over its own information states: at each information set a
+fresh copy of the agent (copied once from the one given) is shown the game from the start
+along one history that reaches the set (``game_start``, then ``observe(view)`` if it has
+that, else ``act(view)``, at each of its seat's earlier decisions, the history's moves
+played whatever it chose), and then asked ``action_probabilities``. Every history of a set
+shows the seat the same things, so which one is replayed does not matter, up to the worlds
+its views sample.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import threading
 from collections.abc import Mapping
@@ -27,11 +33,13 @@ import numpy.typing as npt
 
 from regalia import _core
 from regalia.core.errors import InvalidArgumentError
+from regalia.core.seeds import derive_seed
 from regalia.core.view import View, view_of
 
 __all__ = [
     "DEFAULT_MAX_HISTORIES",
     "Exploitability",
+    "PolicyLike",
     "ProbabilisticAgent",
     "TablePolicy",
     "exploitability",
@@ -114,8 +122,18 @@ def game_tree(game: Any, max_histories: int = DEFAULT_MAX_HISTORIES) -> _core.Ga
         return tree
 
 
-def _normalised(probs: Mapping[int, float], legal: list[int], where: str) -> list[float]:
+def _normalised(probs: Any, legal: list[int], where: str) -> list[float]:
     """``probs`` over ``legal`` summing to one; ``InvalidArgumentError`` if it is no distribution."""
+    if not isinstance(probs, Mapping):
+        hint = (
+            " (an action id: a policy gives the probability of every legal action, "
+            "{action: probability}; a point mass is {action: 1.0})"
+            if isinstance(probs, int | np.integer) and not isinstance(probs, bool)
+            else ""
+        )
+        raise InvalidArgumentError(
+            f"{where}: the policy returned {probs!r}{hint}, not a {{action: probability}} mapping"
+        )
     extra = set(probs) - set(legal)
     if extra:
         raise InvalidArgumentError(f"{where}: probabilities for actions that are not legal: {sorted(extra)}")
@@ -134,7 +152,21 @@ def tree_policy(game: Any, policy: PolicyLike, max_histories: int = DEFAULT_MAX_
     """``policy`` (see ``exploitability``) as one probability per information set and legal
     action of ``game``'s tree, in the tree's order."""
     tree = game_tree(game, max_histories)
+    if isinstance(policy, str):
+        raise InvalidArgumentError(
+            f"{policy!r} is a name: regalia.exact.exploitability makes a built-in agent from its name "
+            "(regalia.theory sits below the agents); here pass the agent itself"
+        )
     if isinstance(policy, TablePolicy):
+        if len(policy.keys) == 0:
+            raise InvalidArgumentError(
+                "the policy's table is empty (its run learnt nothing: no iteration ended), so it would be "
+                "measured as uniform play; to measure uniform play, pass regalia.exact.uniform"
+            )
+        if _seeded_for(policy, game):
+            return _core.tree_seeded_table_policy(
+                tree, policy.keys, policy.counts, policy.actions, policy.probabilities
+            )
         policy.check_game(game.name, dict(game.options))
         return tree.table_policy(policy.keys, policy.counts, policy.actions, policy.probabilities)
     keys, _, counts, actions = tree.information_sets()
@@ -155,15 +187,56 @@ def tree_policy(game: Any, policy: PolicyLike, max_histories: int = DEFAULT_MAX_
         )
     core = _core_game(game)
     name, options = core.name, dict(core.options)
+    pristine = copy.deepcopy(policy) if getattr(policy, "adaptive", False) else None
     for i in range(len(keys)):
         state = core.new_state(0)
-        for a in tree.history(i):
-            state.apply(a)
+        history = tree.history(i)
+        if pristine is not None:
+            agent = copy.deepcopy(pristine)
+            _replay(agent, state, history, name, options, i)
+            ask = agent.action_probabilities
+        else:
+            for a in history:
+                state.apply(a)
         seat = int(state.current_player)
         view = view_of(state, seat, name, options, world_seed=i)
         legal = [int(a) for a in actions[starts[i] : starts[i + 1]]]
         out[starts[i] : starts[i + 1]] = _normalised(ask(view), legal, f"information set {i}")
     return out
+
+
+def _replay(agent: Any, state: Any, history: list[int], name: str, options: dict[str, Any], index: int) -> None:
+    """Plays ``history`` (to a decision of the seat the agent plays) from ``state``, the
+    start, showing ``agent`` its seat's views as a match would: ``game_start``, then at each
+    of its earlier decisions ``observe(view)`` where it has one, else ``act(view)`` (what it
+    chose is not played: the history's move is)."""
+    replayed = state.clone()
+    for a in history:
+        replayed.apply(a)
+    seat = int(replayed.current_player)
+    start = getattr(agent, "game_start", None)
+    if callable(start):
+        start(view_of(state, seat, name, options, world_seed=derive_seed(index, 0)))
+    shown = getattr(agent, "observe", None)
+    shown = shown if callable(shown) else agent.act
+    for ply, a in enumerate(history):
+        if not state.is_chance_node and state.current_player == seat:
+            shown(view_of(state, seat, name, options, world_seed=derive_seed(index, ply + 1)))
+        state.apply(a)
+
+
+def _seeded_for(policy: Any, game: Any) -> bool:
+    """Whether ``policy`` was computed on the seeded mode of ``game`` (made with explicit
+    chance, its options otherwise the same): then it is looked up by the keys the seeded game
+    gives each information set (``regalia._core.tree_seeded_keys``)."""
+    theirs = getattr(policy, "options", None)
+    mine = dict(game.options)
+    if not isinstance(theirs, Mapping) or mine.get("chance") != "explicit" or theirs.get("chance") == "explicit":
+        return False
+    if getattr(policy, "game", None) != game.name:
+        return False
+    rest = {k: v for k, v in theirs.items() if k != "chance"}
+    return rest == {k: v for k, v in mine.items() if k != "chance"}
 
 
 def exploitability(game: Any, policy: PolicyLike, max_histories: int = DEFAULT_MAX_HISTORIES) -> Exploitability:
