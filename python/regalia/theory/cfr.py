@@ -149,11 +149,13 @@ class Policy:
     def exploitability(self, max_histories: int | None = None) -> float:
         """The policy's exact exploitability in its game (OpenSpiel's: the sum over seats of
         what a best response gains, over the number of seats), uniform where it never met an
-        information set. Only for a game made with ``chance="explicit"`` whose whole tree has
-        at most ``max_histories`` histories (``regalia.theory.exact.DEFAULT_MAX_HISTORIES``):
-        ``GameTooLargeError`` naming its estimated size otherwise, ``InvalidArgumentError``
-        for a game without explicit chance."""
-        game = make(self.game, **self.options)
+        information set, computed on the game's whole tree with explicit chance: a policy
+        solved on the seeded game is measured on the same game with ``chance="explicit"``,
+        each information set looked up by the key the seeded game gives it. Only where that
+        tree has at most ``max_histories`` histories
+        (``regalia.theory.exact.DEFAULT_MAX_HISTORIES``): ``GameTooLargeError`` naming its
+        estimated size otherwise."""
+        game = make(self.game, **{**self.options, "chance": "explicit"})
         limit = DEFAULT_MAX_HISTORIES if max_histories is None else max_histories
         return exact_exploitability(game, self, limit).exploitability
 
