@@ -15,6 +15,7 @@ from regalia.theory.exact import (
     Exploitability,
     PolicyLike,
     ProbabilisticAgent,
+    Progress,
     TablePolicy,
     game_tree,
     table_of,
@@ -28,6 +29,7 @@ __all__ = [
     "Exploitability",
     "PolicyLike",
     "ProbabilisticAgent",
+    "Progress",
     "TablePolicy",
     "best_response",
     "exploitability",
@@ -43,10 +45,16 @@ def _policy(policy: Any, seed: int) -> Any:
     return make_agent(policy, seed) if isinstance(policy, str) else policy
 
 
-def exploitability(game: Any, policy: Any, max_histories: int = DEFAULT_MAX_HISTORIES, seed: int = 0) -> Exploitability:
+def exploitability(
+    game: Any,
+    policy: Any,
+    max_histories: int = DEFAULT_MAX_HISTORIES,
+    progress: Progress | None = None,
+    seed: int = 0,
+) -> Exploitability:
     """:func:`regalia.theory.exact.exploitability`; ``policy`` may also be a built-in agent's
     name or spec, made with ``seed``."""
-    return _exact.exploitability(game, _policy(policy, seed), max_histories)
+    return _exact.exploitability(game, _policy(policy, seed), max_histories, progress)
 
 
 def best_response(

@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 import json
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -41,6 +41,7 @@ __all__ = [
     "Exploitability",
     "PolicyLike",
     "ProbabilisticAgent",
+    "Progress",
     "TablePolicy",
     "exploitability",
     "game_tree",
@@ -148,10 +149,24 @@ def _normalised(probs: Any, legal: list[int], where: str) -> list[float]:
 PolicyLike = Any
 
 
-def tree_policy(game: Any, policy: PolicyLike, max_histories: int = DEFAULT_MAX_HISTORIES) -> npt.NDArray[np.float64]:
+#: Told how far a policy has been asked: ``progress(done, total)`` information sets.
+Progress = Callable[[int, int], None]
+
+
+def tree_policy(
+    game: Any, policy: PolicyLike, max_histories: int = DEFAULT_MAX_HISTORIES, progress: Progress | None = None
+) -> npt.NDArray[np.float64]:
     """``policy`` (see ``exploitability``) as one probability per information set and legal
-    action of ``game``'s tree, in the tree's order."""
+    action of ``game``'s tree, in the tree's order. An agent or function is asked once per
+    information set, and ``progress(done, total)`` (when given) is called after each."""
     tree = game_tree(game, max_histories)
+    if isinstance(policy, np.ndarray):
+        if policy.shape != (len(tree.information_sets()[3]),):
+            raise InvalidArgumentError(
+                f"an array policy has one probability per information set and legal action of the tree, "
+                f"{len(tree.information_sets()[3])}, not an array of shape {policy.shape}"
+            )
+        return policy.astype(np.float64)
     if isinstance(policy, str):
         raise InvalidArgumentError(
             f"{policy!r} is a name: regalia.exact.exploitability makes a built-in agent from its name "
@@ -202,6 +217,8 @@ def tree_policy(game: Any, policy: PolicyLike, max_histories: int = DEFAULT_MAX_
         view = view_of(state, seat, name, options, world_seed=i)
         legal = [int(a) for a in actions[starts[i] : starts[i + 1]]]
         out[starts[i] : starts[i + 1]] = _normalised(ask(view), legal, f"information set {i}")
+        if progress is not None:
+            progress(i + 1, len(keys))
     return out
 
 
@@ -239,17 +256,20 @@ def _seeded_for(policy: Any, game: Any) -> bool:
     return rest == {k: v for k, v in mine.items() if k != "chance"}
 
 
-def exploitability(game: Any, policy: PolicyLike, max_histories: int = DEFAULT_MAX_HISTORIES) -> Exploitability:
+def exploitability(
+    game: Any, policy: PolicyLike, max_histories: int = DEFAULT_MAX_HISTORIES, progress: Progress | None = None
+) -> Exploitability:
     """The exact exploitability of ``policy`` in ``game`` (either backend, made with
     ``chance="explicit"``, whose tree has at most ``max_histories`` histories), computed in
     Rust. ``policy`` is a ``regalia.theory.cfr.Policy`` (uniform where it never met an information
     set, as the ``cfr`` agent plays), a table ``{key: {action: probability}}`` keyed by
     ``regalia.theory.cfr.information_state_key`` (uniform where a key is missing), an agent with
-    ``action_probabilities(view)``, or a function of an agent's ``View`` giving
+    ``action_probabilities(view)``, an array aligned with the tree (``tree_policy``'s, so that
+    a slow agent is asked once for several measurements), or a function of an agent's ``View`` giving
     ``{action: probability}`` (asked once per information set, with a view of one of its
-    states: it sees only what that seat sees)."""
+    states: it sees only what that seat sees; ``progress(done, total)`` is told after each)."""
     tree = game_tree(game, max_histories)
-    worth = tree.exploitability(tree_policy(game, policy, max_histories))
+    worth = tree.exploitability(tree_policy(game, policy, max_histories, progress))
     return Exploitability(
         exploitability=float(worth["exploitability"]),
         nash_conv=float(worth["nash_conv"]),
