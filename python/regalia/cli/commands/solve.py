@@ -13,12 +13,12 @@ from typing import Annotated, Any
 import typer
 
 import regalia
-from regalia import cfr, exact
 from regalia.cli import exits
 from regalia.cli.console import emit_json, screen
 from regalia.cli.params import GameArg, JsonOpt, NoColorOpt, OptionOpt
 from regalia.cli.players import game_info, parse_options
 from regalia.core.errors import GameTooLargeError, RegaliaError
+from regalia.theory import cfr, exact
 
 EXAMPLES = [
     "regalia solve duo-regna -o dragon_deck=2,1 -o dragons_to_win=2 -o max_rounds=2 --algorithm cfr+"
