@@ -62,6 +62,15 @@ def test_the_native_keys_are_the_states_keys(policy: Policy, backend: str) -> No
 
 
 def test_unseen_information_sets_are_uniform(policy: Policy) -> None:
+    state = tiny().new_state(5)
+    key = information_state_key(state, state.current_player)
+    other = np.array([key ^ 1], np.uint64)  # one information set, not this one
+    elsewhere = Policy(policy.info, other, np.array([1], np.uint16), np.array([0], np.uint16), np.ones(1, np.float32))
+    n = len(state.legal_actions())
+    assert elsewhere.action_probabilities(state) == dict.fromkeys(state.legal_actions(), 1.0 / n)
+
+
+def test_an_empty_policy_refuses_to_play_uniform_silently(policy: Policy) -> None:
     empty = Policy(
         policy.info,
         np.zeros(0, np.uint64),
@@ -69,9 +78,8 @@ def test_unseen_information_sets_are_uniform(policy: Policy) -> None:
         np.zeros(0, np.uint16),
         np.zeros(0, np.float32),
     )
-    state = tiny().new_state(5)
-    n = len(state.legal_actions())
-    assert empty.action_probabilities(state) == dict.fromkeys(state.legal_actions(), 1.0 / n)
+    with pytest.raises(PolicyFileError, match="empty"):
+        empty.action_probabilities(tiny().new_state(5))
 
 
 def test_a_policy_file_round_trips(policy: Policy, tmp_path: Path) -> None:

@@ -25,6 +25,10 @@ __all__ = [
     "rules_page",
     "regine_bet_strength",
     "information_state_key",
+    "tree_best_response",
+    "tree_principal_line",
+    "tree_seeded_keys",
+    "tree_seeded_table_policy",
     "ROLLOUTS",
     "BELIEFS",
     "OPPONENTS",
@@ -331,6 +335,20 @@ class CfrPlus:
     def exploitability(self) -> dict[str, Any]: ...
 
 def information_state_key(state: object, seat: object) -> int: ...
+def tree_best_response(
+    tree: GameTree, policy: npt.NDArray[np.float64], seat: int
+) -> tuple[float, npt.NDArray[np.int64]]: ...
+def tree_principal_line(
+    tree: GameTree, profile: npt.NDArray[np.float64], seat: int
+) -> tuple[list[int], float, list[float]] | None: ...
+def tree_seeded_keys(tree: GameTree) -> npt.NDArray[np.uint64]: ...
+def tree_seeded_table_policy(
+    tree: GameTree,
+    keys: npt.NDArray[np.uint64],
+    counts: npt.NDArray[np.uint16],
+    actions: npt.NDArray[np.uint16],
+    probabilities: npt.NDArray[np.float32],
+) -> npt.NDArray[np.float64]: ...
 def make(name: str, options: dict[str, Any] | None = None) -> Game: ...
 def games() -> list[dict[str, Any]]: ...
 def load_state(text: object) -> State: ...

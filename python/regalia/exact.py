@@ -1,7 +1,65 @@
 """Exact best responses and exploitability on small variants.
 
-The public path of :mod:`regalia.theory.exact`, where the code lives.
+The public path of :mod:`regalia.theory.exact`, where the code lives; here, above the agents,
+``exploitability`` and ``best_response`` also take a built-in agent by its name or spec
+(``"rules"``, ``"ismcts:iterations=200"``, ``"cfr:policy=PATH"``), made with ``seed``.
 """
 
-from regalia.theory.exact import *  # noqa: F403  (its public names, as its __all__ lists them)
-from regalia.theory.exact import __all__ as __all__
+from typing import Any
+
+from regalia.agents import make_agent
+from regalia.theory import exact as _exact
+from regalia.theory.exact import (
+    DEFAULT_MAX_HISTORIES,
+    BestResponse,
+    Exploitability,
+    PolicyLike,
+    ProbabilisticAgent,
+    Progress,
+    TablePolicy,
+    game_tree,
+    table_of,
+    tree_policy,
+    uniform,
+)
+
+__all__ = [
+    "DEFAULT_MAX_HISTORIES",
+    "BestResponse",
+    "Exploitability",
+    "PolicyLike",
+    "ProbabilisticAgent",
+    "Progress",
+    "TablePolicy",
+    "best_response",
+    "exploitability",
+    "game_tree",
+    "table_of",
+    "tree_policy",
+    "uniform",
+]
+assert sorted(__all__) == sorted(_exact.__all__), "the public path lists every public name of regalia.theory.exact"
+
+
+def _policy(policy: Any, seed: int) -> Any:
+    return make_agent(policy, seed) if isinstance(policy, str) else policy
+
+
+def exploitability(
+    game: Any,
+    policy: Any,
+    max_histories: int = DEFAULT_MAX_HISTORIES,
+    progress: Progress | None = None,
+    seed: int = 0,
+) -> Exploitability:
+    """:func:`regalia.theory.exact.exploitability`; ``policy`` may also be a built-in agent's
+    name or spec, made with ``seed``."""
+    return _exact.exploitability(game, _policy(policy, seed), max_histories, progress)
+
+
+def best_response(
+    game: Any, policy: Any, seat: int, max_histories: int = DEFAULT_MAX_HISTORIES, seed: int = 0
+) -> BestResponse:
+    """:func:`regalia.theory.exact.best_response`; ``policy`` may also be a built-in agent's
+    name or spec, made with ``seed`` (the best response is seeded with it too)."""
+    return _exact.best_response(game, _policy(policy, seed), seat, max_histories, seed)

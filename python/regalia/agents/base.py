@@ -61,6 +61,26 @@ def as_agent(player: AgentLike) -> Agent:
     raise InvalidArgumentError(f"an agent needs an act(view) method or must be a function, got {player!r}")
 
 
+def probabilities_of(agent: Any, view: View) -> dict[int, float]:
+    """``agent.action_probabilities(view)``, or ``InvalidArgumentError`` naming the agent
+    when it has none."""
+    ask = getattr(agent, "action_probabilities", None)
+    if not callable(ask):
+        raise InvalidArgumentError(f"{agent_name(agent)} cannot say how likely its moves are (no action_probabilities)")
+    return dict(ask(view))
+
+
+def observe_as_act(agent: Any, view: View) -> None:
+    """Shows ``agent`` a view of one of its decisions as a match would, for its memory only:
+    ``observe(view)`` where it has one, ``act(view)`` where it remembers (``adaptive``) but
+    has no ``observe``, nothing otherwise."""
+    observe = getattr(agent, "observe", None)
+    if callable(observe):
+        observe(view)
+    elif getattr(agent, "adaptive", False):
+        agent.act(view)
+
+
 def agent_name(agent: Any) -> str:
     """The name a record shows for ``agent``."""
     return str(getattr(agent, "name", type(agent).__name__))

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
-from regalia.agents.base import Agent, call_hook
+from regalia.agents.base import Agent, call_hook, observe_as_act, probabilities_of
 from regalia.agents.exploits import Exploiter
 from regalia.agents.ismcts import IsmctsAgent
+from regalia.agents.measure import point_mass
 from regalia.agents.solver_agent import SolverAgent
 from regalia.agents.specs import build_agent
 from regalia.core.errors import InvalidOptionError
@@ -69,11 +71,19 @@ class BestAgent:
     (``best:time_limit=0.5``, seconds a move) without ``iterations`` searches until it runs
     out. Where the game has one (``regalia.agents.exploits.EXPLOITS``), a move read from the
     opponent's play comes first (not before an exact player, which reads the opponent
-    itself). Bad options are refused here, before any game."""
+    itself). Bad options are refused here, before any game.
+
+    ``action_probabilities(view)`` is a point mass on the exploiting move where there is one,
+    else that of the agent it plays (a search's: the distribution of its final choice over
+    its seeds, see ``IsmctsAgent``). It remembers the opponent's play during a game
+    (``adaptive``), so it is measured as a behaviour strategy, its memory rebuilt by
+    replaying the game to each of its information states (``observe``, without searching)."""
 
     name = "best"
     #: The games it plays: those with a best player.
     games: tuple[str, ...] | None = tuple(BEST)
+    #: Its choices depend on what it saw earlier in the game (the exploits' memory).
+    adaptive = True
 
     def __init__(self, seed: int | None = None, **options: Any) -> None:
         if "time_limit" in options and "iterations" not in options:
@@ -108,6 +118,21 @@ class BestAgent:
         agent = self.agent_for(view.game, view.options)
         found = None if self._exact else self._exploiter.move(view)
         return found if found is not None else agent.act(view)
+
+    def observe(self, view: View) -> None:
+        """Remembers ``view`` of one of its decisions as ``act`` would, without choosing (no
+        search): for a measurement that replays a game to an information state."""
+        agent = self.agent_for(view.game, view.options)
+        found = None if self._exact else self._exploiter.move(view)
+        if found is None:
+            observe_as_act(agent, view)
+
+    def action_probabilities(self, view: View) -> dict[int, float]:
+        """How likely it is to play each legal action with what it remembers now (its memory
+        is left as it is)."""
+        agent = self.agent_for(view.game, view.options)
+        found = None if self._exact else copy.deepcopy(self._exploiter).move(view)
+        return point_mass(found) if found is not None else probabilities_of(agent, view)
 
     def game_end(self, view: View, returns: list[float]) -> None:
         """Passed on to the agent of this game."""

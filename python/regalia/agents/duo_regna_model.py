@@ -263,6 +263,26 @@ def _planned(view: View, memory: Memory, held: list[int], mine: dict[int, int]) 
 
 def decide(view: View, memory: Memory, rng: random.Random) -> int:
     """The card to play: learn from her last reveal, predict her card, answer safely."""
+    kinds, strategy, mine = _strategy(view, memory)
+    kind = rng.choices(kinds, weights=strategy)[0]
+    return mine[rng.choice([c for c in sorted(mine) if kind_of(c) == kind])]
+
+
+def distribution(view: View, memory: Memory) -> dict[int, float]:
+    """How likely ``decide`` is to play each legal action with ``memory`` (which it updates
+    as ``decide`` does): each kind of card by the safe strategy, the cards of a kind alike."""
+    kinds, strategy, mine = _strategy(view, memory)
+    out: dict[int, float] = {}
+    for kind, p in zip(kinds, strategy, strict=True):
+        cards = [c for c in sorted(mine) if kind_of(c) == kind]
+        for c in cards:
+            out[mine[c]] = out.get(mine[c], 0.0) + p / len(cards)
+    return out
+
+
+def _strategy(view: View, memory: Memory) -> tuple[Any, list[float], dict[int, int]]:
+    """Learns from her last reveal and predicts her card: the kinds of card this seat may
+    play, the safe strategy over them, and its legal actions by card."""
     obs, me = view.observation, view.seat
     held = _cards(obs["opponent_hand"])
     last = memory.last
@@ -282,5 +302,4 @@ def decide(view: View, memory: Memory, rng: random.Random) -> int:
     strategy = safe_response(game, predicted, spendable, _planned(view, memory, held, mine))
     memory.exploited += strategy != list(game.row)
     memory.last = (obs["round"], held, game, strategy)
-    kind = rng.choices(game.mine, weights=strategy)[0]
-    return mine[rng.choice([c for c in sorted(mine) if kind_of(c) == kind])]
+    return game.mine, strategy, mine

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from regalia.agents.measure import point_mass
 from regalia.core.errors import InvalidArgumentError
 from regalia.core.seeds import derive_seed
 from regalia.core.view import View
@@ -20,6 +21,10 @@ class FirstLegal:
 
     def __init__(self, seed: int | None = None) -> None:
         del seed  # deterministic: it has no use for a seed
+
+    def action_probabilities(self, view: View) -> dict[int, float]:
+        """All on its action (a deterministic player)."""
+        return point_mass(self.act(view))
 
     def act(self, view: View) -> int:
         """The first legal action."""
@@ -38,6 +43,10 @@ class LastLegal:
 
     def __init__(self, seed: int | None = None) -> None:
         del seed
+
+    def action_probabilities(self, view: View) -> dict[int, float]:
+        """All on its action (a deterministic player)."""
+        return point_mass(self.act(view))
 
     def act(self, view: View) -> int:
         """The last legal action."""
@@ -60,6 +69,10 @@ class FixedOrder:
             raise InvalidArgumentError(f"order must be an int >= 0, got {order!r}")
         self.order = order
         self.name = f"fixed-order:order={order}"
+
+    def action_probabilities(self, view: View) -> dict[int, float]:
+        """All on its action (a deterministic player)."""
+        return point_mass(self.act(view))
 
     def act(self, view: View) -> int:
         """The legal action that comes first in this order."""

@@ -7,6 +7,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from regalia import _core
+from regalia.agents.measure import SAMPLES, choice_distribution, point_mass
 from regalia.core.errors import InvalidArgumentError, InvalidOptionError
 from regalia.core.view import View
 from regalia.registry.catalog import load_state
@@ -41,6 +42,12 @@ class IsmctsAgent:
     ``opponents`` is how the search has the other seats choose: ``"search"`` (the default:
     each searches for itself, max-n), ``"rollout"`` (the game's rollout policy, so only this
     seat's choices are searched) or ``"first-legal"`` (the first legal action).
+
+    ``action_probabilities(view)`` is the distribution of the search's final choice at this
+    budget over its random seeds (the world sampled, the search's own draws): the frequencies
+    of ``samples`` searches (16 unless set), each seeded from the agent's seed and its number,
+    so the same agent gives the same answer (see ``regalia.agents.measure``). With a time
+    limit the budget depends on the machine, and so does that distribution.
     """
 
     name = "ismcts"
@@ -86,6 +93,8 @@ class IsmctsAgent:
             kinds = ", ".join(repr(o) for o in _core.OPPONENTS)
             raise InvalidOptionError(f"opponents must be one of {kinds}, got {opponents!r}")
         self.opponents: OpponentModel = opponents
+        self.seed = seed
+        self.samples = SAMPLES
         self._rng = random.Random(seed)
 
     def game_start(self, view: View) -> None:
@@ -106,13 +115,26 @@ class IsmctsAgent:
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
         self.check_game(view)
-        world: Any = view.sample_world(self._rng.getrandbits(64))
+        return self._search(view, self._rng)
+
+    def action_probabilities(self, view: View) -> dict[int, float]:
+        """How often the search chooses each legal action at this budget, over ``samples``
+        searches with seeds derived from the agent's (a point mass where only one action is
+        legal)."""
+        if len(view.legal_actions) == 1:
+            return point_mass(view.legal_actions[0])
+        self.check_game(view)
+        return choice_distribution(lambda rng: self._search(view, rng), self.seed, self.samples)
+
+    def _search(self, view: View, rng: random.Random) -> int:
+        """One search from a world sampled for this seat, its seeds drawn from ``rng``."""
+        world: Any = view.sample_world(rng.getrandbits(64))
         if not hasattr(world, "ismcts"):
             world = load_state(world.to_json())
         action: int = world.ismcts(
             iterations=self.iterations,
             exploration=self.exploration,
-            seed=self._rng.getrandbits(64),
+            seed=rng.getrandbits(64),
             time_limit=self.time_limit,
             rollout=self.rollout,
             threads=self.threads,

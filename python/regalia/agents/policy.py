@@ -96,6 +96,18 @@ class PolicyAgent:
         """Refuses a game the policy was not trained for, before its first move."""
         self._net(view.game, view.options)
 
+    def action_probabilities(self, view: View) -> dict[int, float]:
+        """A point mass on the legal action of highest logit, or with ``sample`` the softmax
+        of the legal actions' logits."""
+        net = self._net(view.game, view.options)
+        logits = net.logits(np.asarray(view.observation_tensor(), dtype=np.float32)[None])[0]
+        legal = np.asarray(view.legal_actions)
+        if not self.sample:
+            return {int(legal[np.argmax(logits[legal])]): 1.0}
+        weights = np.exp(logits[legal] - logits[legal].max())
+        weights = weights / weights.sum()
+        return {int(a): float(w) for a, w in zip(legal, weights, strict=True)}
+
     def act(self, view: View) -> int:
         """The policy's choice among ``view.legal_actions``."""
         net = self._net(view.game, view.options)

@@ -4,6 +4,7 @@ opponent it has seen (``regalia.agents.duo_regna_model``)."""
 
 from __future__ import annotations
 
+import copy
 import random
 
 from regalia.agents import duo_regna_model
@@ -34,6 +35,28 @@ class SolverAgent:
         self.exploit = bool(exploit)
         self.memory = duo_regna_model.Memory()
 
+    @property
+    def adaptive(self) -> bool:
+        """Whether its choices depend on what it saw earlier in the game (with ``exploit``)."""
+        return self.exploit
+
+    def action_probabilities(self, view: View) -> dict[int, float]:
+        """The mixed strategy it draws its card from here, exactly: the equilibrium's, or
+        with ``exploit`` the safe response to what it remembers (its memory is left as it
+        is)."""
+        self._check(view)
+        if self.exploit:
+            return duo_regna_model.distribution(view, copy.deepcopy(self._memory_for(view)))
+        strategy, _ = solver.policy(view.sample_world(0))
+        return {a: float(strategy.get(a, 0.0)) for a in view.legal_actions}
+
+    def _memory_for(self, view: View) -> duo_regna_model.Memory:
+        """Its memory, forgotten first when the view is of a new game."""
+        last = self.memory.last
+        if last is not None and view.observation["round"] <= last[0]:  # a new game
+            self.memory = duo_regna_model.Memory()
+        return self.memory
+
     def game_start(self, view: View) -> None:
         """Refuses other games at once, loads (or solves, once) the table and forgets the
         last game's opponent."""
@@ -46,10 +69,7 @@ class SolverAgent:
         response with ``exploit``)."""
         self._check(view)
         if self.exploit:
-            last = self.memory.last
-            if last is not None and view.observation["round"] <= last[0]:  # a new game
-                self.memory = duo_regna_model.Memory()
-            return duo_regna_model.decide(view, self.memory, self._rng)
+            return duo_regna_model.decide(view, self._memory_for(view), self._rng)
         world = view.sample_world(self._rng.getrandbits(64))
         strategy, _ = solver.policy(world)
         actions = sorted(strategy)

@@ -13,7 +13,18 @@ from typer.core import TyperCommand, TyperGroup, TyperOption
 
 import regalia
 from regalia.cli import exits
-from regalia.cli.commands import games, gauntlet, play, replay, rules, simulate, tournament, watch
+from regalia.cli.commands import (
+    exploitability,
+    games,
+    gauntlet,
+    play,
+    replay,
+    rules,
+    simulate,
+    solve,
+    tournament,
+    watch,
+)
 from regalia.cli.console import screen, set_plain
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -92,6 +103,8 @@ COMMANDS: list[tuple[str, Callable[..., Any], list[str]]] = [
     ("tournament", tournament.tournament, tournament.EXAMPLES),
     ("gauntlet", gauntlet.gauntlet, gauntlet.EXAMPLES),
     ("replay", replay.replay, replay.EXAMPLES),
+    ("solve", solve.solve, solve.EXAMPLES),
+    ("exploitability", exploitability.exploitability, exploitability.EXAMPLES),
 ]
 for name, function, examples in COMMANDS:
     app.command(name, cls=Command, help=_reflowed(function.__doc__), epilog=_examples(examples))(guarded(function))

@@ -33,7 +33,8 @@ from regalia import _core
 from regalia.core.errors import InvalidArgumentError, InvalidStateError
 from regalia.core.view import View
 from regalia.registry.catalog import make
-from regalia.theory import exact
+from regalia.theory.tree import DEFAULT_MAX_HISTORIES, game_tree, table_of
+from regalia.theory.tree import exploitability as exact_exploitability
 
 __all__ = [
     "FORMAT_VERSION",
@@ -123,6 +124,11 @@ class Policy:
         information set the run never met (or where no stored action is legal)."""
         state, seat, legal, game, options = _position(state_or_view)
         self.check_game(game, options)
+        if len(self.keys) == 0:
+            raise PolicyFileError(
+                "this policy's table is empty (its run learnt nothing: no iteration ended), so it would play "
+                "uniformly at random everywhere; solve for longer"
+            )
         stored = self.lookup(information_state_key(state, seat)) or {}
         probs = {a: stored.get(a, 0.0) for a in legal}
         total = sum(probs.values())
@@ -143,13 +149,15 @@ class Policy:
     def exploitability(self, max_histories: int | None = None) -> float:
         """The policy's exact exploitability in its game (OpenSpiel's: the sum over seats of
         what a best response gains, over the number of seats), uniform where it never met an
-        information set. Only for a game made with ``chance="explicit"`` whose whole tree has
-        at most ``max_histories`` histories (``regalia.theory.exact.DEFAULT_MAX_HISTORIES``):
-        ``GameTooLargeError`` naming its estimated size otherwise, ``InvalidArgumentError``
-        for a game without explicit chance."""
-        game = make(self.game, **self.options)
-        limit = exact.DEFAULT_MAX_HISTORIES if max_histories is None else max_histories
-        return exact.exploitability(game, self, limit).exploitability
+        information set, computed on the game's whole tree with explicit chance: a policy
+        solved on the seeded game is measured on the same game with ``chance="explicit"``,
+        each information set looked up by the key the seeded game gives it. Only where that
+        tree has at most ``max_histories`` histories
+        (``regalia.theory.exact.DEFAULT_MAX_HISTORIES``): ``GameTooLargeError`` naming its
+        estimated size otherwise."""
+        game = make(self.game, **{**self.options, "chance": "explicit"})
+        limit = DEFAULT_MAX_HISTORIES if max_histories is None else max_histories
+        return exact_exploitability(game, self, limit).exploitability
 
     def to_bytes(self) -> bytes:
         """The policy file's bytes (see ``save``)."""
@@ -237,6 +245,11 @@ def _position(state_or_view: Any) -> tuple[Any, int, list[int], str, dict[str, A
         view = state_or_view
         return view.sample_world(0), view.seat, list(view.legal_actions), view.game, dict(view.options)
     state = state_or_view
+    if getattr(state, "is_chance_node", False):
+        raise InvalidArgumentError(
+            "this is a chance node: no seat chooses here, so a policy has nothing to say; "
+            "the outcomes' probabilities are state.chance_outcomes()"
+        )
     seat = state.current_player
     if seat is None:
         raise InvalidArgumentError("the game is over: there is no move to choose")
@@ -245,7 +258,7 @@ def _position(state_or_view: Any) -> tuple[Any, int, list[int], str, dict[str, A
 
 
 def solve(
-    game: Any,
+    game: Any | str,
     method: str = "external",
     iterations: int | None = None,
     seconds: float | None = None,
@@ -254,9 +267,9 @@ def solve(
     max_histories: int | None = None,
 ) -> Policy:
     """Runs MCCFR (``method`` ``"external"`` or ``"outcome"`` sampling) or CFR+ (``"cfr+"``)
-    on ``game`` (a game of either backend, solved natively) for ``iterations`` iterations
-    and/or ``seconds`` seconds (whichever ends first; at least one is needed) from ``seed``
-    (MCCFR's; CFR+ is deterministic), and returns its average policy. CFR+ needs a game
+    on ``game`` (a game of either backend, solved natively, or a game's name: its defaults)
+    for ``iterations`` iterations and/or ``seconds`` seconds (whichever ends first; at least
+    one is needed) from ``seed`` (MCCFR's; CFR+ is deterministic), and returns its average policy. CFR+ needs a game
     made with ``chance="explicit"`` whose whole tree has at most ``max_histories``
     histories (``regalia.theory.exact.DEFAULT_MAX_HISTORIES``): a larger one is refused before any
     work with ``GameTooLargeError`` naming its estimated size. ``progress`` shows a bar on
@@ -270,14 +283,18 @@ def solve(
         raise InvalidArgumentError(f"iterations must be an int >= 1, not {iterations!r}")
     if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0 and np.isfinite(seconds)):
         raise InvalidArgumentError(f"seconds must be a number > 0, not {seconds!r}")
+    if isinstance(game, str):
+        game = make(game)
+    elif not hasattr(game, "options"):
+        raise InvalidArgumentError(f"solve needs a game (or a game's name), not {type(game).__name__}")
     core_game = _core.make(game.name, dict(game.options))
     show = sys.stderr.isatty() if progress is None else progress
     if method == "cfr+":
-        tree = exact.game_tree(core_game, exact.DEFAULT_MAX_HISTORIES if max_histories is None else max_histories)
+        tree = game_tree(core_game, DEFAULT_MAX_HISTORIES if max_histories is None else max_histories)
         plus = _core.CfrPlus(tree)
         started = time.monotonic()
         interrupted = _run(plus, iterations, seconds, show, "CFR+")
-        keys, counts, actions, probs = exact.table_of(tree, plus.average())
+        keys, counts, actions, probs = table_of(tree, plus.average())
         run: _core.Mccfr | _core.CfrPlus = plus
     else:
         mccfr = _core.Mccfr(core_game, method, seed)

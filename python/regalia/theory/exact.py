@@ -1,5 +1,5 @@
 """Exact game theory on games with explicit chance: the whole game tree, exact best responses
-and exploitability of any policy, and CFR+ (in Rust, over the tree).
+and exploitability of any policy, best responses as players, and CFR+ (in Rust, over the tree).
 
 >>> import regalia
 >>> from regalia import cfr, exact
@@ -8,6 +8,9 @@ and exploitability of any policy, and CFR+ (in Rust, over the tree).
 >>> exact.exploitability(game, exact.uniform).exploitability
 >>> policy = cfr.solve(game, method="cfr+", iterations=200)
 >>> policy.exploitability()
+>>> answer = exact.best_response(game, exact.uniform, seat=0)
+>>> answer.value, answer.line                          # what it wins, and how
+>>> regalia.play(game, [answer, "random"], seed=1)     # it plays as an agent
 
 A game's tree is enumerated only when it has at most ``max_histories`` histories
 (``DEFAULT_MAX_HISTORIES`` unless told otherwise): a larger one is refused before any work
@@ -16,24 +19,41 @@ with ``GameTooLargeError`` naming its estimated size. See docs/game-theory.md.
 
 from __future__ import annotations
 
-import json
-import threading
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from regalia import _core
 from regalia.core.errors import InvalidArgumentError
-from regalia.core.view import View, view_of
+from regalia.core.view import View
+from regalia.registry.catalog import make
+from regalia.theory.cfr import Policy
+from regalia.theory.tree import (
+    DEFAULT_MAX_HISTORIES,
+    Exploitability,
+    PolicyLike,
+    ProbabilisticAgent,
+    Progress,
+    TablePolicy,
+    exploitability,
+    game_tree,
+    table_of,
+    tree_policy,
+    uniform,
+)
 
 __all__ = [
     "DEFAULT_MAX_HISTORIES",
+    "BestResponse",
     "Exploitability",
+    "PolicyLike",
     "ProbabilisticAgent",
+    "Progress",
     "TablePolicy",
+    "best_response",
     "exploitability",
     "game_tree",
     "table_of",
@@ -41,160 +61,159 @@ __all__ = [
     "uniform",
 ]
 
-#: The most histories an exact method enumerates unless told otherwise.
-DEFAULT_MAX_HISTORIES = 5_000_000
-
-_TREES: dict[tuple[str, str, int], _core.GameTree] = {}
-_LOCK = threading.Lock()
+#: The ``method`` a best response's policy file names.
+METHOD = "best-response"
 
 
-@runtime_checkable
-class TablePolicy(Protocol):
-    """A policy stored as a table (``regalia.theory.cfr.Policy`` is one): per information-set
-    key its legal actions and their probabilities, in flat arrays, for one game."""
+@dataclass
+class BestResponse:
+    """Seat ``seat``'s best response to a policy, as a player: at each of the seat's
+    information sets the one action a best response plays there (``action_probabilities``
+    is that point mass). ``value`` is what it is worth against the policy (the seat's
+    expected return), ``policy_value`` what the seat gets playing the policy itself, so
+    ``value - policy_value`` is what the policy gives away from that seat.
 
-    keys: npt.NDArray[np.uint64]
-    counts: npt.NDArray[np.uint16]
-    actions: npt.NDArray[np.uint16]
-    probabilities: npt.NDArray[np.float32]
+    ``line`` is the principal line: of the ways the game can go when it plays against the
+    policy (chance and the policy's moves drawn by their probabilities), the most probable
+    of those that end best for it, written in the game's own move names (``"seat 0: ..."``,
+    ``"chance: ..."``), with its probability ``line_probability`` and ``line_returns``.
 
-    def check_game(self, game: str, options: dict[str, Any]) -> None:
-        """Raises when the table is not for ``game`` with ``options``."""
-        ...
+    It is an agent (``act``, ``action_probabilities``): it plays in matches, tournaments,
+    the gauntlet and the environments, in the game it was computed for (with
+    ``chance="explicit"``; other options are refused). At an information set that is not
+    its seat's it has no answer and plays uniformly at random. ``save`` writes it as a CFR
+    policy file (``cfr:policy=PATH`` plays it too); ``BestResponse.load`` reads it back.
+    """
 
+    policy: Policy
+    seat: int
+    value: float
+    policy_value: float
+    line: list[str]
+    line_actions: list[int]
+    line_probability: float
+    line_returns: list[float]
+    seed: int | None = None
+    name: str = "best-response"
+    _rng: random.Random = field(init=False, repr=False, compare=False)
 
-@runtime_checkable
-class ProbabilisticAgent(Protocol):
-    """An agent that can say how likely it is to play each legal action (the ``cfr`` agent
-    can): what ``exploitability`` measures."""
+    def __post_init__(self) -> None:
+        self._rng = random.Random(self.seed)
 
-    def action_probabilities(self, view: View) -> Mapping[int, float]:
-        """``{action: probability}`` over the view's legal actions."""
-        ...
+    @property
+    def gain(self) -> float:
+        """What the policy gives away from this seat: ``value - policy_value``."""
+        return self.value - self.policy_value
 
+    def game_start(self, view: View) -> None:
+        """Refuses a game it was not computed for."""
+        self.policy.check_game(view.game, dict(view.options))
 
-def uniform(view: View) -> dict[int, float]:
-    """Every legal action of the view equally likely."""
-    return dict.fromkeys(view.legal_actions, 1.0 / len(view.legal_actions))
+    def action_probabilities(self, view: View) -> dict[int, float]:
+        """Its move as a point mass (uniform at another seat's information set)."""
+        return self.policy.action_probabilities(view)
 
+    def act(self, view: View) -> int:
+        """The best response's move."""
+        probs = self.action_probabilities(view)
+        actions = list(probs)
+        return self._rng.choices(actions, weights=[probs[a] for a in actions])[0]
 
-@dataclass(frozen=True)
-class Exploitability:
-    """What a policy is worth against best responses, exactly: ``exploitability`` is
-    OpenSpiel's (``nash_conv`` over the number of seats); ``best_response_values[i]`` is seat
-    ``i``'s expected return when it best-responds to the others playing the policy, and
-    ``policy_values[i]`` its expected return when every seat plays the policy."""
+    def save(self, path: str | Path) -> None:
+        """Writes it as a CFR policy file; its header keeps the seat, the values and the line."""
+        self.policy.save(path)
 
-    exploitability: float
-    nash_conv: float
-    best_response_values: list[float]
-    policy_values: list[float]
-
-
-def _core_game(game: Any) -> Any:
-    """The extension's game for ``game`` (either backend)."""
-    return _core.make(game.name, dict(game.options))
-
-
-def game_tree(game: Any, max_histories: int = DEFAULT_MAX_HISTORIES) -> _core.GameTree:
-    """The whole tree of ``game`` (either backend, made with ``chance="explicit"``), kept for
-    later calls with the same game. ``GameTooLargeError`` (a ``ValueError``) naming the
-    estimated size when it has more than ``max_histories`` histories, before it is built;
-    ``InvalidArgumentError`` for a game without explicit chance."""
-    if isinstance(max_histories, bool) or not isinstance(max_histories, int) or max_histories < 1:
-        raise InvalidArgumentError(f"max_histories must be an int >= 1, not {max_histories!r}")
-    core = _core_game(game)
-    key = (core.name, json.dumps(core.options, sort_keys=True), max_histories)
-    with _LOCK:
-        tree = _TREES.get(key)
-        if tree is None:
-            tree = _core.GameTree(core, max_histories)
-            _TREES.clear()  # one tree at a time: they can be large
-            _TREES[key] = tree
-        return tree
-
-
-def _normalised(probs: Mapping[int, float], legal: list[int], where: str) -> list[float]:
-    """``probs`` over ``legal`` summing to one; ``InvalidArgumentError`` if it is no distribution."""
-    extra = set(probs) - set(legal)
-    if extra:
-        raise InvalidArgumentError(f"{where}: probabilities for actions that are not legal: {sorted(extra)}")
-    weights = [float(probs.get(a, 0.0)) for a in legal]
-    if any(not np.isfinite(w) or w < 0 for w in weights) or sum(weights) <= 0:
-        raise InvalidArgumentError(f"{where}: the probabilities must be finite, >= 0 and not all zero")
-    total = sum(weights)
-    return [w / total for w in weights]
-
-
-#: What ``exploitability`` measures (see there).
-PolicyLike = Any
-
-
-def tree_policy(game: Any, policy: PolicyLike, max_histories: int = DEFAULT_MAX_HISTORIES) -> npt.NDArray[np.float64]:
-    """``policy`` (see ``exploitability``) as one probability per information set and legal
-    action of ``game``'s tree, in the tree's order."""
-    tree = game_tree(game, max_histories)
-    if isinstance(policy, TablePolicy):
-        policy.check_game(game.name, dict(game.options))
-        return tree.table_policy(policy.keys, policy.counts, policy.actions, policy.probabilities)
-    keys, _, counts, actions = tree.information_sets()
-    out = np.empty(len(actions), dtype=np.float64)
-    starts = np.concatenate([[0], np.cumsum(counts, dtype=np.int64)])
-    if isinstance(policy, Mapping):
-        for i, key in enumerate(keys):
-            legal = [int(a) for a in actions[starts[i] : starts[i + 1]]]
-            stored = policy.get(int(key))
-            probs = _normalised(stored, legal, f"key {int(key)}") if stored else [1.0 / len(legal)] * len(legal)
-            out[starts[i] : starts[i + 1]] = probs
-        return out
-    ask = policy.action_probabilities if isinstance(policy, ProbabilisticAgent) else policy
-    if not callable(ask):
-        raise InvalidArgumentError(
-            "a policy must be a regalia.theory.cfr.Policy, a {key: {action: probability}} table, an agent "
-            f"with action_probabilities(view) or a function of a view, not {type(policy).__name__}"
+    @classmethod
+    def load(cls, path: str | Path, game: Any = None, seed: int | None = None) -> BestResponse:
+        """A best response saved by ``save`` (``PolicyFileError`` for a damaged file or, with
+        ``game``, one for another game or options; ``InvalidArgumentError`` for a policy file
+        that holds no best response)."""
+        policy = Policy.load(path, game)
+        info = policy.info
+        if info.get("method") != METHOD:
+            raise InvalidArgumentError(f"{path} holds a {info.get('method')!r} policy, not a best response")
+        line = info["line"]
+        return cls(
+            policy=policy,
+            seat=int(info["seat"]),
+            value=float(info["value"]),
+            policy_value=float(info["policy_value"]),
+            line=[str(m) for m in line["moves"]],
+            line_actions=[int(a) for a in line["actions"]],
+            line_probability=float(line["probability"]),
+            line_returns=[float(r) for r in line["returns"]],
+            seed=seed,
         )
-    core = _core_game(game)
-    name, options = core.name, dict(core.options)
-    for i in range(len(keys)):
-        state = core.new_state(0)
-        for a in tree.history(i):
-            state.apply(a)
-        seat = int(state.current_player)
-        view = view_of(state, seat, name, options, world_seed=i)
-        legal = [int(a) for a in actions[starts[i] : starts[i + 1]]]
-        out[starts[i] : starts[i + 1]] = _normalised(ask(view), legal, f"information set {i}")
-    return out
 
 
-def exploitability(game: Any, policy: PolicyLike, max_histories: int = DEFAULT_MAX_HISTORIES) -> Exploitability:
-    """The exact exploitability of ``policy`` in ``game`` (either backend, made with
-    ``chance="explicit"``, whose tree has at most ``max_histories`` histories), computed in
-    Rust. ``policy`` is a ``regalia.theory.cfr.Policy`` (uniform where it never met an information
-    set, as the ``cfr`` agent plays), a table ``{key: {action: probability}}`` keyed by
-    ``regalia.theory.cfr.information_state_key`` (uniform where a key is missing), an agent with
-    ``action_probabilities(view)``, or a function of an agent's ``View`` giving
-    ``{action: probability}`` (asked once per information set, with a view of one of its
-    states: it sees only what that seat sees)."""
+def best_response(
+    game: Any, policy: PolicyLike, seat: int, max_histories: int = DEFAULT_MAX_HISTORIES, seed: int | None = None
+) -> BestResponse:
+    """Seat ``seat``'s exact best response to ``policy`` (anything ``exploitability``
+    measures) in ``game`` (made with ``chance="explicit"``, its tree at most
+    ``max_histories`` histories), as a player (see ``BestResponse``) seeded with ``seed``.
+    Its value is the one ``exploitability`` reports for the seat."""
+    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < game.num_players:
+        raise InvalidArgumentError(f"seat must be from 0 to {game.num_players - 1}, not {seat!r}")
+    seat = int(seat)
     tree = game_tree(game, max_histories)
-    worth = tree.exploitability(tree_policy(game, policy, max_histories))
-    return Exploitability(
-        exploitability=float(worth["exploitability"]),
-        nash_conv=float(worth["nash_conv"]),
-        best_response_values=[float(v) for v in worth["best_response_values"]],
-        policy_values=[float(v) for v in worth["policy_values"]],
-    )
-
-
-def table_of(tree: _core.GameTree, aligned: npt.NDArray[np.float64]) -> tuple[Any, Any, Any, Any]:
-    """A tree-aligned policy as a table, keys ascending: ``(keys, counts, actions,
-    probabilities)`` as uint64, uint16, uint16 and float32 arrays (``Policy``'s)."""
-    keys, _, counts, actions = tree.information_sets()
+    aligned = tree_policy(game, policy, max_histories)
+    value, choices = _core.tree_best_response(tree, aligned, seat)
+    keys, seats, counts, actions = tree.information_sets()
     starts = np.concatenate([[0], np.cumsum(counts, dtype=np.int64)])
-    order = np.argsort(keys, kind="stable")
-    index = np.concatenate([np.arange(starts[i], starts[i + 1]) for i in order]) if len(order) else np.array([], int)
-    return (
-        keys[order].astype(np.uint64),
-        counts[order].astype(np.uint16),
-        actions[index].astype(np.uint16),
-        aligned[index].astype(np.float32),
+    profile = aligned.copy()
+    for i in np.flatnonzero(seats == seat):
+        profile[starts[i] : starts[i + 1]] = 0.0
+        profile[starts[i] + int(choices[i])] = 1.0
+    policy_value = float(tree.exploitability(aligned)["policy_values"][seat])
+    found = _core.tree_principal_line(tree, profile, seat)
+    history, probability, returns = found if found is not None else ([], 0.0, [])
+    moves = _move_names(game, history)
+    own = seats == seat
+    answer = np.where(_action_mask(counts, own), profile, 0.0)
+    table_keys, table_counts, table_actions, table_probs = table_of(tree, answer)
+    keep = np.isin(table_keys, keys[own])
+    action_keep = np.repeat(keep, table_counts.astype(np.int64))
+    core = _core.make(game.name, dict(game.options))
+    info = {
+        "game": core.name,
+        "options": dict(core.options),
+        "method": METHOD,
+        "seed": 0,
+        "iterations": 0,
+        "updates": 0,
+        "seconds": 0.0,
+        "interrupted": False,
+        "seat": seat,
+        "value": float(value),
+        "policy_value": policy_value,
+        "line": {"moves": moves, "actions": list(history), "probability": probability, "returns": list(returns)},
+    }
+    table = Policy(info, table_keys[keep], table_counts[keep], table_actions[action_keep], table_probs[action_keep])
+    return BestResponse(
+        policy=table,
+        seat=seat,
+        value=float(value),
+        policy_value=policy_value,
+        line=moves,
+        line_actions=[int(a) for a in history],
+        line_probability=float(probability),
+        line_returns=[float(r) for r in returns],
+        seed=seed,
     )
+
+
+def _action_mask(counts: Any, sets: Any) -> Any:
+    """``sets`` (one bool per information set) repeated over each set's actions."""
+    return np.repeat(sets, counts.astype(np.int64))
+
+
+def _move_names(game: Any, history: list[int]) -> list[str]:
+    """``history`` from the start of ``game``, each move in the game's own words."""
+    state = make(game.name, **dict(game.options)).new_state(0)
+    names = []
+    for a in history:
+        who = "chance" if state.is_chance_node else f"seat {state.current_player}"
+        names.append(f"{who}: {state.action_name(a)}")
+        state.apply(a)
+    return names

@@ -255,3 +255,109 @@ impl PyCfrPlus {
         worth(py, &e)
     }
 }
+
+/// `tree`'s best response of ``seat`` to ``policy`` (float64, aligned with the tree's actions):
+/// ``(value, choices)``, ``choices`` one int64 per information set, the index among its
+/// legal actions of the action the best response plays there (-1 at the other seats' sets);
+/// computed with the GIL released.
+#[pyfunction]
+pub fn tree_best_response<'py>(
+    py: Python<'py>,
+    tree: &Bound<'py, PyGameTree>,
+    policy: PyReadonlyArray1<'py, f64>,
+    seat: i64,
+) -> PyResult<(f64, Bound<'py, PyArray1<i64>>)> {
+    let inner = &tree.get().inner;
+    let p = aligned(inner, &policy)?;
+    let seat = tree_seat(inner, seat)?;
+    let (value, choices) = py.detach(|| regalia_engine::cfr::best_response(inner, &p, seat));
+    let choices: Vec<i64> = choices.iter().map(|c| c.map_or(-1, |j| j as i64)).collect();
+    Ok((value, PyArray1::from_vec(py, choices)))
+}
+
+/// The line of play where ``seat`` does best under ``profile`` (every seat's probabilities,
+/// aligned with the tree's actions): of the ends reached with a probability above zero, the
+/// most probable of those where its return is highest. ``(history, probability, returns)``,
+/// or None when no end is reached.
+#[pyfunction]
+pub fn tree_principal_line<'py>(
+    py: Python<'py>,
+    tree: &Bound<'py, PyGameTree>,
+    profile: PyReadonlyArray1<'py, f64>,
+    seat: i64,
+) -> PyResult<Option<Line>> {
+    let inner = &tree.get().inner;
+    let p = aligned(inner, &profile)?;
+    let seat = tree_seat(inner, seat)?;
+    let found = py.detach(|| regalia_engine::cfr::principal_line(inner, &p, seat));
+    Ok(found.map(|(n, probability)| {
+        let returns = match inner.nodes[n as usize].kind {
+            regalia_engine::cfr::tree::Kind::Terminal(r) => {
+                inner.returns[r as usize..r as usize + inner.num_players].to_vec()
+            }
+            _ => Vec::new(),
+        };
+        (inner.history(n), probability, returns)
+    }))
+}
+
+/// A line of play: its moves, its probability and its returns.
+type Line = (Vec<u16>, f64, Vec<f64>);
+
+/// Each information set's key as the game's seeded mode has it (uint64, in the tree's order):
+/// what a policy trained on the seeded game is keyed by.
+#[pyfunction]
+pub fn tree_seeded_keys<'py>(
+    py: Python<'py>,
+    tree: &Bound<'py, PyGameTree>,
+) -> Bound<'py, PyArray1<u64>> {
+    PyArray1::from_slice(py, &tree.get().inner.seeded_keys)
+}
+
+/// ``GameTree.table_policy`` for a table keyed as the game's seeded mode keys (a policy
+/// trained on the seeded game): each information set looked up by its seeded key.
+#[pyfunction]
+pub fn tree_seeded_table_policy<'py>(
+    py: Python<'py>,
+    tree: &Bound<'py, PyGameTree>,
+    keys: PyReadonlyArray1<'py, u64>,
+    counts: PyReadonlyArray1<'py, u16>,
+    actions: PyReadonlyArray1<'py, u16>,
+    probabilities: PyReadonlyArray1<'py, f32>,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let bad = |_| InvalidArgumentError::new_err("the table's arrays must be contiguous");
+    let (k, c, a, p) = (
+        keys.as_slice().map_err(bad)?,
+        counts.as_slice().map_err(bad)?,
+        actions.as_slice().map_err(bad)?,
+        probabilities.as_slice().map_err(bad)?,
+    );
+    let total: usize = c.iter().map(|&n| n as usize).sum();
+    if k.len() != c.len()
+        || a.len() != total
+        || p.len() != total
+        || k.windows(2).any(|w| w[0] >= w[1])
+    {
+        return Err(InvalidArgumentError::new_err(
+            "a table needs ascending keys, one count per key, and as many actions and probabilities as the counts add up to",
+        ));
+    }
+    let inner = &tree.get().inner;
+    Ok(PyArray1::from_vec(
+        py,
+        inner.policy_from_seeded_table(k, c, a, p),
+    ))
+}
+
+/// ``seat`` checked against ``tree``'s seats.
+fn tree_seat(tree: &Tree, seat: i64) -> PyResult<usize> {
+    usize::try_from(seat)
+        .ok()
+        .filter(|&s| s < tree.num_players)
+        .ok_or_else(|| {
+            InvalidArgumentError::new_err(format!(
+                "seat must be from 0 to {}, not {seat}",
+                tree.num_players - 1
+            ))
+        })
+}

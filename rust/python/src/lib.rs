@@ -105,6 +105,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<exact::PyGameTree>()?;
     m.add_class::<exact::PyCfrPlus>()?;
     m.add_function(wrap_pyfunction!(cfr::information_state_key, m)?)?;
+    m.add_function(wrap_pyfunction!(exact::tree_best_response, m)?)?;
+    m.add_function(wrap_pyfunction!(exact::tree_principal_line, m)?)?;
+    m.add_function(wrap_pyfunction!(exact::tree_seeded_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(exact::tree_seeded_table_policy, m)?)?;
     m.add_class::<solver::PyPlanner>()?;
     m.add_function(wrap_pyfunction!(make, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable
 from typing import Any
 
+from regalia.agents.measure import SAMPLES, choice_distribution
 from regalia.agents.rules import duell_der_drachen, duo, duo_regna, regine, regnum
 from regalia.core.errors import InvalidOptionError
 from regalia.core.view import View
@@ -25,13 +27,24 @@ POLICIES: dict[str, Policy] = {
 
 
 class RulesAgent:
-    """Plays the rule-based policy of whatever game it is given (see ``POLICIES``)."""
+    """Plays the rule-based policy of whatever game it is given (see ``POLICIES``).
+
+    It remembers what it saw during a game (``adaptive``): measured exactly, it is the
+    behaviour strategy it plays over its own information states, its memory rebuilt by
+    replaying the game to each (``regalia.theory.tree``). ``action_probabilities(view)`` is a
+    point mass where the policy draws nothing at random, else the frequencies of ``samples``
+    choices (16 unless set) with generators seeded from the agent's seed
+    (``regalia.agents.measure``)."""
 
     name = "rules"
     #: The games it plays: those with a policy.
     games: tuple[str, ...] | None = tuple(POLICIES)
+    #: Its choices depend on what it saw earlier in the game.
+    adaptive = True
 
     def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.samples = SAMPLES
         self._rng = random.Random(seed)
         self._memory: dict[str, Any] = {}
 
@@ -41,10 +54,20 @@ class RulesAgent:
 
     def act(self, view: View) -> int:
         """The policy's choice."""
-        try:
-            policy = POLICIES[view.game]
-        except KeyError:
-            raise InvalidOptionError(
-                f"no rule-based player for {view.game!r} yet; games with one: {', '.join(POLICIES)}"
-            ) from None
-        return policy(view, self._rng, self._memory)
+        return _policy_of(view)(view, self._rng, self._memory)
+
+    def action_probabilities(self, view: View) -> dict[int, float]:
+        """How likely the policy is to choose each legal action with what it remembers now
+        (its memory is left as it is)."""
+        policy = _policy_of(view)
+        return choice_distribution(lambda rng: policy(view, rng, copy.deepcopy(self._memory)), self.seed, self.samples)
+
+
+def _policy_of(view: View) -> Policy:
+    """The rule-based policy of the view's game, or ``InvalidOptionError``."""
+    try:
+        return POLICIES[view.game]
+    except KeyError:
+        raise InvalidOptionError(
+            f"no rule-based player for {view.game!r} yet; games with one: {', '.join(POLICIES)}"
+        ) from None

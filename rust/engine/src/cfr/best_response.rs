@@ -177,3 +177,91 @@ impl BestResponse<'_> {
         best
     }
 }
+
+/// `seat`'s best response to `policy` as a strategy: its value, and for every information set
+/// the index of the action it plays (`None` at the other seats' sets). At a set the policy
+/// and chance never reach, where every action is worth the same nothing, it plays the action
+/// best summed over the set's histories as if each were reached (a sensible answer should
+/// the policy ever go there, as a deviation from it could).
+pub fn best_response(tree: &Tree, policy: &[f64], seat: Seat) -> (f64, Vec<Option<usize>>) {
+    let mut reach = vec![0.0; tree.nodes.len()];
+    reach[0] = 1.0;
+    for n in 0..tree.nodes.len() {
+        let kind = tree.nodes[n].kind;
+        for (j, e) in tree.node_edges(n as u32).iter().enumerate() {
+            reach[e.child as usize] =
+                reach[n] * weight(tree, policy, kind, j, e.probability, Some(seat));
+        }
+    }
+    let mut br = BestResponse {
+        tree,
+        policy,
+        seat,
+        reach,
+        value: vec![f64::NAN; tree.nodes.len()],
+        choice: vec![None; tree.sets.len()],
+    };
+    let value = br.value_of(0);
+    for s in 0..tree.sets.len() as u32 {
+        if tree.sets[s as usize].seat != seat || br.choice[s as usize].is_some() {
+            continue;
+        }
+        let reached = tree
+            .set_members(s)
+            .iter()
+            .any(|&h| br.reach[h as usize] > 0.0);
+        if reached {
+            br.choose(s);
+            continue;
+        }
+        let len = tree.sets[s as usize].len as usize;
+        let mut totals = vec![0.0; len];
+        for &h in tree.set_members(s) {
+            for (j, e) in tree.node_edges(h).iter().enumerate() {
+                totals[j] += br.value_of(e.child);
+            }
+        }
+        let mut best = 0;
+        for (j, &t) in totals.iter().enumerate() {
+            if t > totals[best] {
+                best = j;
+            }
+        }
+        br.choice[s as usize] = Some(best);
+    }
+    (value, br.choice)
+}
+
+/// The line of play where `seat` does best against the others under `profile` (every seat's
+/// probabilities, aligned with `tree.actions`; the seat's own included): of the ends reached
+/// with a probability above zero, those where `seat`'s return is highest (within `1e-9`), and
+/// of them the most probable. Its node, and its probability under the profile and chance.
+pub fn principal_line(tree: &Tree, profile: &[f64], seat: Seat) -> Option<(u32, f64)> {
+    let mut reach = vec![0.0; tree.nodes.len()];
+    reach[0] = 1.0;
+    let mut best: Option<(u32, f64, f64)> = None;
+    for n in 0..tree.nodes.len() {
+        let node = tree.nodes[n];
+        if reach[n] <= 0.0 {
+            continue;
+        }
+        if let Kind::Terminal(r) = node.kind {
+            let ret = tree.returns[r as usize + seat];
+            let better = match best {
+                None => true,
+                Some((_, b_ret, b_reach)) => {
+                    ret > b_ret + 1e-9 || (ret >= b_ret - 1e-9 && reach[n] > b_reach)
+                }
+            };
+            if better {
+                best = Some((n as u32, ret, reach[n]));
+            }
+            continue;
+        }
+        for (j, e) in tree.node_edges(n as u32).iter().enumerate() {
+            reach[e.child as usize] =
+                reach[n] * weight(tree, profile, node.kind, j, e.probability, None);
+        }
+    }
+    best.map(|(n, _, p)| (n, p))
+}

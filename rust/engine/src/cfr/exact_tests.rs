@@ -209,3 +209,55 @@ fn no_key_of_the_tree_stands_for_two_information_state_strings() {
     }
     assert_eq!(strings.len(), tree.sets.len());
 }
+
+#[test]
+fn a_best_response_played_as_a_strategy_is_worth_its_value_and_its_line_ends_best() {
+    let tree = Tree::build(&two_rounds(), 100_000).unwrap();
+    let uniform = tree.uniform();
+    for seat in 0..2 {
+        let (value, choices) = super::best_response::best_response(&tree, &uniform, seat);
+        assert!((value - best_response_value(&tree, &uniform, seat)).abs() < 1e-12);
+        let mut profile = uniform.clone();
+        for (s, set) in tree.sets.iter().enumerate() {
+            let first = set.first as usize;
+            match choices[s] {
+                Some(j) if set.seat == seat => {
+                    profile[first..first + set.len as usize].fill(0.0);
+                    profile[first + j] = 1.0;
+                }
+                None if set.seat != seat => {}
+                other => panic!("set {s} of seat {} has choice {other:?}", set.seat),
+            }
+        }
+        assert!((values(&tree, &profile)[seat] - value).abs() < 1e-12);
+        let (end, probability) =
+            super::best_response::principal_line(&tree, &profile, seat).unwrap();
+        let Kind::Terminal(r) = tree.nodes[end as usize].kind else {
+            panic!("the line ends at an end of the game");
+        };
+        let best = tree
+            .returns
+            .chunks(2)
+            .map(|r| r[seat])
+            .fold(f64::MIN, f64::max);
+        assert_eq!(tree.returns[r as usize + seat], best);
+        assert!(probability > 0.0 && probability <= 1.0);
+    }
+}
+
+#[test]
+fn seeded_keys_take_in_a_run_of_chance_outcomes_once() {
+    // The seeded game deals its first dragon inside the first step; the explicit game shows it
+    // at a chance node first. At the first decision the seeded key is a seeded game's key.
+    let explicit = two_rounds();
+    let tree = Tree::build(&explicit, 100_000).unwrap();
+    assert_eq!(tree.seeded_keys.len(), tree.sets.len());
+    let seeded =
+        duo_regna(serde_json::json!({"dragon_deck": [2, 1], "dragons_to_win": 2, "max_rounds": 2}));
+    let mut scratch = Scratch::new(&seeded);
+    for seed in 0..20 {
+        let state = seeded.new_state(Rng::new(seed));
+        let key = Tracker::new(&seeded, &state, &mut scratch).key(0);
+        assert!(tree.seeded_keys.contains(&key), "seed {seed}");
+    }
+}

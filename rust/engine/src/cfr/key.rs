@@ -258,6 +258,91 @@ impl Hasher for KeyHasher {
 /// The map builder for [`KeyHasher`].
 pub type KeyBuild = BuildHasherDefault<KeyHasher>;
 
+/// Every seat's key as the game's *seeded* mode would have it, kept while a game with explicit
+/// chance is walked: the same words as [`Tracker`]'s, but a seat's observation tensor is taken
+/// in only where someone decides (never at a chance node), so a run of chance outcomes (a deal
+/// card by card, a draw after a move) is seen once, as it is when a seeded game draws it
+/// inside one step. A policy trained on the seeded game is keyed so, and can be looked up in
+/// the explicit game's tree by these keys ([`super::tree::Tree::seeded_keys`]). Two explicit
+/// information sets that differ only in the order of chance outcomes the seat saw within one
+/// run have the same seeded key: the seeded game never shows that order.
+#[derive(Clone, Copy, Debug)]
+pub struct SeededTracker {
+    /// Each seat's key.
+    keys: [u64; MAX_SEATS],
+    /// The digest each seat's key absorbed last.
+    seen: [u64; MAX_SEATS],
+    /// Seats in the game.
+    seats: usize,
+    /// Whether the first decision (where the seeded game starts) has been reached.
+    started: bool,
+}
+
+impl SeededTracker {
+    /// The keys at `state`, the root of a game with explicit chance (or any state).
+    ///
+    /// # Panics
+    /// If the game has more than [`MAX_SEATS`] seats (no game has).
+    pub fn new<G: Game>(game: &G, state: &G::State, scratch: &mut Scratch) -> Self {
+        let seats = game.num_players();
+        assert!(
+            seats <= MAX_SEATS,
+            "a key tracker holds at most {MAX_SEATS} seats"
+        );
+        let mut t = SeededTracker {
+            keys: [0; MAX_SEATS],
+            seen: [0; MAX_SEATS],
+            seats,
+            started: false,
+        };
+        for seat in 0..seats {
+            t.keys[seat] = start(seat);
+        }
+        if game.current_player(state).is_some() {
+            t.observe(game, state, scratch);
+        }
+        t
+    }
+
+    /// `seat`'s key now.
+    #[inline]
+    pub fn key(&self, seat: Seat) -> u64 {
+        self.keys[seat]
+    }
+
+    /// Updates every seat's key after `mover` (any value that is not a seat at a chance node)
+    /// played `action`, which led to `state`: the mover's action, and every seat's tensor
+    /// where `state` is a decision.
+    pub fn after<G: Game>(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        mover: Seat,
+        action: Action,
+        scratch: &mut Scratch,
+    ) {
+        if mover < self.seats {
+            self.keys[mover] = absorb(self.keys[mover], played(action));
+        }
+        if game.current_player(state).is_some() {
+            self.observe(game, state, scratch);
+        }
+    }
+
+    /// Every seat's observation tensor in `state`, absorbed where it is new (all of them at
+    /// the first decision).
+    fn observe<G: Game>(&mut self, game: &G, state: &G::State, scratch: &mut Scratch) {
+        for seat in 0..self.seats {
+            let d = scratch.digest(game, state, seat);
+            if !self.started || d != self.seen[seat] {
+                self.keys[seat] = absorb(self.keys[seat], d);
+                self.seen[seat] = d;
+            }
+        }
+        self.started = true;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

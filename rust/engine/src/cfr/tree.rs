@@ -8,7 +8,7 @@
 //! (Knuth's estimator) and, when that is not far beyond the limit, counted by a walk that
 //! stops at the limit.
 
-use super::key::{KeyBuild, Scratch, Tracker, MAX_SEATS};
+use super::key::{KeyBuild, Scratch, SeededTracker, Tracker, MAX_SEATS};
 use crate::actions::Action;
 use crate::error::Error;
 use crate::game::{Game, Seat};
@@ -84,11 +84,20 @@ pub struct TooLarge {
 
 impl fmt::Display for TooLarge {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the game tree has about {:.3e} histories (estimated from {PROBES} random paths), more than the limit of {}: exact methods need a smaller variant (see docs/game-theory.md) or a larger limit",
-            self.estimate, self.limit
-        )
+        if self.estimate.is_finite() {
+            write!(
+                f,
+                "the game tree has about {:.3e} histories (estimated from {PROBES} random paths), more than the limit of {}: exact methods need a smaller variant (see docs/game-theory.md) or a larger limit",
+                self.estimate, self.limit
+            )
+        } else {
+            // The estimate's products of branching factors overflowed a float.
+            write!(
+                f,
+                "the game tree has more than {:.3e} histories (too many to estimate from {PROBES} random paths), more than the limit of {}: exact methods need a smaller variant (see docs/game-theory.md)",
+                f64::MAX, self.limit
+            )
+        }
     }
 }
 
@@ -118,6 +127,9 @@ pub struct Tree {
     pub edges: Vec<Edge>,
     /// Every information set, in the order first met.
     pub sets: Vec<InfoSet>,
+    /// Each information set's key as the game's seeded mode has it ([`SeededTracker`]): what
+    /// a policy trained on the seeded game is keyed by.
+    pub seeded_keys: Vec<u64>,
     /// Every information set's legal actions, ascending, each set's in one block.
     pub actions: Vec<Action>,
     /// The decision nodes of each information set: `members[member_start[i]..member_start[i + 1]]`.
@@ -202,7 +214,8 @@ impl Tree {
         };
         let mut scratch = Scratch::new(game);
         let tracker = Tracker::new(game, &root, &mut scratch);
-        tree.add(game, root, tracker, 0, stop, &mut scratch);
+        let seeded = SeededTracker::new(game, &root, &mut scratch);
+        tree.add(game, root, (tracker, seeded), 0, stop, &mut scratch);
         if tree.stopped {
             return Err(Error::InvalidArgument("the game tree's walk was stopped".into()).into());
         }
@@ -221,7 +234,7 @@ impl Tree {
         &mut self,
         game: &G,
         state: G::State,
-        tracker: Tracker,
+        (tracker, seeded): (Tracker, SeededTracker),
         parent: u32,
         stop: &AtomicBool,
         scratch: &mut Scratch,
@@ -244,7 +257,11 @@ impl Tree {
         };
         let kind = match mover {
             Some(seat) if !outcomes.is_empty() => {
-                Kind::Decision(self.set_of(tracker.key(seat), seat, &outcomes))
+                let set = self.set_of(tracker.key(seat), seat, &outcomes);
+                if set as usize == self.seeded_keys.len() {
+                    self.seeded_keys.push(seeded.key(seat));
+                }
+                Kind::Decision(set)
             }
             _ if outcomes.is_empty() => {
                 let start = self.returns.len() as u32;
@@ -267,9 +284,11 @@ impl Tree {
                 child: 0,
             }));
         for (i, &(action, _)) in outcomes.iter().enumerate() {
-            let (mut child, mut t) = (state.clone(), tracker);
-            t.apply_unless_over(game, &mut child, mover.unwrap_or(NOBODY), action, scratch);
-            let c = self.add(game, child, t, at, stop, scratch);
+            let (mut child, mut t, mut u) = (state.clone(), tracker, seeded);
+            let by = mover.unwrap_or(NOBODY);
+            t.apply_unless_over(game, &mut child, by, action, scratch);
+            u.after(game, &child, by, action, scratch);
+            let c = self.add(game, child, (t, u), at, stop, scratch);
             self.edges[first as usize + i].child = c;
         }
         at
@@ -398,6 +417,30 @@ impl Tree {
         actions: &[Action],
         probs: &[f32],
     ) -> Vec<f64> {
+        self.policy_by_keys(|i| self.sets[i].key, keys, counts, actions, probs)
+    }
+
+    /// [`Tree::policy_from_table`] for a table keyed as the game's seeded mode keys
+    /// ([`Tree::seeded_keys`]): a policy trained on the seeded game, measured on this one.
+    pub fn policy_from_seeded_table(
+        &self,
+        keys: &[u64],
+        counts: &[u16],
+        actions: &[Action],
+        probs: &[f32],
+    ) -> Vec<f64> {
+        self.policy_by_keys(|i| self.seeded_keys[i], keys, counts, actions, probs)
+    }
+
+    /// A table's policy, each information set `i` looked up by `key_of(i)`.
+    fn policy_by_keys(
+        &self,
+        key_of: impl Fn(usize) -> u64,
+        keys: &[u64],
+        counts: &[u16],
+        actions: &[Action],
+        probs: &[f32],
+    ) -> Vec<f64> {
         let mut starts = Vec::with_capacity(keys.len());
         let mut at = 0usize;
         for &c in counts {
@@ -406,7 +449,7 @@ impl Tree {
         }
         let mut out = self.uniform();
         for (i, set) in self.sets.iter().enumerate() {
-            let Ok(k) = keys.binary_search(&set.key) else {
+            let Ok(k) = keys.binary_search(&key_of(i)) else {
                 continue;
             };
             let range = starts[k]..starts[k] + counts[k] as usize;

@@ -1,0 +1,293 @@
+"""The whole game tree of a game with explicit chance, any policy laid over it (one
+probability per information set and legal action), and the exact exploitability of that
+policy, computed in Rust. ``regalia.theory.exact`` adds best responses as players and is the
+public face of this module (``regalia.exact``); CFR+ (``regalia.theory.cfr``) solves over
+the same tree.
+
+A game's tree is enumerated only when it has at most ``max_histories`` histories
+(``DEFAULT_MAX_HISTORIES`` unless told otherwise): a larger one is refused before any work
+with ``GameTooLargeError`` naming its estimated size. See docs/game-theory.md.
+
+An agent whose choices depend on what it saw earlier in the game (its memory: an opponent
+model, a read of her bets) says so with a true ``adaptive`` attribute. It is then measured
+as the behaviour strategy it is over its own information states: at each information set a
+fresh copy of the agent (copied once from the one given) is shown the game from the start
+along one history that reaches the set (``game_start``, then ``observe(view)`` if it has
+that, else ``act(view)``, at each of its seat's earlier decisions, the history's moves
+played whatever it chose), and then asked ``action_probabilities``. Every history of a set
+shows the seat the same things, so which one is replayed does not matter, up to the worlds
+its views sample.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from regalia import _core
+from regalia.core.errors import InvalidArgumentError
+from regalia.core.seeds import derive_seed
+from regalia.core.view import View, view_of
+
+__all__ = [
+    "DEFAULT_MAX_HISTORIES",
+    "Exploitability",
+    "PolicyLike",
+    "ProbabilisticAgent",
+    "Progress",
+    "TablePolicy",
+    "exploitability",
+    "game_tree",
+    "table_of",
+    "tree_policy",
+    "uniform",
+]
+
+#: The most histories an exact method enumerates unless told otherwise.
+DEFAULT_MAX_HISTORIES = 5_000_000
+
+_TREES: dict[tuple[str, str, int], _core.GameTree] = {}
+_LOCK = threading.Lock()
+
+
+@runtime_checkable
+class TablePolicy(Protocol):
+    """A policy stored as a table (``regalia.theory.cfr.Policy`` is one): per information-set
+    key its legal actions and their probabilities, in flat arrays, for one game."""
+
+    keys: npt.NDArray[np.uint64]
+    counts: npt.NDArray[np.uint16]
+    actions: npt.NDArray[np.uint16]
+    probabilities: npt.NDArray[np.float32]
+
+    def check_game(self, game: str, options: dict[str, Any]) -> None:
+        """Raises when the table is not for ``game`` with ``options``."""
+        ...
+
+
+@runtime_checkable
+class ProbabilisticAgent(Protocol):
+    """An agent that can say how likely it is to play each legal action (the ``cfr`` agent
+    can): what ``exploitability`` measures."""
+
+    def action_probabilities(self, view: View) -> Mapping[int, float]:
+        """``{action: probability}`` over the view's legal actions."""
+        ...
+
+
+def uniform(view: View) -> dict[int, float]:
+    """Every legal action of the view equally likely."""
+    return dict.fromkeys(view.legal_actions, 1.0 / len(view.legal_actions))
+
+
+@dataclass(frozen=True)
+class Exploitability:
+    """What a policy is worth against best responses, exactly: ``exploitability`` is
+    OpenSpiel's (``nash_conv`` over the number of seats); ``best_response_values[i]`` is seat
+    ``i``'s expected return when it best-responds to the others playing the policy, and
+    ``policy_values[i]`` its expected return when every seat plays the policy."""
+
+    exploitability: float
+    nash_conv: float
+    best_response_values: list[float]
+    policy_values: list[float]
+
+
+def _core_game(game: Any) -> Any:
+    """The extension's game for ``game`` (either backend)."""
+    return _core.make(game.name, dict(game.options))
+
+
+def game_tree(game: Any, max_histories: int = DEFAULT_MAX_HISTORIES) -> _core.GameTree:
+    """The whole tree of ``game`` (either backend, made with ``chance="explicit"``), kept for
+    later calls with the same game. ``GameTooLargeError`` (a ``ValueError``) naming the
+    estimated size when it has more than ``max_histories`` histories, before it is built;
+    ``InvalidArgumentError`` for a game without explicit chance."""
+    if isinstance(max_histories, bool) or not isinstance(max_histories, int) or max_histories < 1:
+        raise InvalidArgumentError(f"max_histories must be an int >= 1, not {max_histories!r}")
+    core = _core_game(game)
+    key = (core.name, json.dumps(core.options, sort_keys=True), max_histories)
+    with _LOCK:
+        tree = _TREES.get(key)
+        if tree is None:
+            tree = _core.GameTree(core, max_histories)
+            _TREES.clear()  # one tree at a time: they can be large
+            _TREES[key] = tree
+        return tree
+
+
+def _normalised(probs: Any, legal: list[int], where: str) -> list[float]:
+    """``probs`` over ``legal`` summing to one; ``InvalidArgumentError`` if it is no distribution."""
+    if not isinstance(probs, Mapping):
+        hint = (
+            " (an action id: a policy gives the probability of every legal action, "
+            "{action: probability}; a point mass is {action: 1.0})"
+            if isinstance(probs, int | np.integer) and not isinstance(probs, bool)
+            else ""
+        )
+        raise InvalidArgumentError(
+            f"{where}: the policy returned {probs!r}{hint}, not a {{action: probability}} mapping"
+        )
+    extra = set(probs) - set(legal)
+    if extra:
+        raise InvalidArgumentError(f"{where}: probabilities for actions that are not legal: {sorted(extra)}")
+    weights = [float(probs.get(a, 0.0)) for a in legal]
+    if any(not np.isfinite(w) or w < 0 for w in weights) or sum(weights) <= 0:
+        raise InvalidArgumentError(f"{where}: the probabilities must be finite, >= 0 and not all zero")
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+#: What ``exploitability`` measures (see there).
+PolicyLike = Any
+
+
+#: Told how far a policy has been asked: ``progress(done, total)`` information sets.
+Progress = Callable[[int, int], None]
+
+
+def tree_policy(
+    game: Any, policy: PolicyLike, max_histories: int = DEFAULT_MAX_HISTORIES, progress: Progress | None = None
+) -> npt.NDArray[np.float64]:
+    """``policy`` (see ``exploitability``) as one probability per information set and legal
+    action of ``game``'s tree, in the tree's order. An agent or function is asked once per
+    information set, and ``progress(done, total)`` (when given) is called after each."""
+    tree = game_tree(game, max_histories)
+    if isinstance(policy, np.ndarray):
+        if policy.shape != (len(tree.information_sets()[3]),):
+            raise InvalidArgumentError(
+                f"an array policy has one probability per information set and legal action of the tree, "
+                f"{len(tree.information_sets()[3])}, not an array of shape {policy.shape}"
+            )
+        return policy.astype(np.float64)
+    if isinstance(policy, str):
+        raise InvalidArgumentError(
+            f"{policy!r} is a name: regalia.exact.exploitability makes a built-in agent from its name "
+            "(regalia.theory sits below the agents); here pass the agent itself"
+        )
+    if isinstance(policy, TablePolicy):
+        if len(policy.keys) == 0:
+            raise InvalidArgumentError(
+                "the policy's table is empty (its run learnt nothing: no iteration ended), so it would be "
+                "measured as uniform play; to measure uniform play, pass regalia.exact.uniform"
+            )
+        if _seeded_for(policy, game):
+            return _core.tree_seeded_table_policy(
+                tree, policy.keys, policy.counts, policy.actions, policy.probabilities
+            )
+        policy.check_game(game.name, dict(game.options))
+        return tree.table_policy(policy.keys, policy.counts, policy.actions, policy.probabilities)
+    keys, _, counts, actions = tree.information_sets()
+    out = np.empty(len(actions), dtype=np.float64)
+    starts = np.concatenate([[0], np.cumsum(counts, dtype=np.int64)])
+    if isinstance(policy, Mapping):
+        for i, key in enumerate(keys):
+            legal = [int(a) for a in actions[starts[i] : starts[i + 1]]]
+            stored = policy.get(int(key))
+            probs = _normalised(stored, legal, f"key {int(key)}") if stored else [1.0 / len(legal)] * len(legal)
+            out[starts[i] : starts[i + 1]] = probs
+        return out
+    ask = policy.action_probabilities if isinstance(policy, ProbabilisticAgent) else policy
+    if not callable(ask):
+        raise InvalidArgumentError(
+            "a policy must be a regalia.theory.cfr.Policy, a {key: {action: probability}} table, an agent "
+            f"with action_probabilities(view) or a function of a view, not {type(policy).__name__}"
+        )
+    core = _core_game(game)
+    name, options = core.name, dict(core.options)
+    pristine = copy.deepcopy(policy) if getattr(policy, "adaptive", False) else None
+    for i in range(len(keys)):
+        state = core.new_state(0)
+        history = tree.history(i)
+        if pristine is not None:
+            agent = copy.deepcopy(pristine)
+            _replay(agent, state, history, name, options, i)
+            ask = agent.action_probabilities
+        else:
+            for a in history:
+                state.apply(a)
+        seat = int(state.current_player)
+        view = view_of(state, seat, name, options, world_seed=i)
+        legal = [int(a) for a in actions[starts[i] : starts[i + 1]]]
+        out[starts[i] : starts[i + 1]] = _normalised(ask(view), legal, f"information set {i}")
+        if progress is not None:
+            progress(i + 1, len(keys))
+    return out
+
+
+def _replay(agent: Any, state: Any, history: list[int], name: str, options: dict[str, Any], index: int) -> None:
+    """Plays ``history`` (to a decision of the seat the agent plays) from ``state``, the
+    start, showing ``agent`` its seat's views as a match would: ``game_start``, then at each
+    of its earlier decisions ``observe(view)`` where it has one, else ``act(view)`` (what it
+    chose is not played: the history's move is)."""
+    replayed = state.clone()
+    for a in history:
+        replayed.apply(a)
+    seat = int(replayed.current_player)
+    start = getattr(agent, "game_start", None)
+    if callable(start):
+        start(view_of(state, seat, name, options, world_seed=derive_seed(index, 0)))
+    shown = getattr(agent, "observe", None)
+    shown = shown if callable(shown) else agent.act
+    for ply, a in enumerate(history):
+        if not state.is_chance_node and state.current_player == seat:
+            shown(view_of(state, seat, name, options, world_seed=derive_seed(index, ply + 1)))
+        state.apply(a)
+
+
+def _seeded_for(policy: Any, game: Any) -> bool:
+    """Whether ``policy`` was computed on the seeded mode of ``game`` (made with explicit
+    chance, its options otherwise the same): then it is looked up by the keys the seeded game
+    gives each information set (``regalia._core.tree_seeded_keys``)."""
+    theirs = getattr(policy, "options", None)
+    mine = dict(game.options)
+    if not isinstance(theirs, Mapping) or mine.get("chance") != "explicit" or theirs.get("chance") == "explicit":
+        return False
+    if getattr(policy, "game", None) != game.name:
+        return False
+    rest = {k: v for k, v in theirs.items() if k != "chance"}
+    return rest == {k: v for k, v in mine.items() if k != "chance"}
+
+
+def exploitability(
+    game: Any, policy: PolicyLike, max_histories: int = DEFAULT_MAX_HISTORIES, progress: Progress | None = None
+) -> Exploitability:
+    """The exact exploitability of ``policy`` in ``game`` (either backend, made with
+    ``chance="explicit"``, whose tree has at most ``max_histories`` histories), computed in
+    Rust. ``policy`` is a ``regalia.theory.cfr.Policy`` (uniform where it never met an information
+    set, as the ``cfr`` agent plays), a table ``{key: {action: probability}}`` keyed by
+    ``regalia.theory.cfr.information_state_key`` (uniform where a key is missing), an agent with
+    ``action_probabilities(view)``, an array aligned with the tree (``tree_policy``'s, so that
+    a slow agent is asked once for several measurements), or a function of an agent's ``View`` giving
+    ``{action: probability}`` (asked once per information set, with a view of one of its
+    states: it sees only what that seat sees; ``progress(done, total)`` is told after each)."""
+    tree = game_tree(game, max_histories)
+    worth = tree.exploitability(tree_policy(game, policy, max_histories, progress))
+    return Exploitability(
+        exploitability=float(worth["exploitability"]),
+        nash_conv=float(worth["nash_conv"]),
+        best_response_values=[float(v) for v in worth["best_response_values"]],
+        policy_values=[float(v) for v in worth["policy_values"]],
+    )
+
+
+def table_of(tree: _core.GameTree, aligned: npt.NDArray[np.float64]) -> tuple[Any, Any, Any, Any]:
+    """A tree-aligned policy as a table, keys ascending: ``(keys, counts, actions,
+    probabilities)`` as uint64, uint16, uint16 and float32 arrays (``Policy``'s)."""
+    keys, _, counts, actions = tree.information_sets()
+    starts = np.concatenate([[0], np.cumsum(counts, dtype=np.int64)])
+    order = np.argsort(keys, kind="stable")
+    index = np.concatenate([np.arange(starts[i], starts[i + 1]) for i in order]) if len(order) else np.array([], int)
+    return (
+        keys[order].astype(np.uint64),
+        counts[order].astype(np.uint16),
+        actions[index].astype(np.uint16),
+        aligned[index].astype(np.float32),
+    )
