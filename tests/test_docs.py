@@ -19,7 +19,10 @@ def python_blocks(page: str) -> list[str]:
     return re.findall(r"```python\n(.*?)```", (ROOT / page).read_text(), flags=re.S)
 
 
-@pytest.mark.parametrize(("page", "printed"), [("docs/agents.md", "lookahead"), ("docs/table.md", "took back"), ("README.md", "moves a game")])
+EXAMPLES = [("docs/agents.md", "lookahead"), ("docs/table.md", "took back"), ("README.md", "moves a game")]
+
+
+@pytest.mark.parametrize(("page", "printed"), EXAMPLES)
 def test_the_examples_run(page: str, printed: str, capsys: pytest.CaptureFixture[str]) -> None:
     blocks = python_blocks(page)
     assert blocks, f"{page} has no python example"

@@ -65,14 +65,20 @@ PUBLIC_PATHS = {
 }
 
 
+#: Names a short path wraps instead of re-exporting: ``regalia.exact`` (above the agents) takes
+#: an agent by its name too.
+WRAPPED = {"regalia.exact": {"exploitability", "best_response"}}
+
+
 @pytest.mark.parametrize("path", sorted(PUBLIC_PATHS))
 def test_every_documented_path_still_imports_with_every_public_name(path: str) -> None:
     if path == "regalia.sb3":
         pytest.importorskip("stable_baselines3")  # the learn extra (CI installs it for its own run)
     short, real = importlib.import_module(path), importlib.import_module(PUBLIC_PATHS[path])
-    assert short.__all__ == real.__all__ and short.__all__
+    assert sorted(short.__all__) == sorted(real.__all__) and short.__all__
     for name in real.__all__:
-        assert getattr(short, name) is getattr(real, name), f"{path}.{name}"
+        wrapped = name in WRAPPED.get(path, set())
+        assert (getattr(short, name) is getattr(real, name)) != wrapped, f"{path}.{name}"
 
 
 def test_the_front_door_and_the_gymnasium_ids_still_work() -> None:

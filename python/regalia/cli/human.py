@@ -44,6 +44,7 @@ def help_text(width: int) -> str:
         lines += textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest, break_long_words=False)
     return "\n".join(lines)
 
+
 #: The commands, for completion.
 COMMANDS = ("help", "moves", "board", "hint", "log", "undo", "back", "save", "quit")
 
