@@ -13,7 +13,7 @@ from typer.core import TyperCommand, TyperGroup, TyperOption
 
 import regalia
 from regalia.cli import exits
-from regalia.cli.commands import games, gauntlet, play, replay, rules, simulate, tournament, watch
+from regalia.cli.commands import games, gauntlet, play, replay, rules, serve, simulate, tournament, watch
 from regalia.cli.console import screen, set_plain
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -92,6 +92,7 @@ COMMANDS: list[tuple[str, Callable[..., Any], list[str]]] = [
     ("tournament", tournament.tournament, tournament.EXAMPLES),
     ("gauntlet", gauntlet.gauntlet, gauntlet.EXAMPLES),
     ("replay", replay.replay, replay.EXAMPLES),
+    ("serve", serve.serve, serve.EXAMPLES),
 ]
 for name, function, examples in COMMANDS:
     app.command(name, cls=Command, help=_reflowed(function.__doc__), epilog=_examples(examples))(guarded(function))
