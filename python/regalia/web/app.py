@@ -160,13 +160,17 @@ class Hub:
             task.cancel()
 
 
-def _guard(app: ASGIApp) -> ASGIApp:
+class Guard:
     """Refuses a body over ``MAX_BODY`` (413) and a request that changes something from a
     page of another site (403: its ``Origin`` or ``Sec-Fetch-Site`` says so)."""
 
-    async def guarded(scope: MutableMapping[str, Any], receive: Any, send: Any) -> Any:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> Any:
+        """Checks an HTTP request before the application sees it."""
         if scope["type"] != "http":
-            return await app(scope, receive, send)
+            return await self.app(scope, receive, send)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         refusal = None
         if scope["method"] not in ("GET", "HEAD", "OPTIONS"):
@@ -191,9 +195,7 @@ def _guard(app: ASGIApp) -> ASGIApp:
                 raise HTTPException(413, f"the request body is larger than {MAX_BODY} bytes")
             return message
 
-        return await app(scope, counted, send)
-
-    return guarded
+        return await self.app(scope, counted, send)
 
 
 # --- the application ------------------------------------------------------------------------
@@ -224,6 +226,7 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
         lifespan=lifespan,
     )
     app.state.tables, app.state.hub, app.state.key = tables, hub, server_key
+    app.add_middleware(Guard)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     @app.exception_handler(WebError)
