@@ -33,7 +33,8 @@ class Server:
         code = (
             "import sys, uvicorn; from regalia.web import create_app; "
             "app = create_app(sys.argv[1], pace=float(sys.argv[2]), key=sys.argv[3]); "
-            "uvicorn.run(app, host='127.0.0.1', port=int(sys.argv[4]), log_level='warning')"
+            "uvicorn.run(app, host='127.0.0.1', port=int(sys.argv[4]), log_level='warning', "
+            "timeout_graceful_shutdown=1)"
         )
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
         args = [sys.executable, "-c", code, str(self.db), str(self.pace), KEY, str(self.port)]

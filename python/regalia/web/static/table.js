@@ -24,7 +24,9 @@
     return `${p.names[w.seat]} (${p.agents[w.seat]}) to move…`;
   }
 
-  function render(p) {
+  function render(p, first) {
+    // A move's answer may come after the live update of a later move: never go back.
+    if (!first && p.version < state.version) return;
     state = p;
     $("picture").innerHTML = p.picture;
     $("status").textContent = status(p);
@@ -62,6 +64,7 @@
   async function send(path, body) {
     if (busy) return;
     busy = true;
+    document.body.dataset.busy = "yes";
     $("message").textContent = "";
     try {
       const r = await fetch(`/api/t/${token}/${path}`, {
@@ -79,6 +82,7 @@
       $("message").textContent = `the server did not answer (${err}); it will be tried again`;
     } finally {
       busy = false;
+      document.body.dataset.busy = "no";
     }
   }
 
@@ -127,6 +131,6 @@
     };
   }
 
-  render(state);
+  render(state, true);
   follow();
 })();
