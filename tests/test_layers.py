@@ -12,9 +12,12 @@ import regalia
 
 PACKAGE = Path(regalia.__file__).parent
 #: The front-ends: they alone may import the front door ``regalia``.
-FRONT_ENDS = ("cli",)
-#: Modules imported inside functions, and why: each needs an optional library (Pillow).
-OPTIONAL = {"regalia.views.pictures": "Pillow, from the pictures extra"}
+FRONT_ENDS = ("cli", "web")
+#: Modules imported inside functions, and why: each needs an optional library.
+OPTIONAL = {
+    "regalia.views.pictures": "Pillow, from the pictures extra",
+    "regalia.web": "FastAPI, uvicorn and Jinja2, from the web extra (regalia serve)",
+}
 
 
 def module_name(path: Path) -> str:

@@ -20,6 +20,7 @@ from regalia.cli.commands import (
     play,
     replay,
     rules,
+    serve,
     simulate,
     solve,
     tournament,
@@ -105,6 +106,7 @@ COMMANDS: list[tuple[str, Callable[..., Any], list[str]]] = [
     ("replay", replay.replay, replay.EXAMPLES),
     ("solve", solve.solve, solve.EXAMPLES),
     ("exploitability", exploitability.exploitability, exploitability.EXAMPLES),
+    ("serve", serve.serve, serve.EXAMPLES),
 ]
 for name, function, examples in COMMANDS:
     app.command(name, cls=Command, help=_reflowed(function.__doc__), epilog=_examples(examples))(guarded(function))

@@ -147,6 +147,13 @@ class Table:
         """The whole game so far as ``seat`` (a person) was told it, one event a move."""
         return list(self._story.get(seat, []))
 
+    def open_log(self) -> list[Event]:
+        """Every move so far with every card open, one event a move: who moved (None for a
+        chance draw), the action and its name, no sentences. For an onlooker of a game of
+        bots alone, or of a game that is over; never for a seat's page while people play."""
+        moves = zip(self._movers, self.actions, self._names)
+        return [Event(ply, seat, action, name, ()) for ply, (seat, action, name) in enumerate(moves, 1)]
+
     def seats_of(self, viewer: int, neutral: bool = False) -> narrate.Seats:
         """The seats as ``viewer`` calls them (``neutral``: every seat by its number)."""
         return narrate.Seats(viewer, list(self.seats), dict(self.game.options), neutral=neutral)

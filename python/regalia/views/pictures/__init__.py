@@ -14,7 +14,8 @@ A picture is drawn from observations only, the same data as the text boards
 the seat sees (face-down and other hands' cards as backs), and a spectator's from every seat's,
 all cards open (the picture says which). Each game's picture has a fixed size (``size(game)``),
 whatever the player count; it is drawn with Pillow in its built-in font, so it is the same on
-every machine with the same Pillow.
+every machine with the same Pillow. ``picture_svg`` and ``spectator_svg`` give the same drawing
+as SVG (for a web page: crisp at any size), drawn by the same code.
 """
 
 from __future__ import annotations
@@ -30,7 +31,16 @@ from regalia.views.pictures import duell_der_drachen, duo, duo_regna, regine, re
 from regalia.views.pictures.canvas import Canvas
 from regalia.views.pictures.table import Table
 
-__all__ = ["PICTURES", "GamePicture", "picture", "size", "spectator_picture", "state_picture"]
+__all__ = [
+    "PICTURES",
+    "GamePicture",
+    "picture",
+    "picture_svg",
+    "size",
+    "spectator_picture",
+    "spectator_svg",
+    "state_picture",
+]
 
 #: An RGB picture: (height, width, 3) uint8.
 Picture = npt.NDArray[np.uint8]
@@ -65,16 +75,18 @@ def size(game: str) -> tuple[int, int, int]:
     return (height, width, 3)
 
 
-def _draw(game: str, views: dict[int, dict[str, Any]], viewer: int | None, options: dict[str, Any] | None) -> Picture:
+def _draw(
+    game: str, views: dict[int, dict[str, Any]], viewer: int | None, options: dict[str, Any] | None, svg: bool
+) -> Canvas:
     drawing = _game(game)
     base = views[0 if viewer is None else viewer]
     players = len(base["hand_sizes"]) if "hand_sizes" in base else 2  # Duo Regna has no hand sizes: 2 seats
-    canvas = Canvas(drawing.size)
+    canvas = Canvas(drawing.size, svg=svg)
     try:
         drawing.draw(canvas, Table(views, viewer, players), options or {})
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
         raise InvalidArgumentError(f"not an observation of {game}: {error!r}") from None
-    return canvas.array()
+    return canvas
 
 
 def _seat(obs: Any, game: str) -> int:
@@ -87,7 +99,20 @@ def _seat(obs: Any, game: str) -> int:
 def picture(game: str, obs: dict[str, Any], options: dict[str, Any] | None = None) -> Picture:
     """The table as ``obs``'s seat sees it, in ``game`` played with ``options``."""
     seat = _seat(obs, game)
-    return _draw(game, {seat: obs}, seat, options)
+    return _draw(game, {seat: obs}, seat, options, svg=False).array()
+
+
+def picture_svg(game: str, obs: dict[str, Any], options: dict[str, Any] | None = None) -> str:
+    """``picture`` as an SVG document: the same drawing, as shapes and text."""
+    seat = _seat(obs, game)
+    return _draw(game, {seat: obs}, seat, options, svg=True).svg()
+
+
+def _everyone(game: str, observations: Sequence[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    seats = [_seat(obs, game) for obs in observations]
+    if seats != list(range(len(seats))) or not seats:
+        raise InvalidArgumentError(f"a spectator needs every seat's observation in seat order, got seats {seats}")
+    return dict(enumerate(observations))
 
 
 def spectator_picture(
@@ -95,10 +120,12 @@ def spectator_picture(
 ) -> Picture:
     """The table with every card open, from every seat's observation (``observations[s]`` is
     seat ``s``'s)."""
-    seats = [_seat(obs, game) for obs in observations]
-    if seats != list(range(len(seats))) or not seats:
-        raise InvalidArgumentError(f"a spectator needs every seat's observation in seat order, got seats {seats}")
-    return _draw(game, dict(enumerate(observations)), None, options)
+    return _draw(game, _everyone(game, observations), None, options, svg=False).array()
+
+
+def spectator_svg(game: str, observations: Sequence[dict[str, Any]], options: dict[str, Any] | None = None) -> str:
+    """``spectator_picture`` as an SVG document."""
+    return _draw(game, _everyone(game, observations), None, options, svg=True).svg()
 
 
 def state_picture(game: Any, state: Any, seat: int | None) -> Picture:

@@ -1,10 +1,13 @@
 """The drawing surface every game's picture is drawn on: a felt table, cards, backs, piles,
-labels and tokens, in Pillow's built-in font (the same on every machine)."""
+labels and tokens, in Pillow's built-in font (the same on every machine), drawn as a raster
+(Pillow) or as SVG by the same calls."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Sequence
 from functools import cache
+from xml.sax.saxutils import escape
 
 import numpy as np
 import numpy.typing as npt
@@ -16,27 +19,23 @@ except ImportError as error:  # pragma: no cover - exercised in a test that hide
         'pictures of the table need Pillow; install it with: pip install "regalia[pictures]"', name="PIL"
     ) from error
 
-#: An RGB colour.
-Colour = tuple[int, int, int]
-#: A rectangle: left, top, right, bottom.
-Box = tuple[int, int, int, int]
-
-FELT: Colour = (22, 88, 56)
-FELT_DARK: Colour = (14, 62, 40)
-INK: Colour = (30, 30, 30)
-PAPER: Colour = (250, 247, 238)
-WHITE: Colour = (255, 255, 255)
-MUTED: Colour = (196, 214, 200)
-GOLD: Colour = (236, 190, 60)
-BACK: Colour = (120, 40, 48)
-BACK_PATTERN: Colour = (170, 80, 80)
-HIGHLIGHT: Colour = (255, 214, 90)
-
-#: The least step between overlapping cards in a row.
-MIN_STEP = 6
-#: The size of a card in the hand and on the table, and of a small one (in a panel).
-CARD = (54, 78)
-SMALL = (36, 52)
+from regalia.views.pictures.palette import (
+    BACK,
+    BACK_PATTERN,
+    CARD,
+    FELT,
+    FELT_DARK,
+    GOLD,
+    HIGHLIGHT,
+    INK,
+    MIN_STEP,
+    MUTED,
+    PAPER,
+    WHITE,
+    Box,
+    Colour,
+    Point,
+)
 
 
 @cache
@@ -45,18 +44,159 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
-class Canvas:
-    """One picture being drawn: a felt table of a fixed size and the helpers to draw on it."""
+def font_file() -> bytes:
+    """The built-in font's TrueType file (Aileron, SIL Open Font License): a page that shows
+    the SVG pictures serves it, so their text is drawn in the font their layout was measured in."""
+    source = getattr(font(14), "path", None)
+    return source.getvalue() if isinstance(source, io.BytesIO) else b""
+
+
+#: The font an SVG picture names: the built-in one where the page provides it, else any sans-serif.
+SVG_FONT = "Aileron, Helvetica, Arial, sans-serif"
+
+
+def _baseline(y: float, anchor: str, size: int) -> float:
+    """Where the baseline of a line anchored at height ``y`` lies (Pillow's vertical anchors:
+    ``a`` ascender, ``m`` middle, ``s`` baseline, ``d`` descender), by the font's own metrics."""
+    ascent, descent = font(size).getmetrics()  # type: ignore[union-attr]
+    return {"a": y + ascent, "m": y + (ascent - descent) / 2, "d": y - descent}.get(anchor[1], y)
+
+
+class _Pillow:
+    """The raster backend: Pillow draws into an RGB image."""
 
     def __init__(self, size: tuple[int, int]) -> None:
         self.image = Image.new("RGB", size, FELT)
-        self.draw = ImageDraw.Draw(self.image)
+        self.pen = ImageDraw.Draw(self.image)
+
+    def rectangle(self, box: Box, fill: Colour | None, outline: Colour | None, width: int) -> None:
+        self.pen.rectangle(box, fill=fill, outline=outline, width=width)
+
+    def rounded_rectangle(self, box: Box, radius: int, fill: Colour | None, outline: Colour | None, width: int) -> None:
+        self.pen.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+
+    def ellipse(self, box: Box, fill: Colour | None, outline: Colour | None, width: int) -> None:
+        self.pen.ellipse(box, fill=fill, outline=outline, width=width)
+
+    def polygon(self, points: Sequence[Point], fill: Colour | None, outline: Colour | None, width: int) -> None:
+        self.pen.polygon(list(points), fill=fill, outline=outline, width=width)
+
+    def text(self, xy: Point, text: str, size: int, fill: Colour, anchor: str, spacing: int) -> None:
+        self.pen.text(xy, text, fill=fill, font=font(size), anchor=anchor, spacing=spacing)
+
+
+def _colour(colour: Colour | None) -> str:
+    return "none" if colour is None else "#{:02x}{:02x}{:02x}".format(*colour)
+
+
+def _paint(fill: Colour | None, outline: Colour | None, width: int) -> str:
+    """SVG's fill and stroke attributes for Pillow's ``fill``, ``outline`` and ``width``."""
+    stroke = "" if outline is None or width <= 0 else f' stroke="{_colour(outline)}" stroke-width="{width}"'
+    return f'fill="{_colour(fill)}"{stroke}'
+
+
+def _inset(box: Box, outline: Colour | None, width: int) -> tuple[float, float, float, float]:
+    """``box`` (Pillow's, whose right and bottom pixels are inside and whose outline is drawn
+    inwards) as SVG's x, y, width and height of a shape whose stroke is centred on its edge."""
+    left, top, right, bottom = box
+    half = width / 2 if outline is not None else 0.0
+    return left + half, top + half, max(0.0, right + 1 - left - 2 * half), max(0.0, bottom + 1 - top - 2 * half)
+
+
+def _n(value: float) -> str:
+    """A coordinate, without a needless ``.0``."""
+    return f"{value:g}"
+
+
+class _Svg:
+    """The vector backend: the same calls written as SVG elements."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        self.parts: list[str] = [f'<rect width="{size[0]}" height="{size[1]}" fill="{_colour(FELT)}"/>']
+
+    def rectangle(self, box: Box, fill: Colour | None, outline: Colour | None, width: int) -> None:
+        x, y, w, h = _inset(box, outline, width)
+        self.parts.append(
+            f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" {_paint(fill, outline, width)}/>'
+        )
+
+    def rounded_rectangle(self, box: Box, radius: int, fill: Colour | None, outline: Colour | None, width: int) -> None:
+        x, y, w, h = _inset(box, outline, width)
+        self.parts.append(
+            f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" rx="{radius}" '
+            f"{_paint(fill, outline, width)}/>"
+        )
+
+    def ellipse(self, box: Box, fill: Colour | None, outline: Colour | None, width: int) -> None:
+        x, y, w, h = _inset(box, outline, width)
+        self.parts.append(
+            f'<ellipse cx="{_n(x + w / 2)}" cy="{_n(y + h / 2)}" rx="{_n(w / 2)}" ry="{_n(h / 2)}" '
+            f"{_paint(fill, outline, width)}/>"
+        )
+
+    def polygon(self, points: Sequence[Point], fill: Colour | None, outline: Colour | None, width: int) -> None:
+        at = " ".join(f"{_n(x + 0.5)},{_n(y + 0.5)}" for x, y in points)
+        self.parts.append(f'<polygon points="{at}" {_paint(fill, outline, width)} stroke-linejoin="round"/>')
+
+    def text(self, xy: Point, text: str, size: int, fill: Colour, anchor: str, spacing: int) -> None:
+        lines = text.split("\n")
+        step = font(size).getbbox("A")[3] + spacing
+        top = xy[1] - (len(lines) - 1) * step * {"m": 0.5, "d": 1.0}.get(anchor[1], 0.0)
+        align = {"l": "start", "m": "middle", "r": "end"}[anchor[0]]
+        for i, line in enumerate(lines):
+            y = _baseline(top + i * step, anchor, size)
+            self.parts.append(
+                f'<text x="{_n(xy[0])}" y="{_n(y)}" font-size="{size}" text-anchor="{align}" '
+                f'fill="{_colour(fill)}">{escape(line)}</text>'
+            )
+
+
+class Canvas:
+    """One picture being drawn: a felt table of a fixed size and the helpers to draw on it.
+
+    The same calls draw either a raster (``array()``, with Pillow) or a vector picture
+    (``svg()``, for a page: crisp at any size), as ``svg`` asks: each game draws once."""
+
+    def __init__(self, size: tuple[int, int], svg: bool = False) -> None:
         self.width, self.height = size
+        self._out: _Pillow | _Svg = _Svg(size) if svg else _Pillow(size)
 
     def array(self) -> npt.NDArray[np.uint8]:
-        """The picture as an (H, W, 3) uint8 array."""
-        pixels: npt.NDArray[np.uint8] = np.array(self.image, dtype=np.uint8)
+        """The picture as an (H, W, 3) uint8 array (a raster canvas only)."""
+        if not isinstance(self._out, _Pillow):
+            raise TypeError("an SVG canvas has no pixels: call svg()")
+        pixels: npt.NDArray[np.uint8] = np.array(self._out.image, dtype=np.uint8)
         return pixels
+
+    def svg(self) -> str:
+        """The picture as an SVG document, sized by its ``viewBox`` (an SVG canvas only)."""
+        if not isinstance(self._out, _Svg):
+            raise TypeError("a raster canvas has no SVG: make it with svg=True")
+        body = "".join(self._out.parts)
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {self.width} {self.height}" '
+            f'font-family="{SVG_FONT}">{body}</svg>'
+        )
+
+    def rectangle(self, box: Box, fill: Colour | None = None, outline: Colour | None = None, width: int = 1) -> None:
+        """A plain rectangle (Pillow's: ``box`` holds its right and bottom edges)."""
+        self._out.rectangle(box, fill, outline, width)
+
+    def rounded_rectangle(
+        self, box: Box, radius: int, fill: Colour | None = None, outline: Colour | None = None, width: int = 1
+    ) -> None:
+        """A rectangle with corners rounded by ``radius``."""
+        self._out.rounded_rectangle(box, radius, fill, outline, width)
+
+    def ellipse(self, box: Box, fill: Colour | None = None, outline: Colour | None = None, width: int = 1) -> None:
+        """The ellipse within ``box``."""
+        self._out.ellipse(box, fill, outline, width)
+
+    def polygon(
+        self, points: Sequence[Point], fill: Colour | None = None, outline: Colour | None = None, width: int = 1
+    ) -> None:
+        """A closed polygon through ``points``."""
+        self._out.polygon(points, fill, outline, width)
 
     def text(
         self,
@@ -69,28 +209,32 @@ class Canvas:
     ) -> None:
         """``text`` at ``xy`` (Pillow's anchors: ``la`` left-top, ``mm`` centred, ...); lines
         ``spacing`` pixels apart."""
-        self.draw.text(xy, text, fill=fill, font=font(size), anchor=anchor, spacing=spacing)
+        self._out.text(xy, text, size, fill, anchor, spacing)
 
     def text_width(self, text: str, size: int = 14) -> int:
         """How wide ``text`` is drawn at ``size``."""
-        return int(self.draw.textlength(text, font=font(size)))
+        return int(font(size).getlength(text))
 
     def panel(self, box: Box, fill: Colour = FELT_DARK, outline: Colour | None = None, width: int = 2) -> None:
         """A rounded area of the table (a seat's place, a score board)."""
-        self.draw.rounded_rectangle(box, radius=10, fill=fill, outline=outline, width=width)
+        self.rounded_rectangle(box, 10, fill, outline, width)
 
     def card(self, box: Box, fill: Colour = PAPER, outline: Colour = INK, width: int = 1) -> None:
         """A blank card face."""
-        self.draw.rounded_rectangle(box, radius=max(3, (box[2] - box[0]) // 9), fill=fill, outline=outline, width=width)
+        self.rounded_rectangle(box, max(3, (box[2] - box[0]) // 9), fill, outline, width)
+
+    def slot(self, box: Box, radius: int = 6) -> None:
+        """An empty place for a card: its outline only."""
+        self.rounded_rectangle(box, radius, None, MUTED, 1)
 
     def back(self, box: Box) -> None:
         """A face-down card: its back, a framed diamond."""
         self.card(box, fill=BACK, outline=WHITE, width=2)
         left, top, right, bottom = box
-        self.draw.rectangle((left + 5, top + 5, right - 5, bottom - 5), outline=BACK_PATTERN, width=1)
+        self.rectangle((left + 5, top + 5, right - 5, bottom - 5), outline=BACK_PATTERN, width=1)
         cx, cy = (left + right) // 2, (top + bottom) // 2
         rx, ry = (right - left) // 4, (bottom - top) // 4
-        self.draw.polygon([(cx, cy - ry), (cx + rx, cy), (cx, cy + ry), (cx - rx, cy)], fill=BACK_PATTERN)
+        self.polygon([(cx, cy - ry), (cx + rx, cy), (cx, cy + ry), (cx - rx, cy)], fill=BACK_PATTERN)
 
     def pile(self, xy: tuple[int, int], count: int, label: str, size: tuple[int, int] = CARD) -> None:
         """A face-down pile: a few stacked backs (none when empty), its label and card count under it."""
@@ -98,7 +242,7 @@ class Canvas:
         w, h = size
         shown = min(count, 4)
         if shown == 0:
-            self.draw.rounded_rectangle((x, y, x + w, y + h), radius=6, outline=MUTED, width=1)
+            self.slot((x, y, x + w, y + h))
         for i in range(shown):
             self.back((x + 2 * i, y - 2 * i, x + w + 2 * i, y + h - 2 * i))
         self.text((x + w // 2, y + h + 6), label, 13, MUTED, "ma")
@@ -107,13 +251,13 @@ class Canvas:
     def token(self, centre: tuple[int, int], radius: int, fill: Colour, label: str = "", outline: Colour = INK) -> None:
         """A round marker or chip, with an optional label on it."""
         x, y = centre
-        self.draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=fill, outline=outline, width=2)
+        self.ellipse((x - radius, y - radius, x + radius, y + radius), fill=fill, outline=outline, width=2)
         if label:
             self.text(centre, label, max(10, radius), INK, "mm")
 
     def header(self, title: str, view: str, status: str) -> None:
         """The band at the top: the game, whose view this is, and the state of play."""
-        self.draw.rectangle((0, 0, self.width, 34), fill=FELT_DARK)
+        self.rectangle((0, 0, self.width, 34), fill=FELT_DARK)
         self.text((14, 8), title, 18, GOLD)
         self.text((self.width - 14, 8), view, 16, HIGHLIGHT, "ra")
         self.text((14 + self.text_width(title, 18) + 24, 10), status, 15, WHITE)
@@ -165,8 +309,3 @@ def row(
         left = x + len(shown) * step
         canvas.panel((left, y + h // 3, left + w, y + 2 * h // 3), fill=INK, outline=WHITE, width=1)
         canvas.text((left + w // 2, y + h // 2), f"+{len(cards) - len(shown)}", 12, WHITE, "mm")
-
-
-def seat_view(seat: int | None) -> str:
-    """What the header says of whose view a picture is."""
-    return "spectator: all cards open" if seat is None else f"seat {seat}'s view"

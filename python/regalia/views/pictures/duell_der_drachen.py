@@ -6,20 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from regalia.views.pictures.canvas import (
-    GOLD,
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    SMALL,
-    WHITE,
-    Box,
-    Canvas,
-    Colour,
-    known_back,
-    row,
-    seat_view,
-)
+from regalia.views.pictures.canvas import Canvas, known_back, row
+from regalia.views.pictures.layout import header, place
+from regalia.views.pictures.palette import GOLD, INK, MUTED, SMALL, WHITE, Box, Colour
 from regalia.views.pictures.table import Table
 
 SIZE = (1000, 604)
@@ -71,7 +60,7 @@ def _side(c: Canvas, table: Table, territory: int, seat: int, xy: tuple[int, int
             else:
                 known_back(c, box, name, face)
         else:
-            c.draw.rounded_rectangle(box, radius=5, outline=MUTED, width=1)
+            c.slot(box, 5)
 
 
 def _territory(c: Canvas, table: Table, i: int, top_seat: int, per_side: int) -> None:
@@ -93,7 +82,7 @@ def _territory(c: Canvas, table: Table, i: int, top_seat: int, per_side: int) ->
     _side(c, table, i, table.bottom, (x + 4, 340), per_side)
     c.text((x + 6, 428), "display", 12, MUTED)
     if t["display"] is None:
-        c.draw.rounded_rectangle((x + 60, 414, x + 60 + SMALL[0], 414 + SMALL[1]), radius=5, outline=MUTED)
+        c.slot((x + 60, 414, x + 60 + SMALL[0], 414 + SMALL[1]), 5)
     else:
         face(c, (x + 60, 414, x + 60 + SMALL[0], 414 + SMALL[1]), t["display"])
 
@@ -102,15 +91,11 @@ def _hand(c: Canvas, table: Table, seat: int, top: int) -> None:
     """A seat's hand (open if its cards are, or once the game is over) and the cards it is
     known to have taken from the display."""
     base = table.base
-    if table.is_open(seat):
-        hand: list[str | None] = list(table.views[seat]["hand"])
-    elif base["opponent_hand"] is not None:
-        hand = list(base["opponent_hand"])
+    if not table.is_open(seat) and base["opponent_hand"] is not None:
+        hand: list[str | None] = list(base["opponent_hand"])
     else:
-        hand = [None] * base["hand_sizes"][seat]
-    turn = base["current_player"] == seat
-    c.panel((14, top, 986, top + 96), outline=HIGHLIGHT if turn else None)
-    c.text((26, top + 8), f"{table.who(seat)}: {len(hand)} in hand" + (" to move" if turn else ""), 14, WHITE)
+        hand = table.hand(seat)
+    place(c, table, seat, (14, top, 986, top + 96), f"{table.who(seat)}: {len(hand)} in hand", " to move", inset=12)
     row(c, (26, top + 30), 440, hand, face, (40, 58))
     c.text((500, top + 8), "took from the display (in hand or face down)", 13, MUTED)
     row(c, (500, top + 30), 470, base["known_cards"][seat], face, (40, 58))
@@ -120,7 +105,7 @@ def draw(c: Canvas, table: Table, options: dict[str, Any]) -> None:
     """Duell der Drachen: the top seat's hand above, the territories between, the bottom seat's below."""
     base = table.base
     top_seat = 1 - table.bottom
-    c.header("Duell der Drachen", seat_view(table.viewer), _status(base))
+    header(c, table, "Duell der Drachen", _status(base))
     _hand(c, table, top_seat, 40)
     for i in range(len(base["territories"])):
         _territory(c, table, i, top_seat, options.get("cards_per_side", 3))

@@ -5,20 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from regalia.views.pictures.canvas import (
-    CARD,
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    PAPER,
-    SMALL,
-    WHITE,
-    Box,
-    Canvas,
-    Colour,
-    row,
-    seat_view,
-)
+from regalia.views.pictures.canvas import Canvas, row
+from regalia.views.pictures.layout import header, others, place
+from regalia.views.pictures.palette import CARD, INK, MUTED, PAPER, SMALL, WHITE, Box, Colour
 from regalia.views.pictures.shapes import SHAPES, star
 from regalia.views.pictures.table import Table
 from regalia.views.render.words import count as cards
@@ -47,7 +36,7 @@ def face(c: Canvas, box: Box, name: str) -> None:
         c.card(box, outline=INK, width=2)
         for i, colour in enumerate(COLOURS.values()):
             qx, qy = left + 4 + (i % 2) * (w - 8) // 2, top + 16 + (i // 2) * (h - 24) // 2
-            c.draw.rectangle((qx, qy, qx + (w - 8) // 2, qy + (h - 24) // 2), fill=colour)
+            c.rectangle((qx, qy, qx + (w - 8) // 2, qy + (h - 24) // 2), fill=colour)
         star(c, cx, (top + bottom) // 2 + 4, w // 4, WHITE)
         c.text((left + 4, top + 2), "T", max(10, w // 5), INK)
         return
@@ -89,13 +78,10 @@ def _seat(c: Canvas, table: Table, seat: int, box: Box, size: tuple[int, int]) -
     """One seat's place: name, score, hand size and hand (backs unless that seat's cards are open)."""
     base = table.base
     left, top, right, _ = box
-    turn = base["current_player"] == seat
-    c.panel(box, outline=HIGHLIGHT if turn else None)
-    c.text((left + 10, top + 8), table.who(seat) + (" to play" if turn else ""), 14, HIGHLIGHT if turn else WHITE)
+    place(c, table, seat, box, table.who(seat), " to play")
     held = base["hand_sizes"][seat]
     c.text((right - 10, top + 8), f"{base['scores'][seat]} pts, {cards(held, 'card')}", 13, MUTED, "ra")
-    hand: list[str | None] = list(table.views[seat]["hand"]) if table.is_open(seat) else [None] * held
-    row(c, (left + 10, top + 30), right - left - 20, hand, face, size)
+    row(c, (left + 10, top + 30), right - left - 20, table.hand(seat), face, size)
 
 
 def _pile(c: Canvas, xy: tuple[int, int], label: str, top_card: str, count: int) -> None:
@@ -110,11 +96,9 @@ def _pile(c: Canvas, xy: tuple[int, int], label: str, top_card: str, count: int)
 def draw(c: Canvas, table: Table, options: dict[str, Any]) -> None:
     """Duo: the other seats along the top, the piles in the middle, the bottom seat's hand below."""
     base = table.base
-    c.header("Duo", seat_view(table.viewer), _status(base))
-    others = table.around()[1:]
-    width = (c.width - 28) // max(1, len(others))
-    for i, seat in enumerate(others):
-        _seat(c, table, seat, (14 + i * width, 44, 14 + (i + 1) * width - 8, 150), SMALL)
+    header(c, table, "Duo", _status(base))
+    for seat, box in others(c, table, 44, 150):
+        _seat(c, table, seat, box, SMALL)
     c.pile((50, 196), base["draw_pile"], "draw pile", TOP)
     for i, label in enumerate(("left", "right")):
         _pile(c, (220 + i * 150, 196), label, base["pile_tops"][i], len(base["pile_cards"][i]))

@@ -5,21 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from regalia.views.pictures.canvas import (
-    CARD,
-    GOLD,
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    PAPER,
-    WHITE,
-    Box,
-    Canvas,
-    Colour,
-    FaceDrawer,
-    row,
-    seat_view,
-)
+from regalia.views.pictures.canvas import Canvas, FaceDrawer, row
+from regalia.views.pictures.layout import header
+from regalia.views.pictures.palette import CARD, GOLD, HIGHLIGHT, INK, MUTED, PAPER, WHITE, Box, Colour
 from regalia.views.pictures.shapes import crown, diamond, shield, star
 from regalia.views.pictures.table import Table
 
@@ -97,7 +85,7 @@ def _choice(c: Canvas, table: Table, xy: tuple[int, int]) -> None:
     c.text((x + CARD[0] // 2, y - 18), "chosen", 12, MUTED, "ma")
     slot = (x, y, x + CARD[0], y + CARD[1])
     if not table.base["committed"]:
-        c.draw.rounded_rectangle(slot, radius=6, outline=MUTED, width=1)
+        c.slot(slot)
     elif table.is_open(0):
         _face(0)(c, slot, table.views[0]["my_choice"])
     else:
@@ -120,7 +108,7 @@ def _track(c: Canvas, table: Table, top_seat: int) -> None:
         if i == place:
             _dragon_card(c, box, base["dragon"])
         else:
-            c.draw.rounded_rectangle(box, radius=8, outline=MUTED, width=1)
+            c.slot(box, 8)
         c.text((793, y + 116), label, 13, MUTED, "ma")
 
 
@@ -128,7 +116,7 @@ def draw(c: Canvas, table: Table, options: dict[str, Any]) -> None:
     """Duo Regna: the top seat above, the bottom seat below, the dragon's track on the right."""
     base = table.base
     top_seat = 1 - table.bottom
-    c.header("Duo Regna", seat_view(table.viewer), _status(base))
+    header(c, table, "Duo Regna", _status(base))
     _side(c, table, top_seat, 44)
     _side(c, table, table.bottom, 380)
     _track(c, table, top_seat)

@@ -7,20 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from regalia.core.cards.regine import CARD_NAMES, SUIT_NAMES, VALUE
-from regalia.views.pictures.canvas import (
-    CARD,
-    GOLD,
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    WHITE,
-    Box,
-    Canvas,
-    Colour,
-    known_back,
-    row,
-    seat_view,
-)
+from regalia.views.pictures.canvas import Canvas, known_back, row
+from regalia.views.pictures.layout import header, place
+from regalia.views.pictures.palette import CARD, GOLD, HIGHLIGHT, INK, MUTED, WHITE, Box, Colour
 from regalia.views.pictures.shapes import SHAPES, Shape
 from regalia.views.pictures.table import Table
 
@@ -63,15 +52,10 @@ def _status(obs: dict[str, Any]) -> str:
 def _seat(c: Canvas, table: Table, seat: int, top: int) -> None:
     """A seat's row: name and score, its hand (backs unless open) and the cards in front of it."""
     base = table.base
-    turn = base["current_player"] == seat
-    c.panel((14, top, 690, top + ROW - 8), outline=HIGHLIGHT if turn else None)
     label = f"{table.who(seat)}: {base['scores'][seat]} points" + (", dealer" if base["dealer"] == seat else "")
-    c.text((26, top + 8), label + (" to decide" if turn else ""), 14, HIGHLIGHT if turn else WHITE)
-    hand: list[str | None] = (
-        list(table.views[seat]["hand"]) if table.is_open(seat) else [None] * base["hand_sizes"][seat]
-    )
+    place(c, table, seat, (14, top, 690, top + ROW - 8), label, " to decide", inset=12)
     c.text((26, top + 28), "hand", 12, MUTED)
-    row(c, (64, top + 28), 230, hand, face, CARD)
+    row(c, (64, top + 28), 230, table.hand(seat), face, CARD)
     c.text((310, top + 28), "in front", 12, MUTED)
     shown = table.views[seat]["table"][seat] if table.is_open(seat) else base["table"][seat]
     x = 370
@@ -105,7 +89,7 @@ def _suits(c: Canvas, base: dict[str, Any], top: int) -> None:
 def draw(c: Canvas, table: Table, options: dict[str, Any]) -> None:
     """Regine: one row per seat (the bottom seat last), the piles and Suits on the right."""
     base = table.base
-    c.header("Regine", seat_view(table.viewer), _status(base))
+    header(c, table, "Regine", _status(base))
     seats = table.around()[1:] + [table.bottom]
     for i, seat in enumerate(seats):
         _seat(c, table, seat, 44 + (4 - len(seats) + i) * ROW)

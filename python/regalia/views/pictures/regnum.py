@@ -7,19 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from regalia.core.cards.regnum import CHAR_COLOURS, COLOURS, SLOT_NAMES, Character, card_set_for
-from regalia.views.pictures.canvas import (
-    GOLD,
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    PAPER,
-    WHITE,
-    Box,
-    Canvas,
-    Colour,
-    row,
-    seat_view,
-)
+from regalia.views.pictures.canvas import Canvas, row
+from regalia.views.pictures.layout import header, others, place
+from regalia.views.pictures.palette import GOLD, HIGHLIGHT, INK, MUTED, PAPER, WHITE, Box, Colour
 from regalia.views.pictures.table import Table
 from regalia.views.render.regnum import ASKED
 
@@ -39,8 +29,8 @@ def resource(c: Canvas, box: Box, name: str) -> None:
     colours = [RESOURCES[x] for x in name.split("/")]
     c.card(box, fill=colours[0], outline=INK, width=2)
     if len(colours) == 2:
-        c.draw.polygon([(right - 2, top + 2), (right - 2, bottom - 2), (left + 2, bottom - 2)], fill=colours[1])
-        c.draw.rounded_rectangle(box, radius=max(3, (right - left) // 9), outline=INK, width=2)
+        c.polygon([(right - 2, top + 2), (right - 2, bottom - 2), (left + 2, bottom - 2)], fill=colours[1])
+        c.rounded_rectangle(box, max(3, (right - left) // 9), outline=INK, width=2)
     c.text(((left + right) // 2, (top + bottom) // 2), name, max(10, (right - left) // 3), WHITE, "mm")
 
 
@@ -59,7 +49,7 @@ def _character(c: Canvas, box: Box, card: Character | None, name: str) -> None:
     left, top, right, bottom = box
     colour = CHARACTERS[CHAR_COLOURS[card.colour]] if card else MUTED
     c.card(box, fill=PAPER, outline=colour, width=3)
-    c.draw.rectangle((left + 3, top + 3, right - 3, top + 40), fill=colour)
+    c.rectangle((left + 3, top + 3, right - 3, top + 40), fill=colour)
     words = name.split()
     lines = [" ".join(words[: (len(words) + 1) // 2]), " ".join(words[(len(words) + 1) // 2 :])]
     c.text(((left + right) // 2, top + 22), "\n".join(line for line in lines if line), 12, WHITE, "mm")
@@ -103,9 +93,7 @@ def _seat(c: Canvas, table: Table, seat: int, box: Box, cards: dict[str, Charact
     """A seat's place: castle, points, hand (open, or backs with the cards known in it) and realm."""
     base = table.base
     left, top, right, bottom = box
-    turn = base["current_player"] == seat
-    c.panel(box, outline=HIGHLIGHT if turn else None)
-    c.text((left + 10, top + 8), f"{table.who(seat)}: {base['castles'][seat]}", 14, HIGHLIGHT if turn else WHITE)
+    place(c, table, seat, box, f"{table.who(seat)}: {base['castles'][seat]}")
     c.text((right - 10, top + 8), f"{base['scores'][seat]} points", 14, GOLD, "ra")
     if table.is_open(seat):
         hand: list[str | None] = list(table.views[seat]["hand"])
@@ -134,12 +122,12 @@ def draw(c: Canvas, table: Table, options: dict[str, Any]) -> None:
     bottom seat below."""
     base = table.base
     cards = {ch.name: ch for ch in card_set_for(options, table.players).characters}
-    c.header("Regnum", seat_view(table.viewer), _status(base))
+    header(c, table, "Regnum", _status(base))
     for i, name in enumerate(base["lineup"]):
         x = 14 + i * (LINEUP_CARD[0] + 8)
         box = (x, 46, x + LINEUP_CARD[0], 46 + LINEUP_CARD[1])
         if name is None:
-            c.draw.rounded_rectangle(box, radius=8, outline=MUTED, width=1)
+            c.slot(box, 8)
         else:
             _character(c, box, cards.get(name), name)
     c.pile((530, 60), base["character_deck"], "characters", RESOURCE)
@@ -151,10 +139,8 @@ def draw(c: Canvas, table: Table, options: dict[str, Any]) -> None:
     c.text((690, 140), str(len(discard)), 15, WHITE, "ma")
     c.text((740, 46), "standards in play", 14, GOLD)
     c.text((740, 68), "\n".join(base["standards"]), 13, WHITE, spacing=6)
-    others = table.around()[1:]
-    width = (c.width - 28) // max(1, len(others))
-    for i, seat in enumerate(others):
-        _seat(c, table, seat, (14 + i * width, 206, 14 + (i + 1) * width - 8, 436), cards)
+    for seat, box in others(c, table, 206, 436):
+        _seat(c, table, seat, box, cards)
     _seat(c, table, table.bottom, (14, 446, 1086, 650), cards)
     c.text((14, 660), _asked(base), 15, HIGHLIGHT)
     if base["deck_cards"] is not None:

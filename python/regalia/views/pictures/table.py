@@ -36,6 +36,13 @@ class Table:
         """Every seat, from the one at the bottom onwards in seat order."""
         return [(self.bottom + i) % self.players for i in range(self.players)]
 
+    def hand(self, seat: int) -> list[str | None]:
+        """``seat``'s hand as the picture shows it: its cards where they are open, else a back
+        for each (from the hand sizes every seat sees)."""
+        if self.is_open(seat):
+            return list(self.views[seat]["hand"])
+        return [None] * self.base["hand_sizes"][seat]
+
     def who(self, seat: int) -> str:
         """How the picture names ``seat``."""
         return f"seat {seat} (you)" if seat == self.viewer else f"seat {seat}"

@@ -1,0 +1,448 @@
+"""The web server's application: the lobby, a seat's table page, the JSON API behind them,
+live updates (server-sent events) and the bots moving at their pace in the background.
+
+Pages are Jinja2 templates with a little plain JavaScript from ``static/`` (no build step,
+nothing from the internet). A seat's page and its API are reached by the seat's private link
+(an unguessable token); the lobby and the API that starts or lists tables need the server's
+key, which the address printed at start carries (then kept in a cookie). A request that
+changes a game must come from a page of this server (its ``Origin``), and no body may be
+larger than ``MAX_BODY``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import re
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import urlsplit
+
+import anyio
+import markdown_it
+from fastapi import Depends, FastAPI, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel, Field
+
+import regalia._core as _core
+from regalia.agents import AGENTS
+from regalia.core.errors import RegaliaError
+from regalia.registry import MatchRecord, games, make
+from regalia.registry.saves import load_game, save_game
+from regalia.table.saves import saves_folder
+from regalia.views.pictures import spectator_svg
+from regalia.views.pictures.canvas import font_file
+from regalia.web.store import Link, Store
+from regalia.web.tables import NotFound, Tables, WebError
+
+__all__ = ["MAX_BODY", "create_app"]
+
+log = logging.getLogger("regalia.web")
+HERE = Path(__file__).parent
+#: The largest request body accepted (a match record to replay is the largest one sent).
+MAX_BODY = 256 * 1024
+#: The longest game a replay is asked to step through.
+MAX_REPLAY = 20_000
+#: The cookie that keeps the server's key in the browser that opened the printed address.
+KEY_COOKIE = "regalia_key"
+#: A save's name: letters, digits, ``-``, ``_`` and ``.``, no path.
+SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+ASGIApp = Callable[[MutableMapping[str, Any], Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Any]
+
+
+# --- request bodies ------------------------------------------------------------------------
+
+
+class NewTable(BaseModel):
+    """A table to start: the game, its options (its declared defaults for those left out),
+    who sits at each seat (``"human"`` or an agent such as ``"best"`` or
+    ``"ismcts:iterations=200"``), and the seed (a random one when left out)."""
+
+    game: str = Field(max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=20)
+    seats: list[Annotated[str, Field(max_length=200)]] = Field(min_length=1, max_length=8)
+    seed: int | None = Field(default=None, ge=0, le=2**64 - 1)
+
+
+class Move(BaseModel):
+    """A move: the action id (one the page was offered) and the version it was offered at."""
+
+    version: int = Field(ge=0, le=2**31)
+    action: int = Field(ge=0, le=2**31)
+
+
+class Seen(BaseModel):
+    """The version of the table the request was made on."""
+
+    version: int = Field(ge=0, le=2**31)
+
+
+class Replay(BaseModel):
+    """A match record (its JSON text) and the move to show it after (0: the deal)."""
+
+    record: str = Field(max_length=MAX_BODY)
+    ply: int = Field(default=0, ge=0, le=MAX_REPLAY)
+
+
+class SaveName(BaseModel):
+    """A save's name in the user's saves folder: no folders, no path."""
+
+    name: str = Field(max_length=200)
+
+
+# --- the parts of the server ----------------------------------------------------------------
+
+
+class Hub:
+    """Wakes the pages waiting on a table (their live updates) and starts its bots, from
+    any thread, after every change."""
+
+    def __init__(self, tables: Tables, pace: float) -> None:
+        self.tables = tables
+        self.pace = pace
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._events: dict[str, asyncio.Event] = {}
+        self._bots: dict[str, asyncio.Task[None]] = {}
+
+    def changed(self, table_id: str) -> None:
+        """Called after a change, in any thread."""
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self._wake, table_id)
+
+    def _wake(self, table_id: str) -> None:
+        event = self._events.pop(table_id, None)
+        if event is not None:
+            event.set()
+        self.kick(table_id)
+
+    async def wait(self, table_id: str, timeout: float) -> None:
+        """Until the table changes here, or ``timeout`` seconds (a change by another server
+        process is seen at the next look)."""
+        event = self._events.setdefault(table_id, asyncio.Event())
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout)
+
+    def kick(self, table_id: str) -> None:
+        """Starts the table's bots unless they are already moving (on the event loop)."""
+        if table_id not in self._bots:
+            self._bots[table_id] = asyncio.get_running_loop().create_task(self._play_bots(table_id))
+
+    async def _play_bots(self, table_id: str) -> None:
+        """The bots move, one every ``pace`` seconds, while a bot is to move."""
+        try:
+            while await anyio.to_thread.run_sync(self.tables.waiting_for_bot, table_id):
+                await asyncio.sleep(self.pace)
+                await anyio.to_thread.run_sync(self.tables.bot_move, table_id)
+        except WebError as e:
+            if e.status != 409:  # 409: another process moved first; the next change wakes us
+                log.warning("table %s: %s", table_id, e)
+        except RegaliaError as e:
+            log.warning("table %s: a bot failed: %s", table_id, e)
+        finally:
+            self._bots.pop(table_id, None)
+
+    async def resume_all(self) -> None:
+        """Starts the bots of every unfinished table (after a restart)."""
+        for row in await anyio.to_thread.run_sync(lambda: self.tables.store.tables(over=False, limit=10_000)):
+            self.kick(row.id)
+
+    def stop(self) -> None:
+        """Stops the bots (the game stays as last saved)."""
+        for task in self._bots.values():
+            task.cancel()
+
+
+class Guard:
+    """Refuses a body over ``MAX_BODY`` (413) and a request that changes something from a
+    page of another site (403: its ``Origin`` or ``Sec-Fetch-Site`` says so)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> Any:
+        """Checks an HTTP request before the application sees it."""
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        refusal = None
+        if scope["method"] not in ("GET", "HEAD", "OPTIONS"):
+            origin, site = headers.get("origin"), headers.get("sec-fetch-site")
+            if origin is not None and urlsplit(origin).netloc != headers.get("host"):
+                refusal = 403, f"a request from another site ({origin}) may not change a game here"
+            elif site is not None and site not in ("same-origin", "none"):
+                refusal = 403, "a request from another site may not change a game here"
+        length = headers.get("content-length", "0")
+        if refusal is None and (not length.isdigit() or int(length) > MAX_BODY):
+            refusal = 413, f"the request body is larger than {MAX_BODY} bytes"
+        if refusal is not None:
+            response = JSONResponse({"detail": refusal[1]}, status_code=refusal[0])
+            return await response(scope, receive, send)
+        seen = 0
+
+        async def counted() -> Any:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > MAX_BODY:
+                raise HTTPException(413, f"the request body is larger than {MAX_BODY} bytes")
+            return message
+
+        return await self.app(scope, counted, send)
+
+
+# --- the application ------------------------------------------------------------------------
+
+
+def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> FastAPI:
+    """The web application on the database at ``db``: bots move ``pace`` seconds apart; the
+    lobby's key is ``key`` (by default one kept in the database, the same after a restart)."""
+    store = Store(db)
+    server_key = key or store.setting("key", secrets.token_urlsafe(16))
+    tables = Tables(store)
+    hub = Hub(tables, pace)
+    tables.changed = hub.changed
+    templates = Jinja2Templates(directory=HERE / "templates")
+    markdown = markdown_it.MarkdownIt("commonmark", {"html": False}).enable("table")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub.loop = asyncio.get_running_loop()
+        await hub.resume_all()
+        yield
+        hub.stop()
+
+    app = FastAPI(
+        title="Regalia",
+        summary="The five royal card games at a table in the browser.",
+        version=str(getattr(_core, "__version__", "0")),
+        lifespan=lifespan,
+    )
+    app.state.tables, app.state.hub, app.state.key = tables, hub, server_key
+    app.add_middleware(Guard)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+
+    @app.exception_handler(WebError)
+    async def refused(request: Request, error: WebError) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=error.status)
+
+    @app.exception_handler(RegaliaError)
+    async def bad_input(request: Request, error: RegaliaError) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=400)
+
+    def host(request: Request) -> None:
+        """The lobby's requests: the server's key, from the cookie or the ``X-Regalia-Key`` header."""
+        given = request.cookies.get(KEY_COOKIE) or request.headers.get("x-regalia-key") or ""
+        if not hmac.compare_digest(given.encode(), server_key.encode()):
+            raise HTTPException(403, "this needs the server's key: open the address the server printed")
+
+    Host = Depends(host)
+
+    def link(token: str) -> Link:
+        return tables.link(token)
+
+    # --- pages ------------------------------------------------------------------------------
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def lobby(request: Request, key: str | None = None) -> Response:
+        if key is not None:
+            back = RedirectResponse("/", status_code=303)
+            if hmac.compare_digest(key.encode(), server_key.encode()):
+                back.set_cookie(KEY_COOKIE, key, httponly=True, samesite="strict")
+            return back
+        try:
+            host(request)
+        except HTTPException as e:
+            return templates.TemplateResponse(request, "message.html", {"message": e.detail}, status_code=403)
+        return templates.TemplateResponse(request, "lobby.html", {"games": games(), "agents": list(AGENTS)})
+
+    @app.get("/t/{token}", response_class=HTMLResponse, include_in_schema=False)
+    def table_page(request: Request, token: str) -> Response:
+        try:
+            payload = tables.payload(tables.link(token))
+        except WebError as e:
+            return templates.TemplateResponse(request, "message.html", {"message": str(e)}, status_code=e.status)
+        return templates.TemplateResponse(request, "table.html", {"payload": payload, "token": token})
+
+    @app.get("/replay", response_class=HTMLResponse, include_in_schema=False)
+    def replay_page(request: Request) -> Response:
+        return templates.TemplateResponse(request, "replay.html", {})
+
+    @app.get("/rules/{game}", response_class=HTMLResponse, include_in_schema=False)
+    def rules_page(request: Request, game: str) -> Response:
+        info = next((g for g in games() if g["name"] == game), None)
+        page = _core.rules_page(info["name"]) if info else None
+        if info is None or page is None:
+            return templates.TemplateResponse(request, "message.html", {"message": "no such game"}, status_code=404)
+        return templates.TemplateResponse(
+            request, "rules.html", {"title": info["title"], "page": markdown.render(page)}
+        )
+
+    @app.get("/font.ttf", include_in_schema=False)
+    def font() -> Response:
+        return Response(font_file(), media_type="font/ttf", headers={"Cache-Control": "max-age=86400"})
+
+    # --- the API ----------------------------------------------------------------------------
+
+    @app.get("/api/games")
+    def list_games() -> list[dict[str, Any]]:
+        """The games, their seat counts and their options as declared (default, allowed
+        values, a line on each): what the lobby offers."""
+        return games()
+
+    @app.post("/api/tables", dependencies=[Host])
+    def new_table(request: Request, new: NewTable) -> dict[str, Any]:
+        """Starts a table; answers its id and its private links (one a person, or a watcher's
+        for bots alone)."""
+        seed = secrets.randbits(32) if new.seed is None else new.seed
+        table_id, links = tables.create(new.game, dict(new.options), list(new.seats), seed)
+        return {"id": table_id, "links": _links(request, links)}
+
+    @app.get("/api/tables", dependencies=[Host])
+    def list_tables(request: Request) -> list[dict[str, Any]]:
+        """The tables in the database, the last changed first, with their links."""
+        return [
+            {
+                "id": row.id,
+                "game": row.record.game,
+                "agents": row.record.agents,
+                "moves": len(row.record.actions),
+                "over": bool(row.record.returns),
+                "updated": row.updated,
+                "links": _links(request, store.links(row.id)),
+            }
+            for row in store.tables()
+        ]
+
+    @app.get("/api/tables/{table_id}/record", dependencies=[Host])
+    def table_record(table_id: str) -> dict[str, Any]:
+        """A table's match record (for a replay, or to keep), once its game is over."""
+        row = store.load(table_id) if len(table_id) <= 64 else None
+        if row is None:
+            raise NotFound("no such table")
+        if not row.record.returns:
+            raise WebError("the game is not over: its record would show hidden cards while it is played")
+        record: dict[str, Any] = json.loads(row.record.to_json())
+        return record
+
+    @app.post("/api/tables/{table_id}/save", dependencies=[Host])
+    def save_table(table_id: str, body: SaveName) -> dict[str, Any]:
+        """Writes the table's game to ``NAME.json`` in the user's saves folder (``regalia
+        resume`` continues it); a name with a path in it is refused."""
+        row = store.load(table_id) if len(table_id) <= 64 else None
+        if row is None:
+            raise NotFound("no such table")
+        path = _save_path(body.name)
+        save_game(path, row.record)
+        return {"saved": path.name}
+
+    @app.post("/api/resume", dependencies=[Host])
+    def resume_save(request: Request, body: SaveName) -> dict[str, Any]:
+        """Starts a table from ``NAME.json`` in the user's saves folder, its seats as saved."""
+        path = _save_path(body.name)
+        if not path.is_file():
+            raise NotFound(f"no save called {path.name}")
+        record = load_game(path)
+        if not isinstance(record, MatchRecord):
+            raise WebError(f"{path.name} is a saved state, not a game with its seats")
+        if record.returns:
+            raise WebError(f"the game in {path.name} is over: replay it instead")
+        table_id, links = tables.resume(record)
+        return {"id": table_id, "links": _links(request, links)}
+
+    @app.get("/api/t/{token}")
+    def seat_state(token: str) -> dict[str, Any]:
+        """What the link's seat sees now: its picture (SVG), moves, log, and the ending."""
+        return tables.payload(link(token))
+
+    @app.post("/api/t/{token}/move")
+    def play(token: str, move: Move) -> dict[str, Any]:
+        """Plays a move offered to the link's seat; 409 when the table has moved on since."""
+        return tables.play(link(token), move.version, move.action)
+
+    @app.post("/api/t/{token}/undo")
+    def undo(token: str, seen: Seen) -> dict[str, Any]:
+        """Takes back the person's last move by the table's rule; 409 with the reason when refused."""
+        return tables.undo(link(token), seen.version)
+
+    @app.post("/api/t/{token}/back")
+    def back(token: str, seen: Seen) -> dict[str, Any]:
+        """Backs out of a purchase not yet paid (Regnum); 409 with the reason when refused."""
+        return tables.back(link(token), seen.version)
+
+    @app.get("/api/t/{token}/events", response_class=StreamingResponse)
+    async def events(request: Request, token: str, since: Annotated[int, Query(ge=-1, le=2**31)] = -1) -> Response:
+        """Server-sent events: the link's payload whenever its table changes (first at once
+        unless it is still at version ``since``)."""
+        seat_link = await anyio.to_thread.run_sync(link, token)
+
+        async def stream() -> AsyncIterator[str]:
+            last = since
+            while not await request.is_disconnected():
+                payload = await anyio.to_thread.run_sync(tables.payload, seat_link)
+                if payload["version"] != last:
+                    last = payload["version"]
+                    yield f"data: {json.dumps(payload)}\n\n"
+                else:
+                    yield ": still here\n\n"
+                await hub.wait(seat_link.table_id, 1.0)
+
+        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+    @app.post("/api/replay")
+    def replay(body: Replay) -> dict[str, Any]:
+        """A match record after ``ply`` moves, every card open: the picture, the moves by
+        name up to there, and how many there are."""
+        record = MatchRecord.from_json(body.record)
+        if len(record.actions) > MAX_REPLAY:
+            raise WebError(f"a replay has at most {MAX_REPLAY} moves")
+        game = make_replay_game(record)
+        state = game.new_state(record.seed)
+        ply = min(body.ply, len(record.actions))
+        names = []
+        for action in record.actions[:ply]:
+            names.append({"seat": state.current_player, "name": state.action_name(action)})
+            state.apply(action)
+        observations = [state.observation(k) for k in range(game.num_players)]
+        return {
+            "game": game.name,
+            "title": game.title,
+            "agents": record.agents,
+            "ply": ply,
+            "total": len(record.actions),
+            "picture": spectator_svg(game.name, observations, game.options),
+            "moves": names,
+            "over": bool(state.is_terminal),
+        }
+
+    return app
+
+
+def make_replay_game(record: MatchRecord) -> Any:
+    """The game of ``record`` (its options as recorded)."""
+    if not isinstance(record.options, dict):
+        raise WebError("the record's options are not a JSON object")
+    return make(record.game, **record.options)
+
+
+def _links(request: Request, links: dict[int | None, str]) -> list[dict[str, Any]]:
+    """The private links by seat (None: a watcher's), as full addresses on this server."""
+    base = str(request.base_url).rstrip("/")
+    return [
+        {"seat": seat, "url": f"{base}/t/{token}"} for seat, token in sorted(links.items(), key=lambda x: x[0] or 0)
+    ]
+
+
+def _save_path(name: str) -> Path:
+    """``NAME.json`` in the user's saves folder; a name with a folder or a path refused."""
+    stem = name[:-5] if name.endswith(".json") else name
+    if not SAVE_NAME.match(stem) or ".." in stem:
+        raise WebError("a save's name is letters, digits, '-', '_' and '.', with no folder or path in it")
+    return saves_folder() / f"{stem}.json"

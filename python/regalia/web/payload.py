@@ -1,0 +1,68 @@
+"""What a page is sent: a seat's payload, made from what that seat may see and nothing else
+(its picture, its moves, its log, the introduction and the ending told to it), or a
+watcher's, of a game of bots alone, with every card open.
+
+The pages, the JSON answers and the live updates all send these dicts, so a test that finds
+a seat's payload the same in every world the seat cannot tell apart covers every byte the
+seat's page receives.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from regalia.table import Table
+from regalia.views.pictures import picture_svg, spectator_svg
+
+__all__ = ["seat_payload", "watcher_payload"]
+
+
+def _common(table: Table, version: int) -> dict[str, Any]:
+    """What every seat sees alike: the game, who sits where, whose turn, the version."""
+    waiting = table.waiting()
+    return {
+        "game": table.game.name,
+        "title": table.game.title,
+        "version": version,
+        "agents": list(table.seats),
+        "waiting": {"kind": waiting.kind, "seat": waiting.seat},
+        "over": table.is_over,
+    }
+
+
+def seat_payload(table: Table, seat: int, version: int) -> dict[str, Any]:
+    """What the person at ``seat`` is sent at ``version``: their view alone."""
+    game = table.game
+    names = table.seats_of(seat)
+    observation = table.observation(seat)
+    moves = table.moves(seat)
+    return {
+        **_common(table, version),
+        "seat": seat,
+        "names": [names.name(k) for k in range(game.num_players)],
+        "picture": picture_svg(game.name, observation, game.options),
+        "moves": [{"n": n, "action": action, "name": name} for n, (action, name) in enumerate(moves, 1)],
+        "log": [event.to_dict() for event in table.log(seat)],
+        "introduction": table.introduction(seat),
+        "ending": table.ending(seat) if table.is_over else [],
+        "undo": len(table.humans) == 1,
+        "back": bool(moves) and observation.get("phase") == "pay",
+    }
+
+
+def watcher_payload(table: Table, version: int) -> dict[str, Any]:
+    """What the watcher of a game of bots alone is sent at ``version``: every card open."""
+    game = table.game
+    observations = [table.observation(k) for k in range(game.num_players)]
+    return {
+        **_common(table, version),
+        "seat": None,
+        "names": [f"seat {k}" for k in range(game.num_players)],
+        "picture": spectator_svg(game.name, observations, game.options),
+        "moves": [],
+        "log": [event.to_dict() for event in table.open_log()],
+        "introduction": table.introduction(None),
+        "ending": table.ending(None) if table.is_over else [],
+        "undo": False,
+        "back": False,
+    }

@@ -1,0 +1,136 @@
+// A seat's table: draws the payload the server sends (picture, moves, log, ending), sends
+// the person's moves, undo and back, and follows the table live (server-sent events).
+"use strict";
+(function () {
+  const main = document.querySelector("main.table");
+  const token = main.dataset.token;
+  const $ = (id) => document.getElementById(id);
+  let state = JSON.parse($("payload").textContent);
+  let typed = "";
+  let typedTimer = null;
+  let busy = false;
+
+  function item(text, cls) {
+    const li = document.createElement("li");
+    li.textContent = text;
+    if (cls) li.className = cls;
+    return li;
+  }
+
+  function status(p) {
+    if (p.over) return "The game is over.";
+    const w = p.waiting;
+    if (p.seat !== null && w.seat === p.seat) return "Your move: click it, or type its number.";
+    return `${p.names[w.seat]} (${p.agents[w.seat]}) to move…`;
+  }
+
+  function render(p, first) {
+    // A move's answer may come after the live update of a later move: never go back.
+    if (!first && p.version < state.version) return;
+    state = p;
+    $("picture").innerHTML = p.picture;
+    $("status").textContent = status(p);
+    $("introduction").textContent = p.introduction;
+    const moves = $("moves");
+    moves.replaceChildren();
+    for (const m of p.moves) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.action = m.action;
+      b.dataset.n = m.n;
+      const k = document.createElement("kbd");
+      k.textContent = m.n;
+      b.append(k, m.name);
+      b.addEventListener("click", () => play(m.action));
+      const li = document.createElement("li");
+      li.append(b);
+      moves.append(li);
+    }
+    const log = $("log");
+    log.replaceChildren();
+    for (const e of p.log) {
+      const lines = e.lines.length ? e.lines : (e.name ? [e.name] : []);
+      for (const line of lines) log.append(item(`${e.ply}. ${line}`, e.forced ? "forced" : ""));
+    }
+    log.parentElement.scrollTop = log.parentElement.scrollHeight;
+    $("undo").hidden = !p.undo;
+    $("back").hidden = !p.back;
+    $("ending").textContent = p.ending.join("\n");
+    document.body.dataset.version = p.version;
+    document.body.dataset.over = p.over;
+    document.body.dataset.turn = p.moves.length ? "yes" : "no";
+  }
+
+  async function send(path, body) {
+    if (busy) return;
+    busy = true;
+    document.body.dataset.busy = "yes";
+    $("message").textContent = "";
+    try {
+      const r = await fetch(`/api/t/${token}/${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      const data = await r.json();
+      if (r.ok) render(data);
+      else {
+        $("message").textContent = data.detail || `refused (${r.status})`;
+        if (r.status === 409) await refresh();
+      }
+    } catch (err) {
+      $("message").textContent = `the server did not answer (${err}); it will be tried again`;
+    } finally {
+      busy = false;
+      document.body.dataset.busy = "no";
+    }
+  }
+
+  async function refresh() {
+    const r = await fetch(`/api/t/${token}`);
+    if (r.ok) render(await r.json());
+  }
+
+  function play(action) {
+    send("move", { version: state.version, action: action });
+  }
+
+  function playNumber(n) {
+    const m = state.moves.find((x) => x.n === n);
+    if (m) play(m.action);
+  }
+
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target.tagName === "INPUT" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (/^[0-9]$/.test(ev.key)) {
+      typed += ev.key;
+      clearTimeout(typedTimer);
+      const n = Number(typed);
+      // Play at once unless a longer number could still be meant.
+      if (n * 10 > state.moves.length) { typed = ""; playNumber(n); }
+      else typedTimer = setTimeout(() => { typed = ""; playNumber(n); }, 700);
+    } else if (ev.key === "Enter" && typed) {
+      clearTimeout(typedTimer);
+      const n = Number(typed);
+      typed = "";
+      playNumber(n);
+    } else if (ev.key === "u" && state.undo) {
+      send("undo", { version: state.version });
+    } else if (ev.key === "b" && state.back) {
+      send("back", { version: state.version });
+    }
+  });
+  $("undo").addEventListener("click", () => send("undo", { version: state.version }));
+  $("back").addEventListener("click", () => send("back", { version: state.version }));
+
+  function follow() {
+    const events = new EventSource(`/api/t/${token}/events?since=${state.version}`);
+    events.onmessage = (ev) => {
+      const p = JSON.parse(ev.data);
+      if (p.version !== state.version) render(p);
+    };
+  }
+
+  render(state, true);
+  follow();
+})();

@@ -1,0 +1,178 @@
+"""Where the web tables live: one SQLite database (the standard library's ``sqlite3``, WAL
+mode) holding every table's match record and the private links of its seats.
+
+Every change is one transaction that checks the table's ``version`` (compare and swap), so
+several server processes may share one database: a process whose copy of a table is stale
+finds out when it writes, and nothing is lost or mixed. A record is written whole on every
+move, so a server stopped or killed at any moment restarts with every game as it last stood.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+from regalia.registry.records import MatchRecord
+
+__all__ = ["Link", "Row", "Store", "default_db", "new_token"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    record TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    over INTEGER NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS links (
+    token TEXT PRIMARY KEY,
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER
+);
+CREATE TABLE IF NOT EXISTS settings (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"""
+
+
+def default_db() -> Path:
+    """The database in the user's data folder (``~/.local/share/regalia/web.sqlite3`` on Linux)."""
+    return platformdirs.user_data_path("regalia") / "web.sqlite3"
+
+
+def new_token() -> str:
+    """An unguessable token (128 random bits), safe in a URL."""
+    return secrets.token_urlsafe(16)
+
+
+@dataclass(frozen=True)
+class Row:
+    """A table as stored: its id, its record (the game so far), and its version (how many
+    changes it has had: a move, a bot's move, an undo)."""
+
+    id: str
+    record: MatchRecord
+    version: int
+    updated: float
+
+
+@dataclass(frozen=True)
+class Link:
+    """A private link: the table it opens and the seat it plays (None: watch a game of bots)."""
+
+    table_id: str
+    seat: int | None
+
+
+class Store:
+    """The database at ``path`` (made, with its folder, when missing)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.executescript(_SCHEMA)
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        """A connection for one unit of work, committed at its end (rolled back on an error)."""
+        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        try:
+            db.execute("PRAGMA busy_timeout=30000")
+            db.execute("PRAGMA synchronous=NORMAL")
+            yield db
+        finally:
+            db.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction, taken at once (``BEGIN IMMEDIATE``), so that two processes
+        never interleave their changes."""
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def setting(self, name: str, make: str) -> str:
+        """The value of setting ``name``, set to ``make`` the first time it is asked for."""
+        with self._write() as db:
+            db.execute("INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)", (name, make))
+            row = db.execute("SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
+        return str(row[0])
+
+    def create(self, record: MatchRecord, seats: list[int | None]) -> tuple[str, dict[int | None, str]]:
+        """Stores a new table and a private link for each of ``seats`` (None: a watcher's);
+        returns the table's id and the links' tokens by seat."""
+        table_id = new_token()
+        links = {seat: new_token() for seat in seats}
+        now = time.time()
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO tables (id, record, version, over, created, updated) VALUES (?, ?, 0, ?, ?, ?)",
+                (table_id, record.to_json(), int(bool(record.returns)), now, now),
+            )
+            db.executemany(
+                "INSERT INTO links (token, table_id, seat) VALUES (?, ?, ?)",
+                [(token, table_id, seat) for seat, token in links.items()],
+            )
+        return table_id, links
+
+    def load(self, table_id: str) -> Row | None:
+        """The table ``table_id`` as stored, None when there is none."""
+        with self._connect() as db:
+            row = db.execute("SELECT record, version, updated FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            return None
+        return Row(table_id, MatchRecord.from_json(row[0]), int(row[1]), float(row[2]))
+
+    def version(self, table_id: str) -> int | None:
+        """The table's version as stored (None when there is no such table)."""
+        with self._connect() as db:
+            row = db.execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def save(self, table_id: str, record: MatchRecord, version: int) -> bool:
+        """Writes ``record`` as the table's version ``version + 1`` if the table is still at
+        ``version``; False (nothing written) when another writer got there first."""
+        with self._write() as db:
+            done = db.execute(
+                "UPDATE tables SET record = ?, version = version + 1, over = ?, updated = ? "
+                "WHERE id = ? AND version = ?",
+                (record.to_json(), int(bool(record.returns)), time.time(), table_id, version),
+            ).rowcount
+        return done == 1
+
+    def link(self, token: str) -> Link | None:
+        """What the private link ``token`` opens (None for a token that is no link)."""
+        with self._connect() as db:
+            row = db.execute("SELECT table_id, seat FROM links WHERE token = ?", (token,)).fetchone()
+        return None if row is None else Link(str(row[0]), None if row[1] is None else int(row[1]))
+
+    def links(self, table_id: str) -> dict[int | None, str]:
+        """Every private link of a table, by seat (None: the watcher's)."""
+        with self._connect() as db:
+            rows = db.execute("SELECT seat, token FROM links WHERE table_id = ?", (table_id,)).fetchall()
+        return {(None if seat is None else int(seat)): str(token) for seat, token in rows}
+
+    def tables(self, over: bool | None = None, limit: int = 100) -> list[Row]:
+        """The tables, the last changed first (only those over, or not, when ``over`` says)."""
+        where = "" if over is None else f"WHERE over = {int(over)}"
+        with self._connect() as db:
+            rows = db.execute(
+                f"SELECT id, record, version, updated FROM tables {where} ORDER BY updated DESC LIMIT ?", (limit,)
+            ).fetchall()
+        return [Row(str(i), MatchRecord.from_json(r), int(v), float(u)) for i, r, v, u in rows]

@@ -1,0 +1,278 @@
+"""The tables a web server keeps: each one a ``regalia.table.Table`` held in memory and in
+the database (``Store``), changed one request at a time and saved on every change.
+
+Every change checks the version the request saw and the version in the database (another
+server process may have moved since): a stale request is refused and the table read again.
+What a seat is sent (``payload``) is made once per version under the table's lock, so a page
+asking while a bot thinks gets the table as it stands, without waiting.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from regalia.agents import make_agent
+from regalia.core.errors import RegaliaError
+from regalia.registry import MatchRecord, games, make
+from regalia.table import HUMAN, Refused, Table
+from regalia.web.payload import seat_payload, watcher_payload
+from regalia.web.store import Link, Store
+
+__all__ = ["Live", "NotFound", "Stale", "Tables", "WebError"]
+
+
+class WebError(Exception):
+    """A request refused with a message: ``status`` is its HTTP status."""
+
+    status = 400
+
+
+class NotFound(WebError):
+    """No table, link or game by that name."""
+
+    status = 404
+
+
+class Stale(WebError):
+    """The request was made on a version of the table that has moved on."""
+
+    status = 409
+
+
+class Forbidden(WebError):
+    """The link may not do that (a watcher's link moves no card)."""
+
+    status = 403
+
+
+@dataclass
+class Live:
+    """A table in memory: the ``Table``, the version it is at, and what each link is sent at
+    that version."""
+
+    id: str
+    table: Table
+    version: int
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    payloads: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+
+
+def _game(name: str, options: dict[str, Any]) -> Any:
+    """The game ``name`` with ``options`` for a table (seeded chance only)."""
+    try:
+        game = make(name, **options)
+    except RegaliaError as e:
+        raise WebError(str(e)) from None
+    if game.options.get("chance", "seeded") != "seeded":
+        raise WebError("a table plays seeded games only (chance='explicit' is for exact methods in Python)")
+    return game
+
+
+def _check_bot(spec: str, game: str) -> None:
+    """Refuses an agent spec that makes no agent, or one that does not play ``game``."""
+    try:
+        agent = make_agent(spec, 0)
+        plays = getattr(agent, "games", None)
+        if plays is not None and game not in plays:
+            raise WebError(f"the {spec.split(':')[0]!r} agent plays only {', '.join(plays)}, not {game}")
+        agent_for = getattr(agent, "agent_for", None)
+        if agent_for is not None:
+            agent_for(game)
+    except RegaliaError as e:
+        raise WebError(str(e)) from None
+
+
+class Tables:
+    """The tables of ``store``; ``changed(table_id)`` is called after every change (the
+    server wakes the pages and the bots with it)."""
+
+    def __init__(self, store: Store, changed: Callable[[str], None] = lambda table_id: None) -> None:
+        self.store = store
+        self.changed = changed
+        self._live: dict[str, Live] = {}
+        self._guard = threading.Lock()
+
+    # --- starting a table --------------------------------------------------------------
+
+    def create(
+        self, game: str, options: dict[str, Any], seats: list[str], seed: int
+    ) -> tuple[str, dict[int | None, str]]:
+        """A new table of ``game`` with ``options``, ``seats`` (``"human"`` or an agent spec)
+        and ``seed``; returns its id and its private links by seat (a game of bots alone has
+        one link, a watcher's, under None). Bad input raises ``WebError``."""
+        known = {g["name"] for g in games()}
+        if game not in known:
+            raise NotFound(f"unknown game {game!r}; games: {', '.join(sorted(known))}")
+        if "players" not in options:
+            options = {**options, "players": len(seats)}
+        g = _game(game, options)
+        for spec in seats:
+            if spec != HUMAN:
+                _check_bot(spec, g.name)
+        try:
+            table = Table(g, seats, seed)
+        except RegaliaError as e:
+            raise WebError(str(e)) from None
+        people: list[int | None] = list(table.humans) or [None]
+        table_id, links = self.store.create(table.record(), people)
+        self._keep(Live(table_id, table, 0))
+        self.changed(table_id)
+        return table_id, links
+
+    def resume(self, record: MatchRecord) -> tuple[str, dict[int | None, str]]:
+        """A new table continuing the game of ``record`` with its seats as saved."""
+        try:
+            table = self._resume(record)
+        except RegaliaError as e:
+            raise WebError(f"the saved game does not replay: {e}") from None
+        table_id, links = self.store.create(table.record(), list(table.humans) or [None])
+        self._keep(Live(table_id, table, 0))
+        self.changed(table_id)
+        return table_id, links
+
+    def adopt(self, table: Table, seats: list[int | None]) -> tuple[str, dict[int | None, str]]:
+        """Keeps ``table`` (one made in Python, e.g. from a chosen position) as a new table
+        with a link for each of ``seats``; its record is stored, but a table dealt from a
+        chosen start lives only in this process."""
+        table_id, links = self.store.create(table.record(), seats)
+        self._keep(Live(table_id, table, 0))
+        return table_id, links
+
+    # --- reading -----------------------------------------------------------------------
+
+    def link(self, token: str) -> Link:
+        """What ``token`` opens; ``NotFound`` when it is no link."""
+        found = self.store.link(token) if 8 <= len(token) <= 64 else None
+        if found is None:
+            raise NotFound("no table has this link (it may be mistyped, or from another database)")
+        return found
+
+    def live(self, table_id: str) -> Live:
+        """The table as it stands in the database, read again when another process changed it."""
+        with self._guard:
+            live = self._live.get(table_id)
+        version = self.store.version(table_id)
+        if version is None:
+            raise NotFound("no such table")
+        if live is not None and live.version == version:
+            return live
+        if live is not None:
+            with live.lock:
+                self._reload(live)
+            return live
+        row = self.store.load(table_id)
+        if row is None:
+            raise NotFound("no such table")
+        fresh = Live(table_id, self._resume(row.record), row.version)
+        with self._guard:
+            live = self._live.setdefault(table_id, fresh)
+        if live is fresh:
+            with live.lock:
+                self._refresh(live)
+        return live
+
+    def payload(self, link: Link) -> dict[str, Any]:
+        """What the link's page is sent now: the seat's view (or a watcher's, of bots alone)."""
+        live = self.live(link.table_id)
+        with live.lock:
+            if link.seat not in live.payloads:
+                self._refresh(live)
+            return live.payloads[link.seat]
+
+    # --- changing ----------------------------------------------------------------------
+
+    def play(self, link: Link, version: int, action: int) -> dict[str, Any]:
+        """The person of ``link`` plays ``action`` on the table at ``version``."""
+        seat = self._person(link)
+        return self._change(link, version, lambda t: t.play(seat, action))
+
+    def undo(self, link: Link, version: int) -> dict[str, Any]:
+        """The person of ``link`` takes back their last move (``Refused`` says why not)."""
+        seat = self._person(link)
+        return self._change(link, version, lambda t: t.undo(seat))
+
+    def back(self, link: Link, version: int) -> dict[str, Any]:
+        """The person of ``link`` backs out of a purchase not yet paid (Regnum)."""
+        seat = self._person(link)
+        return self._change(link, version, lambda t: t.back(seat))
+
+    def bot_move(self, table_id: str) -> bool:
+        """Lets the bot to move play, if a bot is to move; whether the table changed."""
+        live = self.live(table_id)
+        with live.lock:
+            if live.table.waiting().kind != "bot":
+                return False
+            try:
+                live.table.play_bot()
+            except RegaliaError:
+                self._reload(live)
+                raise
+            self._save(live)
+        self.changed(table_id)
+        return True
+
+    def waiting_for_bot(self, table_id: str) -> bool:
+        """Whether the table waits for a bot's move."""
+        return self.live(table_id).table.waiting().kind == "bot"
+
+    # --- inside ------------------------------------------------------------------------
+
+    def _person(self, link: Link) -> int:
+        if link.seat is None:
+            raise Forbidden("a watcher's link plays no move")
+        return link.seat
+
+    def _change(self, link: Link, version: int, change: Callable[[Table], None]) -> dict[str, Any]:
+        """Applies ``change`` to the table at ``version`` and saves it; a refused change (an
+        illegal move, a refused undo) leaves the table as it was."""
+        live = self.live(link.table_id)
+        with live.lock:
+            if version != live.version:
+                raise Stale(f"the table has moved on (you saw version {version}, it is at {live.version}): look again")
+            try:
+                change(live.table)
+            except Refused as e:
+                raise Stale(str(e)) from None
+            except RegaliaError as e:  # an illegal move: the table is as it was
+                raise WebError(str(e)) from None
+            self._save(live)
+            payload = live.payloads[link.seat]
+        self.changed(link.table_id)
+        return payload
+
+    def _save(self, live: Live) -> None:
+        """Writes the changed table; when another process wrote first, reads its table and
+        refuses the change as stale (under the table's lock)."""
+        if not self.store.save(live.id, live.table.record(), live.version):
+            self._reload(live)
+            raise Stale("the table was changed elsewhere at the same moment: look again")
+        live.version += 1
+        self._refresh(live)
+
+    def _reload(self, live: Live) -> None:
+        """The table read again from the database (under the table's lock)."""
+        row = self.store.load(live.id)
+        if row is None:
+            raise NotFound("no such table")
+        live.table, live.version = self._resume(row.record), row.version
+        self._refresh(live)
+
+    def _refresh(self, live: Live) -> None:
+        """What every link of the table is sent at its version (under the table's lock)."""
+        table = live.table
+        if table.humans:
+            live.payloads = {seat: seat_payload(table, seat, live.version) for seat in table.humans}
+        else:
+            live.payloads = {None: watcher_payload(table, live.version)}
+
+    def _resume(self, record: MatchRecord) -> Table:
+        return Table.resume(record, _game(record.game, dict(record.options)), record.agents)
+
+    def _keep(self, live: Live) -> None:
+        with live.lock:
+            self._refresh(live)
+        with self._guard:
+            self._live[live.id] = live

@@ -1,0 +1,182 @@
+"""The web table in a real browser: Debian's Chromium driven by Playwright (launched by its
+``executable_path``; Playwright's own browser download is not used). A person plays a whole
+game of each of the five games by clicking against a bot, two browser contexts play one game
+as two people each seeing only their own hand, undo, a game resumed after a server restart,
+and a replay; the screenshots of each game's table go to docs/web/."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason='the web table needs the web extra (pip install "regalia[web]")')
+sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need Playwright")
+
+from tests.web_helpers import KEY, Server, start  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+SHOTS = Path(__file__).resolve().parent.parent / "docs" / "web"
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="no chromium: apt-get install -y chromium (.ci/run installs it)"),
+    pytest.mark.xdist_group("browser"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    s = Server(tmp_path / "web.sqlite3", pace=0.05).start()
+    yield s
+    s.stop()
+
+
+def page_of(browser: Any, server: Server, path: str) -> Any:
+    """A page at ``path`` in a fresh context holding the lobby's key."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    context.set_default_timeout(90_000)  # a loaded CI machine: bots and two browsers share 2 cores
+    page = context.new_page()
+    page.goto(f"{server.url}/?key={KEY}")
+    page.goto(f"{server.url}{path}")
+    return page
+
+
+def click_to_the_end(page: Any, rnd: random.Random, limit: int = 3000) -> None:
+    """Clicks a random offered move whenever it is the person's turn, until the game is over."""
+    for _ in range(limit):
+        page.wait_for_function(
+            "(document.body.dataset.turn === 'yes' && document.body.dataset.busy !== 'yes')"
+            " || document.body.dataset.over === 'true'"
+        )
+        if page.evaluate("document.body.dataset.over") == "true":
+            return
+        buttons = page.locator("#moves button")
+        version = page.evaluate("document.body.dataset.version")
+        buttons.nth(rnd.randrange(buttons.count())).click()
+        page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+    raise AssertionError("the game did not end")
+
+
+GAMES = [("duo-regna", {}), ("duo", {"rounds": 1}), ("duell-der-drachen", {}), ("regine", {}), ("regnum", {})]
+
+
+@pytest.mark.parametrize("game, options", GAMES, ids=[g for g, _ in GAMES])
+def test_a_person_clicks_a_whole_game_against_a_bot(browser: Any, server: Server, game: str, options: Any) -> None:
+    with server.client() as c:
+        (tok,) = start(c, game, ["human", "random"], seed=11, **options)
+    page = page_of(browser, server, f"/t/{tok}")
+    page.wait_for_selector("#picture svg")
+    page.wait_for_function("document.body.dataset.turn === 'yes'")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{game}.png"))
+    click_to_the_end(page, random.Random(game))
+    assert page.locator("#ending").inner_text().strip()
+    assert page.locator("#log li").count() > 0
+    page.context.close()
+
+
+def test_the_lobby_starts_a_game_and_keys_play_it(browser: Any, server: Server) -> None:
+    page = page_of(browser, server, "/")
+    page.select_option("#game", "duo-regna")
+    page.select_option("select[name=seat1]", "random")
+    page.fill("#seed", "5")
+    page.click("#start")
+    page.wait_for_selector("#picture svg")
+    page.wait_for_function("document.body.dataset.turn === 'yes'")
+    version = page.evaluate("document.body.dataset.version")
+    page.keyboard.press("1")  # the moves keep their numbers
+    page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+    page.wait_for_function("document.body.dataset.turn === 'yes'")
+    page.keyboard.press("u")  # the opponent has moved since: refused, with the reason
+    page.wait_for_function("document.getElementById('message').textContent.includes('stands')")
+    page.context.close()
+
+
+def test_two_people_at_two_browsers_each_see_their_own_hand(browser: Any, server: Server) -> None:
+    with server.client() as c:
+        a, b = start(c, "duo", ["human", "human"], seed=4, rounds=1)
+    one, two = page_of(browser, server, f"/t/{a}"), page_of(browser, server, f"/t/{b}")
+    one.wait_for_function("document.body.dataset.turn === 'yes'")
+    assert two.evaluate("document.body.dataset.turn") == "no"
+    assert one.locator("#picture").inner_html() != two.locator("#picture").inner_html()
+    assert b not in one.content() and a not in two.content()
+    version = one.evaluate("document.body.dataset.version")
+    one.locator("#moves button").first.click()
+    two.wait_for_function(f"document.body.dataset.version !== '{version}'")  # live, without a reload
+    one.context.close()
+    two.context.close()
+
+
+def test_undo_in_the_browser(browser: Any, server: Server) -> None:
+    with server.client() as c:
+        (tok,) = start(c, "regnum", ["human", "random"], seed=2)
+    page = page_of(browser, server, f"/t/{tok}")
+    for _ in range(100):
+        page.wait_for_function("document.body.dataset.turn === 'yes'")
+        before = page.locator("#picture").inner_html()
+        version = page.evaluate("document.body.dataset.version")
+        page.locator("#moves button").first.click()
+        page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+        if page.evaluate("document.body.dataset.turn") != "yes":
+            continue
+        moved = page.evaluate("document.body.dataset.version")
+        page.click("#undo")
+        page.wait_for_function(
+            f"document.body.dataset.version !== '{moved}' || document.getElementById('message').textContent !== ''"
+        )
+        if page.locator("#message").inner_text() == "":
+            assert page.locator("#picture").inner_html() == before
+            page.context.close()
+            return
+    raise AssertionError("no move could be undone")
+
+
+def test_a_game_goes_on_after_a_restart(browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    server = Server(tmp_path / "web.sqlite3").start()
+    with server.client() as c:
+        (tok,) = start(c, "duell-der-drachen", ["human", "random"], seed=3)
+    page = page_of(browser, server, f"/t/{tok}")
+    page.wait_for_function("document.body.dataset.turn === 'yes'")
+    page.locator("#moves button").first.click()
+    page.wait_for_function("document.body.dataset.version !== '0' && document.body.dataset.turn === 'yes'")
+    seen = page.locator("#picture").inner_html()
+    server.stop()
+    server = Server(tmp_path / "web.sqlite3").start()
+    try:
+        page.goto(f"{server.url}/t/{tok}")  # the same link on the restarted server (a new port here)
+        page.wait_for_selector("#picture svg")
+        assert page.locator("#picture").inner_html() == seen
+        click_to_the_end(page, random.Random(3))
+    finally:
+        server.stop()
+        page.context.close()
+
+
+def test_bots_watched_then_replayed(browser: Any, server: Server) -> None:
+    with server.client() as c:
+        (tok,) = start(c, "duo-regna", ["random", "random"], seed=9)
+        page = page_of(browser, server, f"/t/{tok}")
+        page.wait_for_function("document.body.dataset.over === 'true'", timeout=120_000)
+        table_id = c.get("/api/tables").json()[0]["id"]
+    page.goto(f"{server.url}/replay?table={table_id}")
+    page.wait_for_function("document.body.dataset.ply === '0'")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.body.dataset.ply === '1'")
+    page.click("#last")
+    page.wait_for_function("Number(document.body.dataset.ply) > 1")
+    page.click("#prev")
+    assert page.locator("#log li").count() >= 1
+    page.context.close()
