@@ -7,8 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from regalia.core.errors import InvalidOptionError
-from regalia.core.view import View
-from regalia.theory.cfr import Policy
+from regalia.theory.cfr import Policy, PolicyPlayer
 
 
 @lru_cache(maxsize=4)
@@ -17,7 +16,7 @@ def _load(path: str, mtime_ns: int) -> Policy:
     return Policy.load(path)
 
 
-class CfrAgent:
+class CfrAgent(PolicyPlayer):
     """Plays a policy saved by ``regalia.theory.cfr`` (``Policy.save``): at each decision it draws
     its action from the policy's strategy at its information set, with its own generator
     seeded by ``seed``. At an information set the policy never met it plays uniformly at
@@ -35,17 +34,3 @@ class CfrAgent:
         mtime = path.stat().st_mtime_ns if path.exists() else 0
         self.policy = _load(str(path), mtime)
         self._rng = random.Random(seed)
-
-    def game_start(self, view: View) -> None:
-        """Refuses a game the policy was not computed for."""
-        self.policy.check_game(view.game, dict(view.options))
-
-    def action_probabilities(self, view: View) -> dict[int, float]:
-        """How likely each legal action is (what ``regalia.theory.exact.exploitability`` measures)."""
-        return self.policy.action_probabilities(view)
-
-    def act(self, view: View) -> int:
-        """An action drawn from the policy at this information set."""
-        probs = self.action_probabilities(view)
-        actions = list(probs)
-        return self._rng.choices(actions, weights=[probs[a] for a in actions])[0]

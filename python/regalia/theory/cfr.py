@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import struct
 import sys
 import time
@@ -367,3 +368,25 @@ class _Bar:
 
     def close(self) -> None:
         self.progress.stop()
+
+
+class PolicyPlayer:
+    """Plays a ``Policy`` as an agent: refuses a game it was not computed for, and draws each
+    move by the policy's probabilities at its information set from its own generator."""
+
+    policy: Policy
+    _rng: random.Random
+
+    def game_start(self, view: View) -> None:
+        """Refuses a game the policy was not computed for (``PolicyFileError``)."""
+        self.policy.check_game(view.game, dict(view.options))
+
+    def action_probabilities(self, view: View) -> dict[int, float]:
+        """How likely each legal action is (what ``regalia.theory.exact.exploitability`` measures)."""
+        return self.policy.action_probabilities(view)
+
+    def act(self, view: View) -> int:
+        """An action drawn from the policy at this information set."""
+        probs = self.action_probabilities(view)
+        actions = list(probs)
+        return self._rng.choices(actions, weights=[probs[a] for a in actions])[0]

@@ -28,9 +28,8 @@ import numpy as np
 
 from regalia import _core
 from regalia.core.errors import InvalidArgumentError
-from regalia.core.view import View
 from regalia.registry.catalog import make
-from regalia.theory.cfr import Policy
+from regalia.theory.cfr import Policy, PolicyPlayer
 from regalia.theory.tree import (
     DEFAULT_MAX_HISTORIES,
     Exploitability,
@@ -66,7 +65,7 @@ METHOD = "best-response"
 
 
 @dataclass
-class BestResponse:
+class BestResponse(PolicyPlayer):
     """Seat ``seat``'s best response to a policy, as a player: at each of the seat's
     information sets the one action a best response plays there (``action_probabilities``
     is that point mass). ``value`` is what it is worth against the policy (the seat's
@@ -104,20 +103,6 @@ class BestResponse:
     def gain(self) -> float:
         """What the policy gives away from this seat: ``value - policy_value``."""
         return self.value - self.policy_value
-
-    def game_start(self, view: View) -> None:
-        """Refuses a game it was not computed for."""
-        self.policy.check_game(view.game, dict(view.options))
-
-    def action_probabilities(self, view: View) -> dict[int, float]:
-        """Its move as a point mass (uniform at another seat's information set)."""
-        return self.policy.action_probabilities(view)
-
-    def act(self, view: View) -> int:
-        """The best response's move."""
-        probs = self.action_probabilities(view)
-        actions = list(probs)
-        return self._rng.choices(actions, weights=[probs[a] for a in actions])[0]
 
     def save(self, path: str | Path) -> None:
         """Writes it as a CFR policy file; its header keeps the seat, the values and the line."""

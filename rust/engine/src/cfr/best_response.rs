@@ -90,23 +90,7 @@ pub fn values(tree: &Tree, policy: &[f64]) -> Vec<f64> {
 
 /// `seat`'s best-response value against `policy`.
 pub fn best_response_value(tree: &Tree, policy: &[f64], seat: Seat) -> f64 {
-    let mut reach = vec![0.0; tree.nodes.len()];
-    reach[0] = 1.0;
-    for n in 0..tree.nodes.len() {
-        let kind = tree.nodes[n].kind;
-        for (j, e) in tree.node_edges(n as u32).iter().enumerate() {
-            reach[e.child as usize] =
-                reach[n] * weight(tree, policy, kind, j, e.probability, Some(seat));
-        }
-    }
-    let mut br = BestResponse {
-        tree,
-        policy,
-        seat,
-        reach,
-        value: vec![f64::NAN; tree.nodes.len()],
-        choice: vec![None; tree.sets.len()],
-    };
+    let mut br = BestResponse::new(tree, policy, seat);
     br.value_of(0)
 }
 
@@ -122,7 +106,28 @@ struct BestResponse<'t> {
     choice: Vec<Option<usize>>,
 }
 
-impl BestResponse<'_> {
+impl<'t> BestResponse<'t> {
+    /// The walk for `seat` against `policy`, with every node's reach by the others and chance.
+    fn new(tree: &'t Tree, policy: &'t [f64], seat: Seat) -> Self {
+        let mut reach = vec![0.0; tree.nodes.len()];
+        reach[0] = 1.0;
+        for n in 0..tree.nodes.len() {
+            let kind = tree.nodes[n].kind;
+            for (j, e) in tree.node_edges(n as u32).iter().enumerate() {
+                reach[e.child as usize] =
+                    reach[n] * weight(tree, policy, kind, j, e.probability, Some(seat));
+            }
+        }
+        BestResponse {
+            tree,
+            policy,
+            seat,
+            reach,
+            value: vec![f64::NAN; tree.nodes.len()],
+            choice: vec![None; tree.sets.len()],
+        }
+    }
+
     /// The seat's value at node `n` when it best-responds from there on.
     fn value_of(&mut self, n: u32) -> f64 {
         let known = self.value[n as usize];
@@ -184,23 +189,7 @@ impl BestResponse<'_> {
 /// best summed over the set's histories as if each were reached (a sensible answer should
 /// the policy ever go there, as a deviation from it could).
 pub fn best_response(tree: &Tree, policy: &[f64], seat: Seat) -> (f64, Vec<Option<usize>>) {
-    let mut reach = vec![0.0; tree.nodes.len()];
-    reach[0] = 1.0;
-    for n in 0..tree.nodes.len() {
-        let kind = tree.nodes[n].kind;
-        for (j, e) in tree.node_edges(n as u32).iter().enumerate() {
-            reach[e.child as usize] =
-                reach[n] * weight(tree, policy, kind, j, e.probability, Some(seat));
-        }
-    }
-    let mut br = BestResponse {
-        tree,
-        policy,
-        seat,
-        reach,
-        value: vec![f64::NAN; tree.nodes.len()],
-        choice: vec![None; tree.sets.len()],
-    };
+    let mut br = BestResponse::new(tree, policy, seat);
     let value = br.value_of(0);
     for s in 0..tree.sets.len() as u32 {
         if tree.sets[s as usize].seat != seat || br.choice[s as usize].is_some() {
