@@ -3,7 +3,7 @@
 //! average-strategy table keyed by them ([`table`]), Monte Carlo CFR in the games' seeded
 //! mode ([`mccfr`]) and the same behind a trait object for the Python layer ([`any`]); for
 //! games with explicit chance, the whole tree ([`tree`]), exact best responses and
-//! exploitability over it ([`best_response`]) and CFR+ ([`cfr_plus`]).
+//! exploitability over it ([`mod@best_response`]) and CFR+ ([`cfr_plus`]).
 
 pub mod any;
 pub mod best_response;
