@@ -27,6 +27,7 @@
 use crate::actions::Action;
 use crate::game::{Game, Seat};
 use crate::recall::Entry;
+use crate::tensor::TensorOut;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// Where every key starts, before the seat is mixed in (`"REGALIA2"` in ASCII).
@@ -104,22 +105,46 @@ pub fn played(action: Action) -> u64 {
     PLAYED ^ action as u64
 }
 
-/// A buffer for one observation tensor of a game, reused from step to step.
+/// What a key needs to digest a game's observation tensors: the tensor's size. The digest
+/// is taken as the game writes its tensor ([`Game::write_observation`]), entry by entry, so
+/// no buffer is filled, cleared or scanned: the same sum as [`digest`] of the dense tensor.
 #[derive(Clone, Debug)]
-pub struct Scratch(Vec<f32>);
+pub struct Scratch(usize);
 
 impl Scratch {
-    /// A buffer for `game`'s observation tensor.
+    /// For `game`'s observation tensor.
     pub fn new<G: Game>(game: &G) -> Self {
-        Scratch(vec![0.0; game.observation_shape().iter().product()])
+        Scratch(game.observation_shape().iter().product())
     }
 
     /// The digest of `seat`'s observation tensor in `state`.
     #[inline]
     pub fn digest<G: Game>(&mut self, game: &G, state: &G::State, seat: Seat) -> u64 {
-        self.0.fill(0.0);
-        game.observation_tensor(state, seat, &mut self.0);
-        digest(&self.0)
+        let mut sum = Digesting {
+            len: self.0,
+            sum: 0,
+        };
+        game.write_observation(state, seat, &mut sum);
+        sum.sum
+    }
+}
+
+/// [`digest`] summed as the tensor is written.
+struct Digesting {
+    /// The tensor's size (entries past it are dropped, as from a dense buffer).
+    len: usize,
+    sum: u64,
+}
+
+impl TensorOut for Digesting {
+    #[inline]
+    fn put(&mut self, i: usize, x: f32) {
+        let bits = x.to_bits();
+        if bits != 0 && i < self.len {
+            self.sum = self
+                .sum
+                .wrapping_add(mix64(((i as u64) << 32) | bits as u64));
+        }
     }
 }
 
@@ -314,6 +339,64 @@ mod tests {
         tracker_matches_record::<DuellDerDrachen>(options(serde_json::json!({})), 4);
         tracker_matches_record::<Regine>(options(serde_json::json!({"target": 5})), 2);
         tracker_matches_record::<Regnum>(options(serde_json::json!({"max_turns": 30})), 2);
+    }
+
+    /// Plays random games and checks, at every step and for every seat, the digest taken as
+    /// the tensor is written against the digest of the dense tensor.
+    fn streamed_digest_matches_dense<G: Game>(options: Options, games: u64) {
+        let game = G::from_options(&options).unwrap();
+        let mut scratch = Scratch::new(&game);
+        let mut dense = vec![0.0; game.observation_shape().iter().product()];
+        for g in 0..games {
+            let mut state = game.new_state(Rng::new(derive_seed(7, g)));
+            let mut rng = Rng::new(g);
+            loop {
+                for seat in 0..game.num_players() {
+                    dense.fill(0.0);
+                    game.observation_tensor(&state, seat, &mut dense);
+                    assert_eq!(
+                        scratch.digest(&game, &state, seat),
+                        digest(&dense),
+                        "{}",
+                        G::NAMES.name
+                    );
+                }
+                let legal = game.legal_actions(&state);
+                if legal.is_empty() {
+                    break;
+                }
+                let a = crate::game::uniform_action(&legal, &mut rng);
+                game.apply(&mut state, a);
+            }
+        }
+    }
+
+    #[test]
+    fn the_streamed_digest_is_the_dense_one_in_every_game() {
+        let explicit = |mut o: serde_json::Value| {
+            o["chance"] = "explicit".into();
+            o
+        };
+        for o in [serde_json::json!({"max_rounds": 12})] {
+            streamed_digest_matches_dense::<DuoRegna>(options(o.clone()), 3);
+            streamed_digest_matches_dense::<DuoRegna>(options(explicit(o)), 3);
+        }
+        for o in [serde_json::json!({"players": 3, "rounds": 1})] {
+            streamed_digest_matches_dense::<Duo>(options(o.clone()), 2);
+            streamed_digest_matches_dense::<Duo>(options(explicit(o)), 2);
+        }
+        for o in [serde_json::json!({})] {
+            streamed_digest_matches_dense::<DuellDerDrachen>(options(o.clone()), 3);
+            streamed_digest_matches_dense::<DuellDerDrachen>(options(explicit(o)), 3);
+        }
+        for o in [serde_json::json!({"target": 5})] {
+            streamed_digest_matches_dense::<Regine>(options(o.clone()), 2);
+            streamed_digest_matches_dense::<Regine>(options(explicit(o)), 2);
+        }
+        for o in [serde_json::json!({"max_turns": 30, "players": 3})] {
+            streamed_digest_matches_dense::<Regnum>(options(o.clone()), 2);
+            streamed_digest_matches_dense::<Regnum>(options(explicit(o)), 2);
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use super::*;
 
 impl Duo {
-    pub(super) fn write_cards(w: &mut TensorWriter, set: Set128) {
+    pub(super) fn write_cards<O: TensorOut + ?Sized>(w: &mut TensorWriter<O>, set: Set128) {
         w.mask(set.0 as u64, SYMBOLS);
         w.mask((set.0 >> SYMBOLS) as u64, FIRST_TURBO - SYMBOLS);
         let turbos = (set - Set128::below(FIRST_TURBO)).len();
@@ -37,7 +37,12 @@ impl Duo {
     }
 
     /// What `seat` sees, as floats ([`Game::observation_tensor`]).
-    pub(super) fn write_observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
+    pub(super) fn write_observation_tensor<O: TensorOut + ?Sized>(
+        &self,
+        s: &State,
+        seat: Seat,
+        out: &mut O,
+    ) {
         let n = self.config.players;
         let mut w = TensorWriter::new(out);
         Self::write_cards(&mut w, s.hands[seat]);
