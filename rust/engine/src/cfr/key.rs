@@ -371,32 +371,21 @@ mod tests {
         }
     }
 
+    /// [`streamed_digest_matches_dense`] with `json`'s options, seeded and explicit.
+    fn both_modes<G: Game>(json: serde_json::Value, games: u64) {
+        let mut explicit = json.clone();
+        explicit["chance"] = "explicit".into();
+        streamed_digest_matches_dense::<G>(options(json), games);
+        streamed_digest_matches_dense::<G>(options(explicit), games);
+    }
+
     #[test]
     fn the_streamed_digest_is_the_dense_one_in_every_game() {
-        let explicit = |mut o: serde_json::Value| {
-            o["chance"] = "explicit".into();
-            o
-        };
-        for o in [serde_json::json!({"max_rounds": 12})] {
-            streamed_digest_matches_dense::<DuoRegna>(options(o.clone()), 3);
-            streamed_digest_matches_dense::<DuoRegna>(options(explicit(o)), 3);
-        }
-        for o in [serde_json::json!({"players": 3, "rounds": 1})] {
-            streamed_digest_matches_dense::<Duo>(options(o.clone()), 2);
-            streamed_digest_matches_dense::<Duo>(options(explicit(o)), 2);
-        }
-        for o in [serde_json::json!({})] {
-            streamed_digest_matches_dense::<DuellDerDrachen>(options(o.clone()), 3);
-            streamed_digest_matches_dense::<DuellDerDrachen>(options(explicit(o)), 3);
-        }
-        for o in [serde_json::json!({"target": 5})] {
-            streamed_digest_matches_dense::<Regine>(options(o.clone()), 2);
-            streamed_digest_matches_dense::<Regine>(options(explicit(o)), 2);
-        }
-        for o in [serde_json::json!({"max_turns": 30, "players": 3})] {
-            streamed_digest_matches_dense::<Regnum>(options(o.clone()), 2);
-            streamed_digest_matches_dense::<Regnum>(options(explicit(o)), 2);
-        }
+        both_modes::<DuoRegna>(serde_json::json!({"max_rounds": 12}), 3);
+        both_modes::<Duo>(serde_json::json!({"players": 3, "rounds": 1}), 2);
+        both_modes::<DuellDerDrachen>(serde_json::json!({}), 3);
+        both_modes::<Regine>(serde_json::json!({"target": 5}), 2);
+        both_modes::<Regnum>(serde_json::json!({"max_turns": 30, "players": 3}), 2);
     }
 
     #[test]
