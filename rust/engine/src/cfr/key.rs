@@ -105,23 +105,25 @@ pub fn played(action: Action) -> u64 {
     PLAYED ^ action as u64
 }
 
-/// What a key needs to digest a game's observation tensors: the tensor's size. The digest
-/// is taken as the game writes its tensor ([`Game::write_observation`]), entry by entry, so
-/// no buffer is filled, cleared or scanned: the same sum as [`digest`] of the dense tensor.
+/// What a key needs to digest a game's observation tensors: the term each entry adds when it
+/// is `1.0` (the flags, one-hots and masks most entries are), computed once. The digest is
+/// taken as the game writes its tensor ([`Game::write_observation`]), entry by entry, so no
+/// buffer is filled, cleared or scanned: the same sum as [`digest`] of the dense tensor.
 #[derive(Clone, Debug)]
-pub struct Scratch(usize);
+pub struct Scratch(Vec<u64>);
 
 impl Scratch {
     /// For `game`'s observation tensor.
     pub fn new<G: Game>(game: &G) -> Self {
-        Scratch(game.observation_shape().iter().product())
+        let len: usize = game.observation_shape().iter().product();
+        Scratch((0..len).map(|i| term(i, ONE)).collect())
     }
 
     /// The digest of `seat`'s observation tensor in `state`.
     #[inline]
     pub fn digest<G: Game>(&mut self, game: &G, state: &G::State, seat: Seat) -> u64 {
         let mut sum = Digesting {
-            len: self.0,
+            ones: &self.0,
             sum: 0,
         };
         game.write_observation(state, seat, &mut sum);
@@ -129,21 +131,34 @@ impl Scratch {
     }
 }
 
+/// The bits of `1.0f32`.
+const ONE: u32 = 0x3F80_0000;
+
+/// What entry `i` adds to a digest when its bits are `bits` (not zero).
+#[inline]
+fn term(i: usize, bits: u32) -> u64 {
+    mix64(((i as u64) << 32) | bits as u64)
+}
+
 /// [`digest`] summed as the tensor is written.
-struct Digesting {
-    /// The tensor's size (entries past it are dropped, as from a dense buffer).
-    len: usize,
+struct Digesting<'s> {
+    /// Each entry's term when it is `1.0`; as long as the tensor (entries past it are
+    /// dropped, as from a dense buffer).
+    ones: &'s [u64],
     sum: u64,
 }
 
-impl TensorOut for Digesting {
+impl TensorOut for Digesting<'_> {
     #[inline]
     fn put(&mut self, i: usize, x: f32) {
         let bits = x.to_bits();
-        if bits != 0 && i < self.len {
-            self.sum = self
-                .sum
-                .wrapping_add(mix64(((i as u64) << 32) | bits as u64));
+        if bits != 0 && i < self.ones.len() {
+            let t = if bits == ONE {
+                self.ones[i]
+            } else {
+                term(i, bits)
+            };
+            self.sum = self.sum.wrapping_add(t);
         }
     }
 }
