@@ -24,11 +24,13 @@ from __future__ import annotations
 import argparse
 import datetime
 import importlib.metadata
+import importlib.util
 import os
 import platform
 import statistics
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pyspiel
@@ -44,6 +46,20 @@ OPENSPIEL = {
     "goofspiel 5 cards": "turn_based_simultaneous_game(game=goofspiel("
     "num_cards=5,imp_info=True,points_order=descending))",
 }
+
+
+def _regnum_card_set() -> dict[str, Any]:
+    """Regnum's small card set of ``benches/regnum_small_variant.py`` (the King, the Queen and
+    six characters; 20 green cards, two castles, three standards)."""
+    path = Path(__file__).resolve().parent / "regnum_small_variant.py"
+    spec = importlib.util.spec_from_file_location("regnum_small_variant", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    card_set: dict[str, Any] = module.small_card_set()
+    return card_set
+
+
 #: Regalia's small variants (``chance="explicit"`` ones sample chance node by node, as
 #: OpenSpiel does; the others sample a deal per iteration).
 REGALIA: dict[str, tuple[str, dict[str, Any]]] = {
@@ -65,6 +81,15 @@ REGALIA: dict[str, tuple[str, dict[str, Any]]] = {
     "Duo, 6 cards, explicit": (
         "duo",
         {"players": 2, "rounds": 1, "colours": 1, "numbers": 1, "shapes": 2, "hand_size": 1, "chance": "explicit"},
+    ),
+    "Duell der Drachen, 2 territories, values 1-2, explicit": (
+        "duell-der-drachen",
+        {"territories": 2, "values": 2, "hand_size": 1, "cards_per_side": 1, "face_down_limit": 1}
+        | {"chance": "explicit"},
+    ),
+    "Regnum, 8 characters, one turn, explicit": (
+        "regnum",
+        {"card_set": _regnum_card_set(), "max_turns": 1, "chance": "explicit"},
     ),
 }
 #: CPU seconds of OpenSpiel's Python solver that count a poker game's visits per iteration.

@@ -6,6 +6,7 @@ use crate::error::Result;
 pub use crate::options::GameInfo;
 use crate::options::{echo, GameOptions, Options};
 use crate::rng::Rng;
+use crate::tensor::TensorOut;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -149,7 +150,14 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Exactly what `seat` may see, as JSON.
     fn observation(&self, s: &Self::State, seat: Seat) -> Value;
     /// The same as a flat float tensor of [`Game::observation_shape`]; `out` is zeroed first.
-    fn observation_tensor(&self, s: &Self::State, seat: Seat, out: &mut [f32]);
+    fn observation_tensor(&self, s: &Self::State, seat: Seat, out: &mut [f32]) {
+        self.write_observation(s, seat, out);
+    }
+    /// [`Game::observation_tensor`] written entry by entry into any [`TensorOut`] (each
+    /// entry at most once, through a [`crate::tensor::TensorWriter`]): the one place a game
+    /// writes its tensor, read densely or, by the information-state keys, as a sum over the
+    /// entries written.
+    fn write_observation<O: TensorOut + ?Sized>(&self, s: &Self::State, seat: Seat, out: &mut O);
     /// A full state that `seat` cannot tell from `s`: hidden cards resampled from `rng`,
     /// the state's own generator replaced by one drawn from `rng`.
     fn determinize(&self, s: &Self::State, seat: Seat, rng: &mut Rng) -> Self::State;

@@ -27,6 +27,7 @@
 use crate::actions::Action;
 use crate::game::{Game, Seat};
 use crate::recall::Entry;
+use crate::tensor::TensorOut;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// Where every key starts, before the seat is mixed in (`"REGALIA2"` in ASCII).
@@ -104,22 +105,61 @@ pub fn played(action: Action) -> u64 {
     PLAYED ^ action as u64
 }
 
-/// A buffer for one observation tensor of a game, reused from step to step.
+/// What a key needs to digest a game's observation tensors: the term each entry adds when it
+/// is `1.0` (the flags, one-hots and masks most entries are), computed once. The digest is
+/// taken as the game writes its tensor ([`Game::write_observation`]), entry by entry, so no
+/// buffer is filled, cleared or scanned: the same sum as [`digest`] of the dense tensor.
 #[derive(Clone, Debug)]
-pub struct Scratch(Vec<f32>);
+pub struct Scratch(Vec<u64>);
 
 impl Scratch {
-    /// A buffer for `game`'s observation tensor.
+    /// For `game`'s observation tensor.
     pub fn new<G: Game>(game: &G) -> Self {
-        Scratch(vec![0.0; game.observation_shape().iter().product()])
+        let len: usize = game.observation_shape().iter().product();
+        Scratch((0..len).map(|i| term(i, ONE)).collect())
     }
 
     /// The digest of `seat`'s observation tensor in `state`.
     #[inline]
     pub fn digest<G: Game>(&mut self, game: &G, state: &G::State, seat: Seat) -> u64 {
-        self.0.fill(0.0);
-        game.observation_tensor(state, seat, &mut self.0);
-        digest(&self.0)
+        let mut sum = Digesting {
+            ones: &self.0,
+            sum: 0,
+        };
+        game.write_observation(state, seat, &mut sum);
+        sum.sum
+    }
+}
+
+/// The bits of `1.0f32`.
+const ONE: u32 = 0x3F80_0000;
+
+/// What entry `i` adds to a digest when its bits are `bits` (not zero).
+#[inline]
+fn term(i: usize, bits: u32) -> u64 {
+    mix64(((i as u64) << 32) | bits as u64)
+}
+
+/// [`digest`] summed as the tensor is written.
+struct Digesting<'s> {
+    /// Each entry's term when it is `1.0`; as long as the tensor (entries past it are
+    /// dropped, as from a dense buffer).
+    ones: &'s [u64],
+    sum: u64,
+}
+
+impl TensorOut for Digesting<'_> {
+    #[inline]
+    fn put(&mut self, i: usize, x: f32) {
+        let bits = x.to_bits();
+        if bits != 0 && i < self.ones.len() {
+            let t = if bits == ONE {
+                self.ones[i]
+            } else {
+                term(i, bits)
+            };
+            self.sum = self.sum.wrapping_add(t);
+        }
     }
 }
 
@@ -399,6 +439,53 @@ mod tests {
         tracker_matches_record::<DuellDerDrachen>(options(serde_json::json!({})), 4);
         tracker_matches_record::<Regine>(options(serde_json::json!({"target": 5})), 2);
         tracker_matches_record::<Regnum>(options(serde_json::json!({"max_turns": 30})), 2);
+    }
+
+    /// Plays random games and checks, at every step and for every seat, the digest taken as
+    /// the tensor is written against the digest of the dense tensor.
+    fn streamed_digest_matches_dense<G: Game>(options: Options, games: u64) {
+        let game = G::from_options(&options).unwrap();
+        let mut scratch = Scratch::new(&game);
+        let mut dense = vec![0.0; game.observation_shape().iter().product()];
+        for g in 0..games {
+            let mut state = game.new_state(Rng::new(derive_seed(7, g)));
+            let mut rng = Rng::new(g);
+            loop {
+                for seat in 0..game.num_players() {
+                    dense.fill(0.0);
+                    game.observation_tensor(&state, seat, &mut dense);
+                    assert_eq!(
+                        scratch.digest(&game, &state, seat),
+                        digest(&dense),
+                        "{}",
+                        G::NAMES.name
+                    );
+                }
+                let legal = game.legal_actions(&state);
+                if legal.is_empty() {
+                    break;
+                }
+                let a = crate::game::uniform_action(&legal, &mut rng);
+                game.apply(&mut state, a);
+            }
+        }
+    }
+
+    /// [`streamed_digest_matches_dense`] with `json`'s options, seeded and explicit.
+    fn both_modes<G: Game>(json: serde_json::Value, games: u64) {
+        let mut explicit = json.clone();
+        explicit["chance"] = "explicit".into();
+        streamed_digest_matches_dense::<G>(options(json), games);
+        streamed_digest_matches_dense::<G>(options(explicit), games);
+    }
+
+    #[test]
+    fn the_streamed_digest_is_the_dense_one_in_every_game() {
+        both_modes::<DuoRegna>(serde_json::json!({"max_rounds": 12}), 3);
+        both_modes::<Duo>(serde_json::json!({"players": 3, "rounds": 1}), 2);
+        both_modes::<DuellDerDrachen>(serde_json::json!({}), 3);
+        both_modes::<Regine>(serde_json::json!({"target": 5}), 2);
+        both_modes::<Regnum>(serde_json::json!({"max_turns": 30, "players": 3}), 2);
     }
 
     #[test]

@@ -174,9 +174,10 @@ impl<G: Game> Mccfr<G> {
         let t = self.counts.iterations;
         let deal = derive_seed(self.seed, 2 * t);
         let mut rng = Rng::new(derive_seed(self.seed, 2 * t + 1));
+        let root = self.game.new_state(Rng::new(deal));
+        let root_keys = Tracker::new(&self.game, &root, &mut self.scratch);
         for seat in 0..self.game.num_players() {
-            let state = self.game.new_state(Rng::new(deal));
-            let tracker = Tracker::new(&self.game, &state, &mut self.scratch);
+            let (state, tracker) = (root.clone(), root_keys);
             match self.method {
                 Method::External => {
                     self.external(state, tracker, seat, &mut rng, budget);

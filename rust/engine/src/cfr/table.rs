@@ -1,11 +1,14 @@
 //! The regrets and average strategy of every information set met, keyed by its compact key
-//! ([`super::key`]): one map entry per key pointing into flat arrays that hold, per legal
+//! ([`super::key`]): one index entry per key pointing into flat arrays that hold, per legal
 //! action, its id, its cumulative regret and its cumulative strategy weight (`f32`s; only
-//! legal actions are stored, about 10 bytes each plus 16 per information set).
+//! legal actions are stored, about 10 bytes each plus 16 to 32 per information set).
+//!
+//! The index is an open-addressing table of its own: the keys are hashes already, so a key's
+//! low bits are its place, and a place holds the key and its slot together (16 bytes), so a
+//! lookup in a table too large for the cache costs one miss, not the two of a map that keeps
+//! its control bytes apart from its entries.
 
-use super::key::KeyBuild;
 use crate::actions::{Action, ActionSet};
-use std::collections::hash_map::{Entry, HashMap};
 
 /// Where one information set's actions sit in the flat arrays: a handle that stays valid
 /// while the table grows.
@@ -32,13 +35,92 @@ impl Slot {
     }
 }
 
+/// A place of [`Index`]: a key and its slot, or nothing.
+#[derive(Clone, Copy, Debug, Default)]
+struct Place {
+    key: u64,
+    start: u32,
+    len: u16,
+    used: bool,
+}
+
+/// Keys to slots by linear probing from a key's low bits, at most half full.
+#[derive(Debug, Default)]
+struct Index {
+    places: Vec<Place>,
+    len: usize,
+}
+
+impl Index {
+    /// The place of `key`: where it is, or the free place where it would go (the table is
+    /// never full, so one is found).
+    #[inline]
+    fn find(&self, key: u64) -> usize {
+        let mask = self.places.len() - 1;
+        let mut i = key as usize & mask;
+        loop {
+            let p = &self.places[i];
+            if !p.used || p.key == key {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The slot of `key`, if stored.
+    #[inline]
+    fn get(&self, key: u64) -> Option<Slot> {
+        if self.places.is_empty() {
+            return None;
+        }
+        let p = self.places[self.find(key)];
+        p.used.then_some(Slot {
+            start: p.start,
+            len: p.len,
+        })
+    }
+
+    /// Stores `slot` for `key`, which is not stored yet.
+    fn insert(&mut self, key: u64, slot: Slot) {
+        if 2 * (self.len + 1) > self.places.len() {
+            let old = std::mem::take(&mut self.places);
+            self.places = vec![Place::default(); (2 * old.len()).max(64)];
+            for p in old.into_iter().filter(|p| p.used) {
+                let i = self.find(p.key);
+                self.places[i] = p;
+            }
+        }
+        let i = self.find(key);
+        self.places[i] = Place {
+            key,
+            start: slot.start,
+            len: slot.len,
+            used: true,
+        };
+        self.len += 1;
+    }
+
+    /// Every stored key with its slot, in no particular order.
+    fn iter(&self) -> impl Iterator<Item = (u64, Slot)> + '_ {
+        self.places.iter().filter(|p| p.used).map(|p| {
+            (
+                p.key,
+                Slot {
+                    start: p.start,
+                    len: p.len,
+                },
+            )
+        })
+    }
+}
+
 /// Regrets and average-strategy weights per information set.
 #[derive(Debug, Default)]
 pub struct Table {
-    index: HashMap<u64, Slot, KeyBuild>,
+    index: Index,
     actions: Vec<Action>,
-    regrets: Vec<f32>,
-    weights: Vec<f32>,
+    /// Per slot, its regrets then its weights, side by side (one or two cache lines).
+    values: Vec<f32>,
 }
 
 /// One information set's entries, borrowed from the table.
@@ -54,12 +136,12 @@ pub struct Node<'t> {
 impl Table {
     /// Information sets stored.
     pub fn len(&self) -> usize {
-        self.index.len()
+        self.index.len
     }
 
     /// Whether no information set is stored.
     pub fn is_empty(&self) -> bool {
-        self.index.is_empty()
+        self.index.len == 0
     }
 
     /// The slot of `key`, made with zero regrets for the actions `legal()` gives the first
@@ -67,32 +149,33 @@ impl Table {
     /// `u32::MAX` actions stored).
     #[inline]
     pub fn slot(&mut self, key: u64, legal: impl FnOnce() -> ActionSet) -> Option<Slot> {
-        match self.index.entry(key) {
-            Entry::Occupied(e) => Some(*e.get()),
-            Entry::Vacant(e) => {
-                let legal = legal();
-                let start = u32::try_from(self.actions.len()).ok()?;
-                let len = legal.len();
-                u32::try_from(self.actions.len() + len).ok()?;
-                self.actions.extend(legal.iter());
-                self.regrets.resize(self.regrets.len() + len, 0.0);
-                self.weights.resize(self.weights.len() + len, 0.0);
-                Some(*e.insert(Slot {
-                    start,
-                    len: len as u16,
-                }))
-            }
+        if let Some(slot) = self.index.get(key) {
+            return Some(slot);
         }
+        let legal = legal();
+        let start = u32::try_from(self.actions.len()).ok()?;
+        let len = legal.len();
+        u32::try_from(self.actions.len() + len).ok()?;
+        self.actions.extend(legal.iter());
+        self.values.resize(self.values.len() + 2 * len, 0.0);
+        let slot = Slot {
+            start,
+            len: len as u16,
+        };
+        self.index.insert(key, slot);
+        Some(slot)
     }
 
     /// The entries of `slot`.
     #[inline]
     pub fn at(&mut self, slot: Slot) -> Node<'_> {
         let range = slot.range();
+        let (regrets, weights) =
+            self.values[2 * range.start..2 * range.end].split_at_mut(slot.len());
         Node {
             actions: &self.actions[range.clone()],
-            regrets: &mut self.regrets[range.clone()],
-            weights: &mut self.weights[range],
+            regrets,
+            weights,
         }
     }
 
@@ -105,35 +188,42 @@ impl Table {
     /// The average strategy of `key` as (action, probability) pairs, uniform where no weight
     /// was gathered; `None` for a key never met.
     pub fn average(&self, key: u64) -> Option<Vec<(Action, f32)>> {
-        let range = self.index.get(&key)?.range();
-        let probs = normalized(&self.weights[range.clone()]);
+        let slot = self.index.get(key)?;
+        let range = slot.range();
+        let probs = normalized(self.weights(slot));
         Some(self.actions[range].iter().copied().zip(probs).collect())
     }
 
     /// Every information set's average strategy, keys ascending: the keys, each key's number
     /// of actions, and all actions and probabilities concatenated in key order.
     pub fn averages(&self) -> (Vec<u64>, Vec<u16>, Vec<Action>, Vec<f32>) {
-        let mut keys: Vec<u64> = self.index.keys().copied().collect();
-        keys.sort_unstable();
-        let mut counts = Vec::with_capacity(keys.len());
+        let mut stored: Vec<(u64, Slot)> = self.index.iter().collect();
+        stored.sort_unstable_by_key(|&(key, _)| key);
+        let mut keys = Vec::with_capacity(stored.len());
+        let mut counts = Vec::with_capacity(stored.len());
         let mut actions = Vec::with_capacity(self.actions.len());
         let mut probs = Vec::with_capacity(self.actions.len());
-        for k in &keys {
-            let slot = self.index[k];
+        for (key, slot) in stored {
+            keys.push(key);
             let range = slot.range();
             counts.push(slot.len);
             actions.extend_from_slice(&self.actions[range.clone()]);
-            probs.extend(normalized(&self.weights[range]));
+            probs.extend(normalized(self.weights(slot)));
         }
         (keys, counts, actions, probs)
     }
 
     /// Bytes held by the table (its map's slots and the flat arrays' capacity).
     pub fn bytes(&self) -> usize {
-        let entry = std::mem::size_of::<(u64, Slot)>() + 1;
-        self.index.capacity() * entry
+        self.index.places.capacity() * std::mem::size_of::<Place>()
             + self.actions.capacity() * std::mem::size_of::<Action>()
-            + (self.regrets.capacity() + self.weights.capacity()) * std::mem::size_of::<f32>()
+            + self.values.capacity() * std::mem::size_of::<f32>()
+    }
+
+    /// The average-strategy weights of `slot`.
+    fn weights(&self, slot: Slot) -> &[f32] {
+        let range = slot.range();
+        &self.values[2 * range.start + slot.len()..2 * range.end]
     }
 }
 
@@ -211,5 +301,30 @@ mod tests {
         assert_eq!(counts, vec![3, 2]);
         assert_eq!(actions, vec![2, 5, 9, 0, 1]);
         assert_eq!(probs, vec![0.0, 0.75, 0.25, 1.0, 0.0]);
+    }
+
+    #[test]
+    fn the_index_finds_every_key_through_collisions_and_growth() {
+        let mut t = Table::default();
+        let legal: ActionSet = [1, 4].into_iter().collect();
+        // Keys sharing their low bits probe past each other; 0 is a key like any other.
+        let keys: Vec<u64> = (0..5000u64)
+            .map(|i| if i % 2 == 0 { i << 40 } else { i })
+            .collect();
+        for (n, &k) in keys.iter().enumerate() {
+            let slot = t.slot(k, || legal).unwrap();
+            t.at(slot).weights[1] = n as f32 + 1.0;
+        }
+        assert_eq!(t.len(), keys.len());
+        for &k in &keys {
+            let again = t.slot(k, || unreachable!("made once")).unwrap();
+            assert_eq!(t.at(again).actions, &[1, 4]);
+            assert_eq!(t.average(k).unwrap(), vec![(1, 0.0), (4, 1.0)]);
+        }
+        assert_eq!(t.average(3 << 40), None);
+        let (sorted, ..) = t.averages();
+        let mut want = keys.clone();
+        want.sort_unstable();
+        assert_eq!(sorted, want);
     }
 }

@@ -45,7 +45,7 @@ use crate::error::Result;
 use crate::game::{uniform_action, Game, GameNames, Seat};
 use crate::options::{declare_options, invalid, read, Allowed, Options};
 use crate::rng::Rng;
-use crate::tensor::TensorWriter;
+use crate::tensor::{TensorOut, TensorWriter};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -524,7 +524,7 @@ impl Game for DuellDerDrachen {
         })
     }
 
-    fn observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
+    fn write_observation<O: TensorOut + ?Sized>(&self, s: &State, seat: Seat, out: &mut O) {
         let opp = 1 - seat;
         let n = self.num_cards();
         let (territories, per_side) = (self.territories(), self.config.cards_per_side);

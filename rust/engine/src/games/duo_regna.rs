@@ -28,7 +28,7 @@ use crate::error::Result;
 use crate::game::{Game, GameNames, Seat};
 use crate::options::{declare_options, invalid, read, Allowed, Options};
 use crate::rng::Rng;
-use crate::tensor::TensorWriter;
+use crate::tensor::{TensorOut, TensorWriter};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -386,7 +386,7 @@ impl Game for DuoRegna {
         })
     }
 
-    fn observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
+    fn write_observation<O: TensorOut + ?Sized>(&self, s: &State, seat: Seat, out: &mut O) {
         let opp = 1 - seat;
         let mut w = TensorWriter::new(out);
         w.mask((s.hands[seat]) as u64, CARDS);

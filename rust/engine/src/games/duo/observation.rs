@@ -4,7 +4,7 @@
 use super::*;
 
 impl Duo {
-    pub(super) fn write_cards(w: &mut TensorWriter, set: Set128) {
+    pub(super) fn write_cards<O: TensorOut + ?Sized>(w: &mut TensorWriter<O>, set: Set128) {
         w.mask(set.0 as u64, SYMBOLS);
         w.mask((set.0 >> SYMBOLS) as u64, FIRST_TURBO - SYMBOLS);
         let turbos = (set - Set128::below(FIRST_TURBO)).len();
@@ -37,7 +37,12 @@ impl Duo {
     }
 
     /// What `seat` sees, as floats ([`Game::observation_tensor`]).
-    pub(super) fn write_observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
+    pub(super) fn write_observation_tensor<O: TensorOut + ?Sized>(
+        &self,
+        s: &State,
+        seat: Seat,
+        out: &mut O,
+    ) {
         let n = self.config.players;
         let mut w = TensorWriter::new(out);
         Self::write_cards(&mut w, s.hands[seat]);
@@ -54,21 +59,21 @@ impl Duo {
             PILES,
             s.turn_pile.filter(|&p| p != DRAWING).map(|p| p as usize),
         );
-        for k in 0..MAX_PLAYERS {
-            let size = s.hands[(seat + k) % n].len();
-            w.scalar(if k < n {
-                size as f32 / self.config.hand_size as f32
-            } else {
-                0.0
-            });
+        // The seats from `seat` on, in turn (no division: this runs at every step of the
+        // solvers' information-state keys); zeros for the seats the game has not.
+        let turn = || (seat..n).chain(0..seat);
+        for p in turn() {
+            w.scalar(s.hands[p].len() as f32 / self.config.hand_size as f32);
         }
-        for k in 0..MAX_PLAYERS {
-            let score = s.scores[(seat + k) % n];
-            w.scalar(if k < n {
-                score as f32 / self.target() as f32
-            } else {
-                0.0
-            });
+        for _ in n..MAX_PLAYERS {
+            w.scalar(0.0);
+        }
+        let target = self.target() as f32;
+        for p in turn() {
+            w.scalar(s.scores[p] as f32 / target);
+        }
+        for _ in n..MAX_PLAYERS {
+            w.scalar(0.0);
         }
         w.scalar(s.draw.len() as f32 / self.deck_size() as f32);
         let relative = |x: usize| (x + n - seat) % n;

@@ -61,7 +61,7 @@ use crate::game::{
 };
 use crate::options::{declare_options, invalid, read, Allowed, Options};
 use crate::rng::Rng;
-use crate::tensor::TensorWriter;
+use crate::tensor::{TensorOut, TensorWriter};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -656,7 +656,7 @@ impl Game for Regine {
         self.observation_value(s, seat)
     }
 
-    fn observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
+    fn write_observation<O: TensorOut + ?Sized>(&self, s: &State, seat: Seat, out: &mut O) {
         self.write_observation_tensor(s, seat, out)
     }
 

@@ -100,7 +100,12 @@ impl Regine {
     }
 
     /// What `seat` sees, as floats ([`Game::observation_tensor`]).
-    pub(super) fn write_observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
+    pub(super) fn write_observation_tensor<O: TensorOut + ?Sized>(
+        &self,
+        s: &State,
+        seat: Seat,
+        out: &mut O,
+    ) {
         let n = self.config.players;
         let mut w = TensorWriter::new(out);
         for &c in &s.hands[seat] {

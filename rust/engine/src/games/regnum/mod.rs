@@ -67,7 +67,7 @@ use crate::error::Result;
 use crate::game::{winner_returns, Game, GameNames, Seat};
 use crate::options::{declare_options, read, Allowed, Options};
 use crate::rng::Rng;
-use crate::tensor::TensorWriter;
+use crate::tensor::{TensorOut, TensorWriter};
 use cards::{
     ANY, COLOURS, KIND_MASK, MAX_CASTLES, MAX_CHARACTERS, MAX_SLOTS, MAX_STANDARDS, PAIR_FIRST,
     PAIR_SECOND,
@@ -929,7 +929,7 @@ impl Game for Regnum {
         })
     }
 
-    fn observation_tensor(&self, s: &State, seat: Seat, out: &mut [f32]) {
+    fn write_observation<O: TensorOut + ?Sized>(&self, s: &State, seat: Seat, out: &mut O) {
         let n = self.config.players;
         let dealt = Self::castles_dealt(s, n);
         let mut w = TensorWriter::new(out);
