@@ -25,11 +25,15 @@ from urllib.parse import urlsplit
 
 import anyio
 import markdown_it
-from fastapi import Depends, FastAPI, HTTPException, Query, Request
+from fastapi import Depends, FastAPI, HTTPException, Query, Request, Security
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from fastapi.routing import APIRoute
+from fastapi.security import APIKeyCookie, APIKeyHeader
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import regalia._core as _core
 from regalia.agents import AGENTS
@@ -39,6 +43,7 @@ from regalia.registry.saves import load_game, save_game
 from regalia.table.saves import saves_folder
 from regalia.views.pictures import spectator_svg
 from regalia.views.pictures.canvas import font_file
+from regalia.web.models import GameInfo, Payload, ReplayAnswer, Saved, TableRow, TableStarted, refusals
 from regalia.web.store import Link, Store
 from regalia.web.tables import NotFound, Tables, WebError
 
@@ -52,8 +57,14 @@ MAX_BODY = 256 * 1024
 MAX_REPLAY = 20_000
 #: The cookie that keeps the server's key in the browser that opened the printed address.
 KEY_COOKIE = "regalia_key"
+#: The longest a live-updates stream stays open (the page's ``EventSource`` opens it again).
+MAX_STREAM = 60.0
 #: A save's name: letters, digits, ``-``, ``_`` and ``.``, no path.
 SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+#: The server's key, as the OpenAPI schema declares it (a script sends the header).
+KEY_HEADER = APIKeyHeader(name="X-Regalia-Key", auto_error=False, description="the server's key")
+KEY_IN_COOKIE = APIKeyCookie(name=KEY_COOKIE, auto_error=False, description="the server's key, kept by the lobby")
 
 ASGIApp = Callable[[MutableMapping[str, Any], Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Any]
 
@@ -88,7 +99,7 @@ class Seen(BaseModel):
 class Replay(BaseModel):
     """A match record (its JSON text) and the move to show it after (0: the deal)."""
 
-    record: str = Field(max_length=MAX_BODY)
+    record: str = Field(max_length=MAX_BODY - 1024)
     ply: int = Field(default=0, ge=0, le=MAX_REPLAY)
 
 
@@ -233,13 +244,29 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
     async def refused(request: Request, error: WebError) -> JSONResponse:
         return JSONResponse({"detail": str(error)}, status_code=error.status)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_refusal(request: Request, error: StarletteHTTPException) -> Response:
+        if error.status_code == 405:  # Allow: every method of the path, not only the last route's
+            allowed = {
+                m
+                for route in app.routes
+                if isinstance(route, APIRoute) and route.path_regex.match(request.url.path)
+                for m in route.methods or ()
+            }
+            headers = {**(error.headers or {}), "Allow": ", ".join(sorted(allowed))}
+            return JSONResponse({"detail": error.detail}, status_code=405, headers=headers)
+        return await http_exception_handler(request, error)
+
     @app.exception_handler(RegaliaError)
     async def bad_input(request: Request, error: RegaliaError) -> JSONResponse:
         return JSONResponse({"detail": str(error)}, status_code=400)
 
-    def host(request: Request) -> None:
+    def host(
+        header: Annotated[str | None, Security(KEY_HEADER)] = None,
+        cookie: Annotated[str | None, Security(KEY_IN_COOKIE)] = None,
+    ) -> None:
         """The lobby's requests: the server's key, from the cookie or the ``X-Regalia-Key`` header."""
-        given = request.cookies.get(KEY_COOKIE) or request.headers.get("x-regalia-key") or ""
+        given = cookie or header or ""
         if not hmac.compare_digest(given.encode(), server_key.encode()):
             raise HTTPException(403, "this needs the server's key: open the address the server printed")
 
@@ -258,7 +285,7 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
                 back.set_cookie(KEY_COOKIE, key, httponly=True, samesite="strict")
             return back
         try:
-            host(request)
+            host(request.headers.get("x-regalia-key"), request.cookies.get(KEY_COOKIE))
         except HTTPException as e:
             return templates.TemplateResponse(request, "message.html", {"message": e.detail}, status_code=403)
         return templates.TemplateResponse(request, "lobby.html", {"games": games(), "agents": list(AGENTS)})
@@ -291,13 +318,13 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
 
     # --- the API ----------------------------------------------------------------------------
 
-    @app.get("/api/games")
+    @app.get("/api/games", response_model=list[GameInfo])
     def list_games() -> list[dict[str, Any]]:
         """The games, their seat counts and their options as declared (default, allowed
         values, a line on each): what the lobby offers."""
         return games()
 
-    @app.post("/api/tables", dependencies=[Host])
+    @app.post("/api/tables", dependencies=[Host], response_model=TableStarted, responses=refusals(400, 403, 404, 413))
     def new_table(request: Request, new: NewTable) -> dict[str, Any]:
         """Starts a table; answers its id and its private links (one a person, or a watcher's
         for bots alone)."""
@@ -305,7 +332,7 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
         table_id, links = tables.create(new.game, dict(new.options), list(new.seats), seed)
         return {"id": table_id, "links": _links(request, links)}
 
-    @app.get("/api/tables", dependencies=[Host])
+    @app.get("/api/tables", dependencies=[Host], response_model=list[TableRow], responses=refusals(403))
     def list_tables(request: Request) -> list[dict[str, Any]]:
         """The tables in the database, the last changed first, with their links."""
         return [
@@ -321,7 +348,7 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
             for row in store.tables()
         ]
 
-    @app.get("/api/tables/{table_id}/record", dependencies=[Host])
+    @app.get("/api/tables/{table_id}/record", dependencies=[Host], responses=refusals(400, 403, 404))
     def table_record(table_id: str) -> dict[str, Any]:
         """A table's match record (for a replay, or to keep), once its game is over."""
         row = store.load(table_id) if len(table_id) <= 64 else None
@@ -332,7 +359,9 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
         record: dict[str, Any] = json.loads(row.record.to_json())
         return record
 
-    @app.post("/api/tables/{table_id}/save", dependencies=[Host])
+    @app.post(
+        "/api/tables/{table_id}/save", dependencies=[Host], response_model=Saved, responses=refusals(400, 403, 404, 413)
+    )
     def save_table(table_id: str, body: SaveName) -> dict[str, Any]:
         """Writes the table's game to ``NAME.json`` in the user's saves folder (``regalia
         resume`` continues it); a name with a path in it is refused."""
@@ -343,7 +372,7 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
         save_game(path, row.record)
         return {"saved": path.name}
 
-    @app.post("/api/resume", dependencies=[Host])
+    @app.post("/api/resume", dependencies=[Host], response_model=TableStarted, responses=refusals(400, 403, 404, 413))
     def resume_save(request: Request, body: SaveName) -> dict[str, Any]:
         """Starts a table from ``NAME.json`` in the user's saves folder, its seats as saved."""
         path = _save_path(body.name)
@@ -357,46 +386,59 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
         table_id, links = tables.resume(record)
         return {"id": table_id, "links": _links(request, links)}
 
-    @app.get("/api/t/{token}")
+    @app.get("/api/t/{token}", response_model=Payload, responses=refusals(404))
     def seat_state(token: str) -> dict[str, Any]:
         """What the link's seat sees now: its picture (SVG), moves, log, and the ending."""
         return tables.payload(link(token))
 
-    @app.post("/api/t/{token}/move")
+    @app.post("/api/t/{token}/move", response_model=Payload, responses=refusals(400, 403, 404, 409, 413))
     def play(token: str, move: Move) -> dict[str, Any]:
         """Plays a move offered to the link's seat; 409 when the table has moved on since."""
         return tables.play(link(token), move.version, move.action)
 
-    @app.post("/api/t/{token}/undo")
+    @app.post("/api/t/{token}/undo", response_model=Payload, responses=refusals(400, 403, 404, 409, 413))
     def undo(token: str, seen: Seen) -> dict[str, Any]:
         """Takes back the person's last move by the table's rule; 409 with the reason when refused."""
         return tables.undo(link(token), seen.version)
 
-    @app.post("/api/t/{token}/back")
+    @app.post("/api/t/{token}/back", response_model=Payload, responses=refusals(400, 403, 404, 409, 413))
     def back(token: str, seen: Seen) -> dict[str, Any]:
         """Backs out of a purchase not yet paid (Regnum); 409 with the reason when refused."""
         return tables.back(link(token), seen.version)
 
-    @app.get("/api/t/{token}/events", response_class=StreamingResponse)
-    async def events(request: Request, token: str, since: Annotated[int, Query(ge=-1, le=2**31)] = -1) -> Response:
+    @app.get(
+        "/api/t/{token}/events",
+        response_class=StreamingResponse,
+        responses={200: {"content": {"text/event-stream": {}}}, **refusals(404)},
+    )
+    async def events(
+        request: Request,
+        token: str,
+        since: Annotated[int, Query(ge=-1, le=2**31)] = -1,
+        seconds: Annotated[float, Query(gt=0, le=MAX_STREAM)] = 30.0,
+    ) -> Response:
         """Server-sent events: the link's payload whenever its table changes (first at once
-        unless it is still at version ``since``)."""
+        unless it is still at version ``since``), for ``seconds``; then the stream ends (a
+        page's ``EventSource`` opens it again)."""
         seat_link = await anyio.to_thread.run_sync(link, token)
+        loop = asyncio.get_running_loop()
+        end = loop.time() + seconds
 
         async def stream() -> AsyncIterator[str]:
             last = since
-            while not await request.is_disconnected():
+            yield "retry: 500\n\n"
+            while loop.time() < end and not await request.is_disconnected():
                 payload = await anyio.to_thread.run_sync(tables.payload, seat_link)
                 if payload["version"] != last:
                     last = payload["version"]
                     yield f"data: {json.dumps(payload)}\n\n"
                 else:
                     yield ": still here\n\n"
-                await hub.wait(seat_link.table_id, 1.0)
+                await hub.wait(seat_link.table_id, min(1.0, max(0.0, end - loop.time())))
 
         return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
-    @app.post("/api/replay")
+    @app.post("/api/replay", response_model=ReplayAnswer, responses=refusals(400, 413))
     def replay(body: Replay) -> dict[str, Any]:
         """A match record after ``ply`` moves, every card open: the picture, the moves by
         name up to there, and how many there are."""

@@ -124,10 +124,15 @@
   $("back").addEventListener("click", () => send("back", { version: state.version }));
 
   function follow() {
+    // The server ends a stream after a while; open it again from the version shown.
     const events = new EventSource(`/api/t/${token}/events?since=${state.version}`);
     events.onmessage = (ev) => {
       const p = JSON.parse(ev.data);
       if (p.version !== state.version) render(p);
+    };
+    events.onerror = () => {
+      events.close();
+      setTimeout(follow, 500);
     };
   }
 
