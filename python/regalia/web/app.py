@@ -59,6 +59,11 @@ MAX_REPLAY = 20_000
 KEY_COOKIE = "regalia_key"
 #: The longest a live-updates stream stays open (the page's ``EventSource`` opens it again).
 MAX_STREAM = 60.0
+#: How often the server looks for changes other server processes made to the tables a page
+#: waits on, in seconds.
+POLL = 1.0
+#: The longest a live-updates stream stays silent (then it says it is still there).
+KEEP_ALIVE = 15.0
 #: A save's name: letters, digits, ``-``, ``_`` and ``.``, no path.
 SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -122,6 +127,8 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._events: dict[str, asyncio.Event] = {}
         self._bots: dict[str, asyncio.Task[None]] = {}
+        self._watch: list[asyncio.Task[None]] = []
+        self._waiting: dict[str, int] = {}
 
     def changed(self, table_id: str) -> None:
         """Called after a change, in any thread."""
@@ -134,12 +141,31 @@ class Hub:
             event.set()
         self.kick(table_id)
 
-    async def wait(self, table_id: str, timeout: float) -> None:
-        """Until the table changes here, or ``timeout`` seconds (a change by another server
-        process is seen at the next look)."""
+    async def wait(self, table_id: str, seen: int, timeout: float) -> None:
+        """Until the table is at another version than ``seen`` (changed here, or by another
+        server process: ``watch`` looks every ``POLL`` seconds), or ``timeout`` seconds."""
         event = self._events.setdefault(table_id, asyncio.Event())
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(event.wait(), timeout)
+        self._waiting[table_id] = self._waiting.get(table_id, 0) + 1
+        try:
+            if self.tables.known_version(table_id) in (None, seen):
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(event.wait(), timeout)
+        finally:
+            self._waiting[table_id] -= 1
+            if not self._waiting[table_id]:  # nobody waits on the table any more
+                del self._waiting[table_id]
+                if self._events.get(table_id) is event:
+                    del self._events[table_id]
+
+    async def watch(self) -> None:
+        """Every ``POLL`` seconds, one look at the database for the tables pages wait on:
+        those another process changed wake their pages and their bots here."""
+        while True:
+            await asyncio.sleep(POLL)
+            waited = list(self._events)
+            if waited:
+                for table_id in await anyio.to_thread.run_sync(self.tables.changed_elsewhere, waited):
+                    self._wake(table_id)
 
     def kick(self, table_id: str) -> None:
         """Starts the table's bots unless they are already moving (on the event loop)."""
@@ -166,9 +192,14 @@ class Hub:
             self.kick(row.id)
 
     def stop(self) -> None:
-        """Stops the bots (the game stays as last saved)."""
-        for task in self._bots.values():
+        """Stops the bots and the watch (the game stays as last saved)."""
+        for task in [*self._bots.values(), *self._watch]:
             task.cancel()
+
+    def start(self) -> None:
+        """Starts the watch for changes by other processes (on the event loop)."""
+        self.loop = asyncio.get_running_loop()
+        self._watch = [self.loop.create_task(self.watch())]
 
 
 class Guard:
@@ -225,7 +256,7 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub.loop = asyncio.get_running_loop()
+        hub.start()
         await hub.resume_all()
         yield
         hub.stop()
@@ -434,7 +465,7 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
                     yield f"data: {json.dumps(payload)}\n\n"
                 else:
                     yield ": still here\n\n"
-                await hub.wait(seat_link.table_id, min(1.0, max(0.0, end - loop.time())))
+                await hub.wait(seat_link.table_id, last, min(KEEP_ALIVE, max(0.0, end - loop.time())))
 
         return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 

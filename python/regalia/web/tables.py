@@ -174,6 +174,17 @@ class Tables:
                 self._refresh(live)
         return live
 
+    def known_version(self, table_id: str) -> int | None:
+        """The version of the table in this process's memory (None when not loaded)."""
+        live = self._live.get(table_id)
+        return None if live is None else live.version
+
+    def changed_elsewhere(self, table_ids: list[str]) -> list[str]:
+        """Those of ``table_ids`` in memory whose version in the database is another (another
+        process changed them)."""
+        stored = self.store.versions(table_ids)
+        return [t for t in table_ids if t in stored and self.known_version(t) not in (None, stored[t])]
+
     def payload(self, link: Link) -> dict[str, Any]:
         """What the link's page is sent now: the seat's view (or a watcher's, of bots alone)."""
         live = self.live(link.table_id)
