@@ -44,7 +44,7 @@ from regalia.table.saves import saves_folder
 from regalia.views.pictures import spectator_svg
 from regalia.views.pictures.canvas import font_file
 from regalia.web.models import GameInfo, Payload, ReplayAnswer, Saved, TableRow, TableStarted, refusals
-from regalia.web.store import Link, Store
+from regalia.web.store import SHARED, Link, Store
 from regalia.web.tables import NotFound, Tables, WebError
 
 __all__ = ["MAX_BODY", "create_app"]
@@ -86,6 +86,9 @@ class NewTable(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, max_length=20)
     seats: list[Annotated[str, Field(max_length=200)]] = Field(min_length=1, max_length=8)
     seed: int | None = Field(default=None, ge=0, le=2**64 - 1)
+    hot_seat: bool = Field(
+        default=False, description="the people share one screen: one link, with a hand-over between them"
+    )
 
 
 class Move(BaseModel):
@@ -93,6 +96,13 @@ class Move(BaseModel):
 
     version: int = Field(ge=0, le=2**31)
     action: int = Field(ge=0, le=2**31)
+
+
+class HandOver(BaseModel):
+    """The person who takes the shared screen, and the version it was offered at."""
+
+    version: int = Field(ge=0, le=2**31)
+    seat: int = Field(ge=0, le=8)
 
 
 class Seen(BaseModel):
@@ -360,7 +370,7 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
         """Starts a table; answers its id and its private links (one a person, or a watcher's
         for bots alone)."""
         seed = secrets.randbits(32) if new.seed is None else new.seed
-        table_id, links = tables.create(new.game, dict(new.options), list(new.seats), seed)
+        table_id, links = tables.create(new.game, dict(new.options), list(new.seats), seed, new.hot_seat)
         return {"id": table_id, "links": _links(request, links)}
 
     @app.get("/api/tables", dependencies=[Host], response_model=list[TableRow], responses=refusals(403))
@@ -426,6 +436,12 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
     def play(token: str, move: Move) -> dict[str, Any]:
         """Plays a move offered to the link's seat; 409 when the table has moved on since."""
         return tables.play(link(token), move.version, move.action)
+
+    @app.post("/api/t/{token}/hand-over", response_model=Payload, responses=refusals(400, 403, 404, 409, 413))
+    def hand_over(token: str, body: HandOver) -> dict[str, Any]:
+        """On the screen several people share: ``seat``, the person to move, takes it, and
+        its view is shown; 409 when another seat is to move or the table has moved on."""
+        return tables.hand_over(link(token), body.version, body.seat)
 
     @app.post("/api/t/{token}/undo", response_model=Payload, responses=refusals(400, 403, 404, 409, 413))
     def undo(token: str, seen: Seen) -> dict[str, Any]:
@@ -506,10 +522,12 @@ def make_replay_game(record: MatchRecord) -> Any:
 
 
 def _links(request: Request, links: dict[int | None, str]) -> list[dict[str, Any]]:
-    """The private links by seat (None: a watcher's), as full addresses on this server."""
+    """The private links by seat (None: a watcher's; the people's shared screen is marked
+    ``shared``), as full addresses on this server."""
     base = str(request.base_url).rstrip("/")
     return [
-        {"seat": seat, "url": f"{base}/t/{token}"} for seat, token in sorted(links.items(), key=lambda x: x[0] or 0)
+        {"seat": None if seat == SHARED else seat, "url": f"{base}/t/{token}", "shared": seat == SHARED}
+        for seat, token in sorted(links.items(), key=lambda x: x[0] or 0)
     ]
 
 

@@ -65,10 +65,12 @@ class GameInfo(BaseModel):
 
 
 class Link(BaseModel):
-    """A private link: the seat it plays (None: a watcher's, of bots alone) and its address."""
+    """A private link: the seat it plays (None: a watcher's, of bots alone, or the people's
+    shared screen) and its address."""
 
     seat: int | None
     url: str
+    shared: bool = False
 
 
 class TableStarted(BaseModel):
@@ -140,6 +142,10 @@ class Payload(BaseModel):
     ending: list[str]
     undo: bool
     back: bool
+    shared: bool = Field(description="the screen several people share (hot-seat)")
+    hand_over: int | None = Field(
+        description="on a shared screen, the person to hand it to: nothing of any seat is shown until they take it"
+    )
 
 
 class NamedMove(BaseModel):

@@ -23,7 +23,10 @@ import platformdirs
 
 from regalia.registry.records import MatchRecord
 
-__all__ = ["Link", "Row", "Store", "default_db", "new_token", "record_json"]
+__all__ = ["SHARED", "Link", "Row", "Store", "default_db", "new_token", "record_json"]
+
+#: The seat a hot-seat link is stored under: the screen the people at the table share.
+SHARED = -1
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -77,10 +80,17 @@ class Row:
 
 @dataclass(frozen=True)
 class Link:
-    """A private link: the table it opens and the seat it plays (None: watch a game of bots)."""
+    """A private link: the table it opens and the seat it plays (None: watch a game of bots,
+    or, ``shared``, the screen several people at the table share, hot-seat)."""
 
     table_id: str
     seat: int | None
+    shared: bool = False
+
+    @property
+    def key(self) -> int | None:
+        """The link's kind at its table: its seat, ``SHARED``, or None (a watcher's)."""
+        return SHARED if self.shared else self.seat
 
 
 class Store:
@@ -144,7 +154,8 @@ class Store:
         return str(row[0])
 
     def create(self, record: MatchRecord, seats: list[int | None]) -> tuple[str, dict[int | None, str]]:
-        """Stores a new table and a private link for each of ``seats`` (None: a watcher's);
+        """Stores a new table and a private link for each of ``seats`` (None: a watcher's,
+        ``SHARED``: the people's shared screen);
         returns the table's id and the links' tokens by seat."""
         table_id = new_token()
         links = {seat: new_token() for seat in seats}
@@ -200,10 +211,15 @@ class Store:
         """What the private link ``token`` opens (None for a token that is no link)."""
         with self._connect() as db:
             row = db.execute("SELECT table_id, seat FROM links WHERE token = ?", (token,)).fetchone()
-        return None if row is None else Link(str(row[0]), None if row[1] is None else int(row[1]))
+        if row is None:
+            return None
+        if row[1] == SHARED:
+            return Link(str(row[0]), None, shared=True)
+        return Link(str(row[0]), None if row[1] is None else int(row[1]))
 
     def links(self, table_id: str) -> dict[int | None, str]:
-        """Every private link of a table, by seat (None: the watcher's)."""
+        """Every private link of a table, by seat (None: the watcher's, ``SHARED``: the
+        people's shared screen)."""
         with self._connect() as db:
             rows = db.execute("SELECT seat, token FROM links WHERE table_id = ?", (table_id,)).fetchall()
         return {(None if seat is None else int(seat)): str(token) for seat, token in rows}
