@@ -204,6 +204,51 @@ def test_two_people_each_see_only_their_own_hand(client: Any) -> None:
     assert state(client, b)["version"] == pa["version"] + 1
 
 
+def shows_no_seat(payload: dict[str, Any]) -> bool:
+    """Whether a payload shows nothing of any seat: no picture, moves, log or seat."""
+    return payload["seat"] is None and not payload["picture"] and not payload["moves"] and not payload["log"]
+
+
+def test_people_at_one_screen_hand_it_over(client: Any) -> None:
+    body = {"game": "duo", "seats": ["human", "human"], "seed": 8, "options": {"rounds": 1}, "hot_seat": True}
+    links = client.post("/api/tables", json=body).json()["links"]
+    assert len(links) == 1 and links[0]["shared"] and links[0]["seat"] is None
+    tok = links[0]["url"].rsplit("/", 1)[1]
+    first = state(client, tok)
+    assert first["shared"] and first["hand_over"] == 0 and shows_no_seat(first)
+    assert "<svg" not in client.get(f"/t/{tok}").text  # the page itself shows nothing either
+    move = {"version": first["version"], "action": 0}
+    assert client.post(f"/api/t/{tok}/move", json=move).status_code == 409  # not handed over yet
+    assert client.post(f"/api/t/{tok}/hand-over", json={"version": first["version"], "seat": 1}).status_code == 409
+    assert state(client, tok) == first
+    seen: dict[int, str] = {}
+    payload = first
+    for _ in range(200):
+        if payload["over"]:
+            break
+        if payload["hand_over"] is not None:
+            seat = payload["hand_over"]
+            assert shows_no_seat(payload) and payload["waiting"] == {"kind": "person", "seat": seat}
+            version = payload["version"]
+            r = client.post(f"/api/t/{tok}/hand-over", json={"version": version, "seat": seat})
+            assert r.status_code == 200, r.text
+            payload = r.json()
+            assert payload["seat"] == seat and payload["moves"] and payload["picture"].startswith("<svg")
+            assert payload["version"] == version  # taking the screen changes nothing in the game
+            seen[seat] = payload["picture"]
+        r = client.post(
+            f"/api/t/{tok}/move", json={"version": payload["version"], "action": payload["moves"][0]["action"]}
+        )
+        assert r.status_code == 200, r.text
+        payload = r.json()  # the next person's hand-over, or the same person's view
+    assert payload["over"] and set(seen) == {0, 1} and seen[0] != seen[1]
+    one = client.post("/api/tables", json={**body, "seats": ["human", "random"]})
+    assert one.status_code == 400 and "two people" in one.json()["detail"]
+    (alone,) = start(client, "duo", ["human", "random"], seed=1, rounds=1)
+    r = client.post(f"/api/t/{alone}/hand-over", json={"version": 0, "seat": 0})
+    assert r.status_code == 403  # a seat's own link is never handed over
+
+
 def test_tables_survive_a_restart_and_a_kill(tmp_path: Path) -> None:
     db = tmp_path / "web.sqlite3"
     server = Server(db).start()

@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("fastapi", reason='the web table needs the web extra (pip install "regalia[web]")')
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need Playwright")
 
-from tests.web_helpers import KEY, Server, start  # noqa: E402
+from tests.web_helpers import KEY, Server, start, token  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SHOTS = Path(__file__).resolve().parent.parent / "docs" / "web"
@@ -117,6 +117,29 @@ def test_two_people_at_two_browsers_each_see_their_own_hand(browser: Any, server
     two.wait_for_function(f"document.body.dataset.version !== '{version}'")  # live, without a reload
     one.context.close()
     two.context.close()
+
+
+def test_people_at_one_screen_hand_it_over(browser: Any, server: Server) -> None:
+    with server.client() as c:
+        body = {"game": "duo", "seats": ["human", "human"], "seed": 4, "options": {"rounds": 1}, "hot_seat": True}
+        tok = token(c.post("/api/tables", json=body).json()["links"][0]["url"])
+    page = page_of(browser, server, f"/t/{tok}")
+    page.wait_for_function("document.body.dataset.handover === '0'")
+    assert page.locator("#picture svg").count() == 0 and page.locator("#board").is_hidden()
+    page.click("#take")  # "I am seat 0"
+    page.wait_for_function("document.body.dataset.turn === 'yes'")
+    assert page.locator("#picture svg").count() == 1 and "Seat 0" in page.locator("#whose").inner_text()
+    for _ in range(50):  # seat 0 plays until the screen is to go to seat 1
+        version = page.evaluate("document.body.dataset.version")
+        page.locator("#moves button").first.click()
+        page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+        if page.evaluate("document.body.dataset.handover") == "1":
+            break
+    assert page.locator("#picture svg").count() == 0 and page.locator("#log li").count() == 0
+    page.click("#take")
+    page.wait_for_function("document.body.dataset.turn === 'yes'")
+    assert "Seat 1" in page.locator("#whose").inner_text()
+    page.context.close()
 
 
 def test_undo_in_the_browser(browser: Any, server: Server) -> None:

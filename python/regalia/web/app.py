@@ -25,11 +25,15 @@ from urllib.parse import urlsplit
 
 import anyio
 import markdown_it
-from fastapi import Depends, FastAPI, HTTPException, Query, Request
+from fastapi import Depends, FastAPI, HTTPException, Query, Request, Security
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from fastapi.routing import APIRoute
+from fastapi.security import APIKeyCookie, APIKeyHeader
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import regalia._core as _core
 from regalia.agents import AGENTS
@@ -39,7 +43,8 @@ from regalia.registry.saves import load_game, save_game
 from regalia.table.saves import saves_folder
 from regalia.views.pictures import spectator_svg
 from regalia.views.pictures.canvas import font_file
-from regalia.web.store import Link, Store
+from regalia.web.models import GameInfo, Payload, ReplayAnswer, Saved, TableRow, TableStarted, refusals
+from regalia.web.store import SHARED, Link, Store
 from regalia.web.tables import NotFound, Tables, WebError
 
 __all__ = ["MAX_BODY", "create_app"]
@@ -52,8 +57,19 @@ MAX_BODY = 256 * 1024
 MAX_REPLAY = 20_000
 #: The cookie that keeps the server's key in the browser that opened the printed address.
 KEY_COOKIE = "regalia_key"
+#: The longest a live-updates stream stays open (the page's ``EventSource`` opens it again).
+MAX_STREAM = 60.0
+#: How often the server looks for changes other server processes made to the tables a page
+#: waits on, in seconds.
+POLL = 1.0
+#: The longest a live-updates stream stays silent (then it says it is still there).
+KEEP_ALIVE = 15.0
 #: A save's name: letters, digits, ``-``, ``_`` and ``.``, no path.
 SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+#: The server's key, as the OpenAPI schema declares it (a script sends the header).
+KEY_HEADER = APIKeyHeader(name="X-Regalia-Key", auto_error=False, description="the server's key")
+KEY_IN_COOKIE = APIKeyCookie(name=KEY_COOKIE, auto_error=False, description="the server's key, kept by the lobby")
 
 ASGIApp = Callable[[MutableMapping[str, Any], Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Any]
 
@@ -70,6 +86,9 @@ class NewTable(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, max_length=20)
     seats: list[Annotated[str, Field(max_length=200)]] = Field(min_length=1, max_length=8)
     seed: int | None = Field(default=None, ge=0, le=2**64 - 1)
+    hot_seat: bool = Field(
+        default=False, description="the people share one screen: one link, with a hand-over between them"
+    )
 
 
 class Move(BaseModel):
@@ -77,6 +96,13 @@ class Move(BaseModel):
 
     version: int = Field(ge=0, le=2**31)
     action: int = Field(ge=0, le=2**31)
+
+
+class HandOver(BaseModel):
+    """The person who takes the shared screen, and the version it was offered at."""
+
+    version: int = Field(ge=0, le=2**31)
+    seat: int = Field(ge=0, le=8)
 
 
 class Seen(BaseModel):
@@ -88,7 +114,7 @@ class Seen(BaseModel):
 class Replay(BaseModel):
     """A match record (its JSON text) and the move to show it after (0: the deal)."""
 
-    record: str = Field(max_length=MAX_BODY)
+    record: str = Field(max_length=MAX_BODY - 1024)
     ply: int = Field(default=0, ge=0, le=MAX_REPLAY)
 
 
@@ -111,6 +137,8 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._events: dict[str, asyncio.Event] = {}
         self._bots: dict[str, asyncio.Task[None]] = {}
+        self._watch: list[asyncio.Task[None]] = []
+        self._waiting: dict[str, int] = {}
 
     def changed(self, table_id: str) -> None:
         """Called after a change, in any thread."""
@@ -123,12 +151,31 @@ class Hub:
             event.set()
         self.kick(table_id)
 
-    async def wait(self, table_id: str, timeout: float) -> None:
-        """Until the table changes here, or ``timeout`` seconds (a change by another server
-        process is seen at the next look)."""
+    async def wait(self, table_id: str, seen: int, timeout: float) -> None:
+        """Until the table is at another version than ``seen`` (changed here, or by another
+        server process: ``watch`` looks every ``POLL`` seconds), or ``timeout`` seconds."""
         event = self._events.setdefault(table_id, asyncio.Event())
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(event.wait(), timeout)
+        self._waiting[table_id] = self._waiting.get(table_id, 0) + 1
+        try:
+            if self.tables.known_version(table_id) in (None, seen):
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(event.wait(), timeout)
+        finally:
+            self._waiting[table_id] -= 1
+            if not self._waiting[table_id]:  # nobody waits on the table any more
+                del self._waiting[table_id]
+                if self._events.get(table_id) is event:
+                    del self._events[table_id]
+
+    async def watch(self) -> None:
+        """Every ``POLL`` seconds, one look at the database for the tables pages wait on:
+        those another process changed wake their pages and their bots here."""
+        while True:
+            await asyncio.sleep(POLL)
+            waited = list(self._events)
+            if waited:
+                for table_id in await anyio.to_thread.run_sync(self.tables.changed_elsewhere, waited):
+                    self._wake(table_id)
 
     def kick(self, table_id: str) -> None:
         """Starts the table's bots unless they are already moving (on the event loop)."""
@@ -155,9 +202,14 @@ class Hub:
             self.kick(row.id)
 
     def stop(self) -> None:
-        """Stops the bots (the game stays as last saved)."""
-        for task in self._bots.values():
+        """Stops the bots and the watch (the game stays as last saved)."""
+        for task in [*self._bots.values(), *self._watch]:
             task.cancel()
+
+    def start(self) -> None:
+        """Starts the watch for changes by other processes (on the event loop)."""
+        self.loop = asyncio.get_running_loop()
+        self._watch = [self.loop.create_task(self.watch())]
 
 
 class Guard:
@@ -214,7 +266,7 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub.loop = asyncio.get_running_loop()
+        hub.start()
         await hub.resume_all()
         yield
         hub.stop()
@@ -233,13 +285,29 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
     async def refused(request: Request, error: WebError) -> JSONResponse:
         return JSONResponse({"detail": str(error)}, status_code=error.status)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_refusal(request: Request, error: StarletteHTTPException) -> Response:
+        if error.status_code == 405:  # Allow: every method of the path, not only the last route's
+            allowed = {
+                m
+                for route in app.routes
+                if isinstance(route, APIRoute) and route.path_regex.match(request.url.path)
+                for m in route.methods or ()
+            }
+            headers = {**(error.headers or {}), "Allow": ", ".join(sorted(allowed))}
+            return JSONResponse({"detail": error.detail}, status_code=405, headers=headers)
+        return await http_exception_handler(request, error)
+
     @app.exception_handler(RegaliaError)
     async def bad_input(request: Request, error: RegaliaError) -> JSONResponse:
         return JSONResponse({"detail": str(error)}, status_code=400)
 
-    def host(request: Request) -> None:
+    def host(
+        header: Annotated[str | None, Security(KEY_HEADER)] = None,
+        cookie: Annotated[str | None, Security(KEY_IN_COOKIE)] = None,
+    ) -> None:
         """The lobby's requests: the server's key, from the cookie or the ``X-Regalia-Key`` header."""
-        given = request.cookies.get(KEY_COOKIE) or request.headers.get("x-regalia-key") or ""
+        given = cookie or header or ""
         if not hmac.compare_digest(given.encode(), server_key.encode()):
             raise HTTPException(403, "this needs the server's key: open the address the server printed")
 
@@ -258,7 +326,7 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
                 back.set_cookie(KEY_COOKIE, key, httponly=True, samesite="strict")
             return back
         try:
-            host(request)
+            host(request.headers.get("x-regalia-key"), request.cookies.get(KEY_COOKIE))
         except HTTPException as e:
             return templates.TemplateResponse(request, "message.html", {"message": e.detail}, status_code=403)
         return templates.TemplateResponse(request, "lobby.html", {"games": games(), "agents": list(AGENTS)})
@@ -291,21 +359,21 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
 
     # --- the API ----------------------------------------------------------------------------
 
-    @app.get("/api/games")
+    @app.get("/api/games", response_model=list[GameInfo])
     def list_games() -> list[dict[str, Any]]:
         """The games, their seat counts and their options as declared (default, allowed
         values, a line on each): what the lobby offers."""
         return games()
 
-    @app.post("/api/tables", dependencies=[Host])
+    @app.post("/api/tables", dependencies=[Host], response_model=TableStarted, responses=refusals(400, 403, 404, 413))
     def new_table(request: Request, new: NewTable) -> dict[str, Any]:
         """Starts a table; answers its id and its private links (one a person, or a watcher's
         for bots alone)."""
         seed = secrets.randbits(32) if new.seed is None else new.seed
-        table_id, links = tables.create(new.game, dict(new.options), list(new.seats), seed)
+        table_id, links = tables.create(new.game, dict(new.options), list(new.seats), seed, new.hot_seat)
         return {"id": table_id, "links": _links(request, links)}
 
-    @app.get("/api/tables", dependencies=[Host])
+    @app.get("/api/tables", dependencies=[Host], response_model=list[TableRow], responses=refusals(403))
     def list_tables(request: Request) -> list[dict[str, Any]]:
         """The tables in the database, the last changed first, with their links."""
         return [
@@ -321,7 +389,7 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
             for row in store.tables()
         ]
 
-    @app.get("/api/tables/{table_id}/record", dependencies=[Host])
+    @app.get("/api/tables/{table_id}/record", dependencies=[Host], responses=refusals(400, 403, 404))
     def table_record(table_id: str) -> dict[str, Any]:
         """A table's match record (for a replay, or to keep), once its game is over."""
         row = store.load(table_id) if len(table_id) <= 64 else None
@@ -332,7 +400,9 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
         record: dict[str, Any] = json.loads(row.record.to_json())
         return record
 
-    @app.post("/api/tables/{table_id}/save", dependencies=[Host])
+    @app.post(
+        "/api/tables/{table_id}/save", dependencies=[Host], response_model=Saved, responses=refusals(400, 403, 404, 413)
+    )
     def save_table(table_id: str, body: SaveName) -> dict[str, Any]:
         """Writes the table's game to ``NAME.json`` in the user's saves folder (``regalia
         resume`` continues it); a name with a path in it is refused."""
@@ -343,7 +413,7 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
         save_game(path, row.record)
         return {"saved": path.name}
 
-    @app.post("/api/resume", dependencies=[Host])
+    @app.post("/api/resume", dependencies=[Host], response_model=TableStarted, responses=refusals(400, 403, 404, 413))
     def resume_save(request: Request, body: SaveName) -> dict[str, Any]:
         """Starts a table from ``NAME.json`` in the user's saves folder, its seats as saved."""
         path = _save_path(body.name)
@@ -357,46 +427,65 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
         table_id, links = tables.resume(record)
         return {"id": table_id, "links": _links(request, links)}
 
-    @app.get("/api/t/{token}")
+    @app.get("/api/t/{token}", response_model=Payload, responses=refusals(404))
     def seat_state(token: str) -> dict[str, Any]:
         """What the link's seat sees now: its picture (SVG), moves, log, and the ending."""
         return tables.payload(link(token))
 
-    @app.post("/api/t/{token}/move")
+    @app.post("/api/t/{token}/move", response_model=Payload, responses=refusals(400, 403, 404, 409, 413))
     def play(token: str, move: Move) -> dict[str, Any]:
         """Plays a move offered to the link's seat; 409 when the table has moved on since."""
         return tables.play(link(token), move.version, move.action)
 
-    @app.post("/api/t/{token}/undo")
+    @app.post("/api/t/{token}/hand-over", response_model=Payload, responses=refusals(400, 403, 404, 409, 413))
+    def hand_over(token: str, body: HandOver) -> dict[str, Any]:
+        """On the screen several people share: ``seat``, the person to move, takes it, and
+        its view is shown; 409 when another seat is to move or the table has moved on."""
+        return tables.hand_over(link(token), body.version, body.seat)
+
+    @app.post("/api/t/{token}/undo", response_model=Payload, responses=refusals(400, 403, 404, 409, 413))
     def undo(token: str, seen: Seen) -> dict[str, Any]:
         """Takes back the person's last move by the table's rule; 409 with the reason when refused."""
         return tables.undo(link(token), seen.version)
 
-    @app.post("/api/t/{token}/back")
+    @app.post("/api/t/{token}/back", response_model=Payload, responses=refusals(400, 403, 404, 409, 413))
     def back(token: str, seen: Seen) -> dict[str, Any]:
         """Backs out of a purchase not yet paid (Regnum); 409 with the reason when refused."""
         return tables.back(link(token), seen.version)
 
-    @app.get("/api/t/{token}/events", response_class=StreamingResponse)
-    async def events(request: Request, token: str, since: Annotated[int, Query(ge=-1, le=2**31)] = -1) -> Response:
+    @app.get(
+        "/api/t/{token}/events",
+        response_class=StreamingResponse,
+        responses={200: {"content": {"text/event-stream": {}}}, **refusals(404)},
+    )
+    async def events(
+        request: Request,
+        token: str,
+        since: Annotated[int, Query(ge=-1, le=2**31)] = -1,
+        seconds: Annotated[float, Query(gt=0, le=MAX_STREAM)] = 30.0,
+    ) -> Response:
         """Server-sent events: the link's payload whenever its table changes (first at once
-        unless it is still at version ``since``)."""
+        unless it is still at version ``since``), for ``seconds``; then the stream ends (a
+        page's ``EventSource`` opens it again)."""
         seat_link = await anyio.to_thread.run_sync(link, token)
+        loop = asyncio.get_running_loop()
+        end = loop.time() + seconds
 
         async def stream() -> AsyncIterator[str]:
             last = since
-            while not await request.is_disconnected():
+            yield "retry: 500\n\n"
+            while loop.time() < end and not await request.is_disconnected():
                 payload = await anyio.to_thread.run_sync(tables.payload, seat_link)
                 if payload["version"] != last:
                     last = payload["version"]
                     yield f"data: {json.dumps(payload)}\n\n"
                 else:
                     yield ": still here\n\n"
-                await hub.wait(seat_link.table_id, 1.0)
+                await hub.wait(seat_link.table_id, last, min(KEEP_ALIVE, max(0.0, end - loop.time())))
 
         return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
-    @app.post("/api/replay")
+    @app.post("/api/replay", response_model=ReplayAnswer, responses=refusals(400, 413))
     def replay(body: Replay) -> dict[str, Any]:
         """A match record after ``ply`` moves, every card open: the picture, the moves by
         name up to there, and how many there are."""
@@ -433,10 +522,12 @@ def make_replay_game(record: MatchRecord) -> Any:
 
 
 def _links(request: Request, links: dict[int | None, str]) -> list[dict[str, Any]]:
-    """The private links by seat (None: a watcher's), as full addresses on this server."""
+    """The private links by seat (None: a watcher's; the people's shared screen is marked
+    ``shared``), as full addresses on this server."""
     base = str(request.base_url).rstrip("/")
     return [
-        {"seat": seat, "url": f"{base}/t/{token}"} for seat, token in sorted(links.items(), key=lambda x: x[0] or 0)
+        {"seat": None if seat == SHARED else seat, "url": f"{base}/t/{token}", "shared": seat == SHARED}
+        for seat, token in sorted(links.items(), key=lambda x: x[0] or 0)
     ]
 
 

@@ -1,6 +1,7 @@
 """What a page is sent: a seat's payload, made from what that seat may see and nothing else
-(its picture, its moves, its log, the introduction and the ending told to it), or a
-watcher's, of a game of bots alone, with every card open.
+(its picture, its moves, its log, the introduction and the ending told to it), a
+watcher's, of a game of bots alone, with every card open, or the one of a screen several
+people share, which is one of theirs or a hand-over that shows no seat's view.
 
 The pages, the JSON answers and the live updates all send these dicts, so a test that finds
 a seat's payload the same in every world the seat cannot tell apart covers every byte the
@@ -14,7 +15,7 @@ from typing import Any
 from regalia.table import Table
 from regalia.views.pictures import picture_svg, spectator_svg
 
-__all__ = ["seat_payload", "watcher_payload"]
+__all__ = ["screen_holder", "seat_payload", "shared_payload", "watcher_payload"]
 
 
 def _common(table: Table, version: int) -> dict[str, Any]:
@@ -47,6 +48,8 @@ def seat_payload(table: Table, seat: int, version: int) -> dict[str, Any]:
         "ending": table.ending(seat) if table.is_over else [],
         "undo": len(table.humans) == 1,
         "back": bool(moves) and observation.get("phase") == "pay",
+        "shared": False,
+        "hand_over": None,
     }
 
 
@@ -65,4 +68,37 @@ def watcher_payload(table: Table, version: int) -> dict[str, Any]:
         "ending": table.ending(None) if table.is_over else [],
         "undo": False,
         "back": False,
+        "shared": False,
+        "hand_over": None,
+    }
+
+
+def screen_holder(table: Table) -> int | None:
+    """The person the screen several people share was last handed to (None: nobody yet)."""
+    holders = [seat for seat in table.humans if not table.needs_hand_over(seat)]
+    return holders[0] if len(holders) == 1 and len(table.humans) > 1 else None
+
+
+def shared_payload(table: Table, version: int) -> dict[str, Any]:
+    """What the screen several people share (hot-seat) is sent at ``version``: the view of
+    the person who has it while they play and while the bots move; when another person is
+    to move, a hand-over that shows nothing of any seat until that person takes the screen
+    (``Table.handed_over``), as at the command line."""
+    waiting, holder = table.waiting(), screen_holder(table)
+    seat = waiting.seat if waiting.kind == "person" else holder
+    if seat is not None and seat == holder:
+        return {**seat_payload(table, seat, version), "shared": True}
+    return {
+        **_common(table, version),
+        "seat": None,
+        "names": [f"seat {k}" for k in range(table.game.num_players)],
+        "picture": "",
+        "moves": [],
+        "log": [],
+        "introduction": table.introduction(None),
+        "ending": table.ending(None) if table.is_over else [],
+        "undo": False,
+        "back": False,
+        "shared": True,
+        "hand_over": seat,
     }

@@ -9,19 +9,24 @@ move, so a server stopped or killed at any moment restarts with every game as it
 
 from __future__ import annotations
 
+import json
 import secrets
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import platformdirs
 
 from regalia.registry.records import MatchRecord
 
-__all__ = ["Link", "Row", "Store", "default_db", "new_token"]
+__all__ = ["SHARED", "Link", "Row", "Store", "default_db", "new_token", "record_json"]
+
+#: The seat a hot-seat link is stored under: the screen the people at the table share.
+SHARED = -1
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -42,6 +47,14 @@ CREATE TABLE IF NOT EXISTS settings (
     value TEXT NOT NULL
 );
 """
+
+
+def record_json(record: MatchRecord) -> str:
+    """``record.to_json()``, the same text, without its deep copy of every action first (a
+    table's record is written on every move)."""
+    return json.dumps(
+        {"format": "regalia-match", "version": 1, **{f.name: getattr(record, f.name) for f in fields(record)}}
+    )
 
 
 def default_db() -> Path:
@@ -67,10 +80,17 @@ class Row:
 
 @dataclass(frozen=True)
 class Link:
-    """A private link: the table it opens and the seat it plays (None: watch a game of bots)."""
+    """A private link: the table it opens and the seat it plays (None: watch a game of bots,
+    or, ``shared``, the screen several people at the table share, hot-seat)."""
 
     table_id: str
     seat: int | None
+    shared: bool = False
+
+    @property
+    def key(self) -> int | None:
+        """The link's kind at its table: its seat, ``SHARED``, or None (a watcher's)."""
+        return SHARED if self.shared else self.seat
 
 
 class Store:
@@ -79,33 +99,52 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._guard = threading.Lock()
+        #: The writers of this process take turns here, not in SQLite's lock (whose waiting
+        #: sleeps and polls); other processes still wait on SQLite's.
+        self._writing = threading.Lock()
+        self._all: list[sqlite3.Connection] = []
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(_SCHEMA)
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        """A connection for one unit of work, committed at its end (rolled back on an error)."""
-        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-        try:
+        """This thread's connection (in autocommit mode: every statement sees the database as
+        it stands). It is kept open: closing the last connection to a WAL database folds the
+        log back into it, a write to disk on every move."""
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
             db.execute("PRAGMA busy_timeout=30000")
             db.execute("PRAGMA synchronous=NORMAL")
-            yield db
-        finally:
-            db.close()
+            self._local.db = db
+            with self._guard:
+                self._all.append(db)
+        yield db
+
+    def close(self) -> None:
+        """Closes every connection this store opened (in any thread)."""
+        with self._guard:
+            for db in self._all:
+                db.close()
+            self._all.clear()
+        self._local = threading.local()
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """A write transaction, taken at once (``BEGIN IMMEDIATE``), so that two processes
-        never interleave their changes."""
-        with self._connect() as db:
+        never interleave their changes; one at a time in this process."""
+        with self._writing, self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
             try:
                 yield db
+                db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise
-            db.execute("COMMIT")
 
     def setting(self, name: str, make: str) -> str:
         """The value of setting ``name``, set to ``make`` the first time it is asked for."""
@@ -115,7 +154,8 @@ class Store:
         return str(row[0])
 
     def create(self, record: MatchRecord, seats: list[int | None]) -> tuple[str, dict[int | None, str]]:
-        """Stores a new table and a private link for each of ``seats`` (None: a watcher's);
+        """Stores a new table and a private link for each of ``seats`` (None: a watcher's,
+        ``SHARED``: the people's shared screen);
         returns the table's id and the links' tokens by seat."""
         table_id = new_token()
         links = {seat: new_token() for seat in seats}
@@ -123,7 +163,7 @@ class Store:
         with self._write() as db:
             db.execute(
                 "INSERT INTO tables (id, record, version, over, created, updated) VALUES (?, ?, 0, ?, ?, ?)",
-                (table_id, record.to_json(), int(bool(record.returns)), now, now),
+                (table_id, record_json(record), int(bool(record.returns)), now, now),
             )
             db.executemany(
                 "INSERT INTO links (token, table_id, seat) VALUES (?, ?, ?)",
@@ -145,6 +185,17 @@ class Store:
             row = db.execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()
         return None if row is None else int(row[0])
 
+    def versions(self, table_ids: list[str]) -> dict[str, int]:
+        """The versions of the tables ``table_ids`` as stored (those that exist)."""
+        found: dict[str, int] = {}
+        with self._connect() as db:
+            for start in range(0, len(table_ids), 500):
+                chunk = table_ids[start : start + 500]
+                marks = ", ".join("?" * len(chunk))
+                rows = db.execute(f"SELECT id, version FROM tables WHERE id IN ({marks})", chunk).fetchall()
+                found.update((str(i), int(v)) for i, v in rows)
+        return found
+
     def save(self, table_id: str, record: MatchRecord, version: int) -> bool:
         """Writes ``record`` as the table's version ``version + 1`` if the table is still at
         ``version``; False (nothing written) when another writer got there first."""
@@ -152,7 +203,7 @@ class Store:
             done = db.execute(
                 "UPDATE tables SET record = ?, version = version + 1, over = ?, updated = ? "
                 "WHERE id = ? AND version = ?",
-                (record.to_json(), int(bool(record.returns)), time.time(), table_id, version),
+                (record_json(record), int(bool(record.returns)), time.time(), table_id, version),
             ).rowcount
         return done == 1
 
@@ -160,10 +211,15 @@ class Store:
         """What the private link ``token`` opens (None for a token that is no link)."""
         with self._connect() as db:
             row = db.execute("SELECT table_id, seat FROM links WHERE token = ?", (token,)).fetchone()
-        return None if row is None else Link(str(row[0]), None if row[1] is None else int(row[1]))
+        if row is None:
+            return None
+        if row[1] == SHARED:
+            return Link(str(row[0]), None, shared=True)
+        return Link(str(row[0]), None if row[1] is None else int(row[1]))
 
     def links(self, table_id: str) -> dict[int | None, str]:
-        """Every private link of a table, by seat (None: the watcher's)."""
+        """Every private link of a table, by seat (None: the watcher's, ``SHARED``: the
+        people's shared screen)."""
         with self._connect() as db:
             rows = db.execute("SELECT seat, token FROM links WHERE table_id = ?", (table_id,)).fetchall()
         return {(None if seat is None else int(seat)): str(token) for seat, token in rows}

@@ -3,8 +3,8 @@ the database (``Store``), changed one request at a time and saved on every chang
 
 Every change checks the version the request saw and the version in the database (another
 server process may have moved since): a stale request is refused and the table read again.
-What a seat is sent (``payload``) is made once per version under the table's lock, so a page
-asking while a bot thinks gets the table as it stands, without waiting.
+What a link is sent (``payload``) is made once per version, when first asked, under the
+table's lock.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from regalia.agents import make_agent
 from regalia.core.errors import RegaliaError
 from regalia.registry import MatchRecord, games, make
 from regalia.table import HUMAN, Refused, Table
-from regalia.web.payload import seat_payload, watcher_payload
-from regalia.web.store import Link, Store
+from regalia.web.payload import screen_holder, seat_payload, shared_payload, watcher_payload
+from regalia.web.store import SHARED, Link, Store
 
 __all__ = ["Live", "NotFound", "Stale", "Tables", "WebError"]
 
@@ -50,8 +50,8 @@ class Forbidden(WebError):
 
 @dataclass
 class Live:
-    """A table in memory: the ``Table``, the version it is at, and what each link is sent at
-    that version."""
+    """A table in memory: the ``Table``, the version it is at, and what each kind of link
+    (``Link.key``) is sent at that version, made when first asked."""
 
     id: str
     table: Table
@@ -98,11 +98,12 @@ class Tables:
     # --- starting a table --------------------------------------------------------------
 
     def create(
-        self, game: str, options: dict[str, Any], seats: list[str], seed: int
+        self, game: str, options: dict[str, Any], seats: list[str], seed: int, hot_seat: bool = False
     ) -> tuple[str, dict[int | None, str]]:
         """A new table of ``game`` with ``options``, ``seats`` (``"human"`` or an agent spec)
         and ``seed``; returns its id and its private links by seat (a game of bots alone has
-        one link, a watcher's, under None). Bad input raises ``WebError``."""
+        one link, a watcher's, under None; ``hot_seat``, people at one screen, one link under
+        ``SHARED``). Bad input raises ``WebError``."""
         known = {g["name"] for g in games()}
         if game not in known:
             raise NotFound(f"unknown game {game!r}; games: {', '.join(sorted(known))}")
@@ -117,6 +118,10 @@ class Tables:
         except RegaliaError as e:
             raise WebError(str(e)) from None
         people: list[int | None] = list(table.humans) or [None]
+        if hot_seat:
+            if len(table.humans) < 2:
+                raise WebError("a hot-seat table is for two people or more at one screen")
+            people = [SHARED]
         table_id, links = self.store.create(table.record(), people)
         self._keep(Live(table_id, table, 0))
         self.changed(table_id)
@@ -174,30 +179,53 @@ class Tables:
                 self._refresh(live)
         return live
 
+    def known_version(self, table_id: str) -> int | None:
+        """The version of the table in this process's memory (None when not loaded)."""
+        live = self._live.get(table_id)
+        return None if live is None else live.version
+
+    def changed_elsewhere(self, table_ids: list[str]) -> list[str]:
+        """Those of ``table_ids`` in memory whose version in the database is another (another
+        process changed them)."""
+        stored = self.store.versions(table_ids)
+        return [t for t in table_ids if t in stored and self.known_version(t) not in (None, stored[t])]
+
     def payload(self, link: Link) -> dict[str, Any]:
-        """What the link's page is sent now: the seat's view (or a watcher's, of bots alone)."""
+        """What the link's page is sent now: the seat's view (or a watcher's, of bots alone,
+        or the people's shared screen)."""
         live = self.live(link.table_id)
         with live.lock:
-            if link.seat not in live.payloads:
-                self._refresh(live)
-            return live.payloads[link.seat]
+            return self._payload(live, link)
 
     # --- changing ----------------------------------------------------------------------
 
     def play(self, link: Link, version: int, action: int) -> dict[str, Any]:
         """The person of ``link`` plays ``action`` on the table at ``version``."""
-        seat = self._person(link)
-        return self._change(link, version, lambda t: t.play(seat, action))
+        return self._change(link, version, lambda t, seat: t.play(seat, action))
 
     def undo(self, link: Link, version: int) -> dict[str, Any]:
         """The person of ``link`` takes back their last move (``Refused`` says why not)."""
-        seat = self._person(link)
-        return self._change(link, version, lambda t: t.undo(seat))
+        return self._change(link, version, lambda t, seat: t.undo(seat))
 
     def back(self, link: Link, version: int) -> dict[str, Any]:
         """The person of ``link`` backs out of a purchase not yet paid (Regnum)."""
-        seat = self._person(link)
-        return self._change(link, version, lambda t: t.back(seat))
+        return self._change(link, version, lambda t, seat: t.back(seat))
+
+    def hand_over(self, link: Link, version: int, seat: int) -> dict[str, Any]:
+        """On the people's shared screen, ``seat`` takes it: the person to move, and only
+        then is their view shown. Nothing in the game changes (nor its version)."""
+        if not link.shared:
+            raise Forbidden("only the screen several people share is handed over")
+        live = self.live(link.table_id)
+        with live.lock:
+            if version != live.version:
+                raise Stale(f"the table has moved on (you saw version {version}, it is at {live.version}): look again")
+            waiting = live.table.waiting()
+            if waiting.kind != "person" or waiting.seat != seat:
+                raise Stale(f"seat {seat} is not the person to move")
+            live.table.handed_over(seat)
+            live.payloads.pop(SHARED, None)
+            return self._payload(live, link)
 
     def bot_move(self, table_id: str) -> bool:
         """Lets the bot to move play, if a bot is to move; whether the table changed."""
@@ -220,26 +248,38 @@ class Tables:
 
     # --- inside ------------------------------------------------------------------------
 
-    def _person(self, link: Link) -> int:
+    def _person(self, link: Link, table: Table) -> int:
+        """The seat the link plays now: its own, or on a shared screen, the person to move
+        once the screen is theirs."""
+        if link.shared:
+            waiting = table.waiting()
+            if waiting.kind != "person" or waiting.seat is None:
+                raise Stale("no person is to move now")
+            if screen_holder(table) != waiting.seat:
+                raise Stale(f"the screen is not seat {waiting.seat}'s yet: hand it over first")
+            return waiting.seat
         if link.seat is None:
             raise Forbidden("a watcher's link plays no move")
         return link.seat
 
-    def _change(self, link: Link, version: int, change: Callable[[Table], None]) -> dict[str, Any]:
+    def _change(self, link: Link, version: int, change: Callable[[Table, int], None]) -> dict[str, Any]:
         """Applies ``change`` to the table at ``version`` and saves it; a refused change (an
         illegal move, a refused undo) leaves the table as it was."""
+        if link.seat is None and not link.shared:
+            raise Forbidden("a watcher's link plays no move")
         live = self.live(link.table_id)
         with live.lock:
             if version != live.version:
                 raise Stale(f"the table has moved on (you saw version {version}, it is at {live.version}): look again")
+            seat = self._person(link, live.table)
             try:
-                change(live.table)
+                change(live.table, seat)
             except Refused as e:
                 raise Stale(str(e)) from None
             except RegaliaError as e:  # an illegal move: the table is as it was
                 raise WebError(str(e)) from None
             self._save(live)
-            payload = live.payloads[link.seat]
+            payload = self._payload(live, link)
         self.changed(link.table_id)
         return payload
 
@@ -261,12 +301,25 @@ class Tables:
         self._refresh(live)
 
     def _refresh(self, live: Live) -> None:
-        """What every link of the table is sent at its version (under the table's lock)."""
-        table = live.table
-        if table.humans:
-            live.payloads = {seat: seat_payload(table, seat, live.version) for seat in table.humans}
-        else:
-            live.payloads = {None: watcher_payload(table, live.version)}
+        """Forgets what the links were sent: the table changed (under the table's lock)."""
+        live.payloads = {}
+
+    def _payload(self, live: Live, link: Link) -> dict[str, Any]:
+        """What ``link`` is sent at the table's version, made once (under the table's lock)."""
+        key = link.key
+        payload = live.payloads.get(key)
+        if payload is None:
+            table = live.table
+            if key == SHARED:
+                payload = shared_payload(table, live.version)
+            elif key is None or key not in table.humans:
+                if table.humans:
+                    raise Forbidden("this link plays no seat of the table")
+                payload = watcher_payload(table, live.version)
+            else:
+                payload = seat_payload(table, key, live.version)
+            live.payloads[key] = payload
+        return payload
 
     def _resume(self, record: MatchRecord) -> Table:
         return Table.resume(record, _game(record.game, dict(record.options)), record.agents)

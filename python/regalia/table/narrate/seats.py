@@ -7,7 +7,7 @@ from typing import Any
 
 #: A short word on each built-in agent, for introductions.
 AGENT_TITLES = {
-    "human": "a person at this terminal",
+    "human": "a person",
     "random": "random (picks any legal move)",
     "rules": "rules (a rule-based player)",
     "ismcts": "ismcts (a search over sampled deals)",

@@ -95,6 +95,7 @@
     }
     const body = { game: current().name, options: options, seats: chosen };
     if ($("seed").value !== "") body.seed = Number($("seed").value);
+    if (!bots && $("hot-seat").checked && chosen.filter((s) => s === "human").length > 1) body.hot_seat = true;
     return body;
   }
 
@@ -128,7 +129,7 @@
       a.href = l.url;
       a.textContent = l.url;
       a.target = "_blank";
-      li.append(l.seat === null ? "watch: " : `seat ${l.seat}: `, a);
+      li.append(l.shared ? "the shared screen: " : l.seat === null ? "watch: " : `seat ${l.seat}: `, a);
       ul.append(li);
     }
     box.append(ul);
@@ -145,7 +146,7 @@
       for (const l of t.links) {
         const a = document.createElement("a");
         a.href = l.url;
-        a.textContent = l.seat === null ? "watch" : `seat ${l.seat}`;
+        a.textContent = l.shared ? "shared screen" : l.seat === null ? "watch" : `seat ${l.seat}`;
         li.append(a, " ");
       }
       if (t.over) {

@@ -19,6 +19,7 @@
 
   function status(p) {
     if (p.over) return "The game is over.";
+    if (p.shared && p.seat === null) return `${p.names[p.waiting.seat]} (${p.agents[p.waiting.seat]}) to move…`;
     const w = p.waiting;
     if (p.seat !== null && w.seat === p.seat) return "Your move: click it, or type its number.";
     return `${p.names[w.seat]} (${p.agents[w.seat]}) to move…`;
@@ -28,6 +29,17 @@
     // A move's answer may come after the live update of a later move: never go back.
     if (!first && p.version < state.version) return;
     state = p;
+    // A shared screen between two people: nothing of any seat until the next one takes it.
+    const handing = p.hand_over !== null;
+    $("handover").hidden = !handing;
+    $("board").hidden = handing;
+    main.classList.toggle("handing", handing);
+    if (handing) {
+      $("handover-text").textContent = `Hand the screen to seat ${p.hand_over}; nobody else should look.`;
+      $("take").textContent = `I am seat ${p.hand_over}`;
+      $("take").dataset.seat = p.hand_over;
+    }
+    $("whose").textContent = p.shared && p.seat !== null ? `Seat ${p.seat}'s view` : "";
     $("picture").innerHTML = p.picture;
     $("status").textContent = status(p);
     $("introduction").textContent = p.introduction;
@@ -59,6 +71,7 @@
     document.body.dataset.version = p.version;
     document.body.dataset.over = p.over;
     document.body.dataset.turn = p.moves.length ? "yes" : "no";
+    document.body.dataset.handover = handing ? String(p.hand_over) : "";
   }
 
   async function send(path, body) {
@@ -121,13 +134,19 @@
     }
   });
   $("undo").addEventListener("click", () => send("undo", { version: state.version }));
+  $("take").addEventListener("click", () => send("hand-over", { version: state.version, seat: state.hand_over }));
   $("back").addEventListener("click", () => send("back", { version: state.version }));
 
   function follow() {
+    // The server ends a stream after a while; open it again from the version shown.
     const events = new EventSource(`/api/t/${token}/events?since=${state.version}`);
     events.onmessage = (ev) => {
       const p = JSON.parse(ev.data);
       if (p.version !== state.version) render(p);
+    };
+    events.onerror = () => {
+      events.close();
+      setTimeout(follow, 500);
     };
   }
 
