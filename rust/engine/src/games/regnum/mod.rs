@@ -181,15 +181,23 @@ fn total(cards: &[u8; KINDS]) -> usize {
     cards.iter().map(|&c| c as usize).sum()
 }
 
-/// The kind of the `r`-th card of `cards` (kinds in order).
-fn kind_at(cards: &[u8; KINDS], mut r: usize) -> usize {
-    for (k, &c) in cards.iter().enumerate() {
-        if r < c as usize {
-            return k;
-        }
-        r -= c as usize;
-    }
-    KINDS - 1
+/// The kinds `cards` has a card of (bit k: kind k).
+fn held(cards: &[u8; KINDS]) -> u64 {
+    cards
+        .iter()
+        .enumerate()
+        .fold(0, |m, (k, &c)| m | u64::from(c > 0) << k)
+}
+
+/// The kind of the `r`-th card of `cards` (kinds in order; the last kind past the end): the
+/// number of kinds whose cards all come before it.
+fn kind_at(cards: &[u8; KINDS], r: usize) -> usize {
+    let mut upto = 0;
+    let before = cards.iter().fold(0, |n, &c| {
+        upto += c as usize;
+        n + usize::from(upto <= r)
+    });
+    before.min(KINDS - 1)
 }
 
 fn lowest_colour(k: usize) -> u8 {
@@ -630,10 +638,9 @@ impl Game for Regnum {
         let me = s.decider as usize;
         let hand = s.hands[me];
         let mut out = ActionSet::new();
-        let kinds = |f: &dyn Fn(usize) -> bool, base: Action, out: &mut ActionSet| {
-            for k in (0..KINDS).filter(|&k| f(k)) {
-                out.insert(base + k as Action);
-            }
+        // The actions `base + k` for each kind `k` of `cards` that has a card.
+        let kinds = |cards: &[u8; KINDS], base: Action, out: &mut ActionSet| {
+            out.insert_bits(base as usize, held(cards));
         };
         match s.phase {
             Phase::Draw => {
@@ -650,22 +657,25 @@ impl Game for Regnum {
                     }
                 }
                 if s.bought == 0 {
-                    kinds(&|k| hand[k] > 0, DISCARD, &mut out);
+                    kinds(&hand, DISCARD, &mut out);
                 }
                 if s.bought > 0 || total(&hand) == 0 {
                     out.insert(END_TURN);
                 }
             }
             Phase::Pay => self.payments(s, &mut out),
-            Phase::Tax | Phase::Draw2Discard => kinds(&|k| hand[k] > 0, DISCARD, &mut out),
+            Phase::Tax | Phase::Draw2Discard => kinds(&hand, DISCARD, &mut out),
             Phase::Steal => {
                 for o in self.steal_victims(s, me) {
                     out.insert(STEAL + o as Action);
                 }
             }
-            Phase::Salvage => kinds(&|k| s.discard.count(k as u8) > 0, SALVAGE, &mut out),
-            Phase::SwapTake => kinds(&|k| s.deck[k] > 0, SWAP_TAKE, &mut out),
-            Phase::SwapGive => kinds(&|k| hand[k] > 0, SWAP_GIVE, &mut out),
+            Phase::Salvage => {
+                let pile = std::array::from_fn(|k| u8::from(s.discard.count(k as u8) > 0));
+                kinds(&pile, SALVAGE, &mut out)
+            }
+            Phase::SwapTake => kinds(&s.deck, SWAP_TAKE, &mut out),
+            Phase::SwapGive => kinds(&hand, SWAP_GIVE, &mut out),
             Phase::Exchange | Phase::Remove => {
                 for c in iter_bits(self.targets(s, me)) {
                     out.insert(TARGET + c as Action);

@@ -638,3 +638,27 @@ fn the_legal_payments_agree_with_the_first_check() {
     }
     assert!(steps > 1000, "only {steps} payment steps");
 }
+
+#[test]
+fn kind_at_walks_the_cards_in_kind_order() {
+    let mut rng = Rng::new(13);
+    for _ in 0..2000 {
+        let cards = random_hand(&mut rng);
+        let mut walked = Vec::new();
+        for (k, &c) in cards.iter().enumerate() {
+            walked.extend(std::iter::repeat_n(k, c as usize));
+        }
+        for r in 0..walked.len() + 3 {
+            assert_eq!(
+                kind_at(&cards, r),
+                walked.get(r).copied().unwrap_or(KINDS - 1)
+            );
+        }
+        assert_eq!(
+            held(&cards),
+            (0..KINDS)
+                .filter(|&k| cards[k] > 0)
+                .fold(0, |m, k| m | 1 << k)
+        );
+    }
+}
