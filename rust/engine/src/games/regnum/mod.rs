@@ -652,9 +652,8 @@ impl Game for Regnum {
             Phase::Main => {
                 let (supply, wild) = (Supply::of(&hand), self.wild(s));
                 for (i, c) in s.lineup.iter().enumerate() {
-                    if c.is_some_and(|c| self.buyable(&supply, c, wild)) {
-                        out.insert(BUY + i as Action);
-                    }
+                    let ok = c.is_some_and(|c| self.buyable(&supply, c, wild));
+                    out.insert_bits(BUY as usize + i, u64::from(ok));
                 }
                 if s.bought == 0 {
                     kinds(&hand, DISCARD, &mut out);

@@ -103,8 +103,10 @@ impl Supply {
     /// Whether this hand pays `demand`; with `wild`, one card may count as any colour
     /// (Goldmint's wildcard, still unused).
     pub(super) fn pays(&self, demand: &Demand, wild: bool) -> bool {
-        self.total >= demand.cards
-            && self.fills(demand.per_set, demand.cards, demand.pairs, wild, 0)
+        // Both sides are weighed whatever the first says: the answer depends on the cards,
+        // which a branch could not foresee.
+        (self.total >= demand.cards)
+            & self.fills(demand.per_set, demand.cards, demand.pairs, wild, 0)
     }
 
     /// [`Supply::pays`] for `pairs` `2=` icons still to name, their colours taken in rising
@@ -113,12 +115,12 @@ impl Supply {
         if pairs == 0 {
             return self.hall(&per_set, cards, wild);
         }
-        (from..4).any(|c| {
+        (from..4).fold(false, |ok, c| {
             let mut with = per_set;
             for (n, &h) in with.iter_mut().zip(&HOLDS[c]) {
                 *n += 2 * h;
             }
-            self.fills(with, cards, pairs - 1, wild, c)
+            ok | self.fills(with, cards, pairs - 1, wild, c)
         })
     }
 
@@ -126,6 +128,7 @@ impl Supply {
     /// some colour of it (`cards`: the whole demand, at most the hand's size). With the
     /// wildcard a set may want one card more, and some card x must then do for all such
     /// sets: x leaves each of them that it could have paid for, and pays any colour.
+    #[inline(always)]
     fn hall(&self, want: &[u8; SETS], cards: u32, wild: bool) -> bool {
         if cards == 0 {
             return true;

@@ -215,10 +215,7 @@ impl Regnum {
         };
         let wild = self.wild(s);
         let step = Step::new(&hand, slots, at);
-        for (k, &held) in hand.iter().enumerate() {
-            if held == 0 {
-                continue;
-            }
+        for k in iter_bits(held(&hand)) {
             let colours: u8 = match slot {
                 ANY => 1 << lowest_colour(k),
                 PAIR_FIRST => 0b1111,
@@ -227,10 +224,11 @@ impl Regnum {
                 _ => 0,
             };
             for c in iter_bits(colours as u64) {
+                // Weighed in full, without a branch on the cards.
                 let natural = KIND_MASK[k] >> c & 1 == 1;
-                if (natural || wild) && step.leaves_payable(k, held, c as u8, wild && natural) {
-                    out.insert(PAY + (k * 4 + c) as Action);
-                }
+                let ok =
+                    (natural | wild) & step.leaves_payable(k, hand[k], c as u8, wild & natural);
+                out.insert_bits(PAY as usize + k * 4 + c, u64::from(ok));
             }
         }
     }
