@@ -653,9 +653,11 @@ impl Game for DuellDerDrachen {
 impl DuellDerDrachen {
     /// The territories in play where `seat` has room, as a bit mask.
     fn open_territories(&self, s: &State, seat: usize) -> u32 {
-        (0..self.territories())
-            .filter(|&t| count(s.board[seat][t]) < self.config.cards_per_side)
-            .fold(0, |m, t| m | 1 << t)
+        let per_side = self.config.cards_per_side;
+        let open = (0..TERRITORIES).fold(0, |m, t| {
+            m | u32::from(count(s.board[seat][t]) < per_side) << t
+        });
+        open & ((1 << self.territories()) - 1)
     }
 
     fn face_down_room(&self, s: &State, seat: usize) -> bool {
@@ -676,9 +678,10 @@ impl DuellDerDrachen {
 
     /// The cards of the colours of the territories in the mask `open`.
     fn cards_of_territories(&self, open: u32) -> u64 {
-        (0..self.territories())
-            .filter(|&t| open & (1 << t) != 0)
-            .fold(0, |m, t| m | self.colour_cards(t))
+        let open = open & ((1 << self.territories()) - 1);
+        (0..TERRITORIES).fold(0, |m, t| {
+            m | self.colour_cards(t) & 0u64.wrapping_sub(u64::from(open >> t & 1))
+        })
     }
 }
 
@@ -791,9 +794,11 @@ impl DuellDerDrachen {
 impl DuellDerDrachen {
     /// The total value of the cards of colour `t` among `cards`.
     fn strength(&self, cards: u64, t: usize) -> u32 {
-        iter_bits(cards & self.colour_cards(t))
-            .map(|c| self.value(c))
-            .sum()
+        // Bit i of `own`: the card of value i + 1 (at most 12 values). The sum of the values
+        // is the cards counted once, plus each bit of their places counted at its weight.
+        let own = (cards & self.colour_cards(t)) >> (t * self.config.values as usize);
+        let ones = |m: u64| (own & m).count_ones();
+        ones(!0) + ones(0xAAAA) + 2 * ones(0xCCCC) + 4 * ones(0xF0F0) + 8 * ones(0xFF00)
     }
 
     /// `seat`'s strength in territory `t`: face-up cards, or after the final count every card
@@ -826,7 +831,7 @@ impl DuellDerDrachen {
         s.board.iter().all(|side| {
             side[..self.territories()]
                 .iter()
-                .all(|&c| count(c) == per_side)
+                .fold(true, |full, &c| full & (count(c) == per_side))
         })
     }
 }
@@ -1246,6 +1251,26 @@ mod tests {
             face_down += usize::from(g.decode(a).face_down);
         }
         assert!(red_5 > 300 && face_down < 100, "{red_5} {face_down}");
+    }
+
+    #[test]
+    fn strength_is_the_sum_of_the_values_of_the_colour_s_cards() {
+        let mut rng = Rng::new(4);
+        for values in 2..=MAX_VALUES as u8 {
+            let mut g = game();
+            g.config.values = values;
+            for _ in 0..2000 {
+                let cards =
+                    (u64::from(rng.next_u32()) << 32 | u64::from(rng.next_u32())) & g.all_cards();
+                for t in 0..TERRITORIES {
+                    let sum: u32 = iter_bits(cards)
+                        .filter(|&c| g.colour(c) == t)
+                        .map(|c| g.value(c))
+                        .sum();
+                    assert_eq!(g.strength(cards, t), sum, "values {values}, {cards:#x}");
+                }
+            }
+        }
     }
 
     /// The smallest board: red and blue valued 1 and 2, a card each, one card a side.

@@ -49,6 +49,7 @@ mod bounds;
 mod cards;
 mod check;
 mod observation;
+mod payment;
 mod pile;
 mod rollout;
 mod rules;
@@ -72,6 +73,8 @@ use cards::{
     ANY, COLOURS, KIND_MASK, MAX_CASTLES, MAX_CHARACTERS, MAX_SLOTS, MAX_STANDARDS, PAIR_FIRST,
     PAIR_SECOND,
 };
+pub use payment::feasible;
+use payment::{Demand, Step, Supply};
 use pile::Pile;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -169,162 +172,32 @@ pub struct Regnum {
     pub config: RegnumOptions,
     /// The card set in play (`config.card_set`, or the default file's).
     pub cards: Arc<CardSet>,
+    /// Each character's cost as the payment check weighs it (`None`: it cannot be paid).
+    costs: Arc<[Option<Demand>]>,
 }
 
 // ---- Cards and actions ----
-/// For each set of colours (bit c: colour c), the kinds of card that pay for some colour of
-/// it (bit k: kind k).
-const PAYERS: [u16; 16] = {
-    let mut table = [0u16; 16];
-    let mut set = 1;
-    while set < 16 {
-        let mut k = 0;
-        while k < KINDS {
-            if KIND_MASK[k] & set as u8 != 0 {
-                table[set] |= 1 << k;
-            }
-            k += 1;
-        }
-        set += 1;
-    }
-    table
-};
-
-/// A hand seen as payers: how many of its cards can pay for some colour of each set of
-/// colours, its size, and the kinds it holds (bit k: kind k).
-struct Supply {
-    per_set: [u32; 16],
-    total: u32,
-    kinds: u16,
-}
-
-impl Supply {
-    fn of(cnt: &[u8; KINDS]) -> Supply {
-        // within[m]: the cards whose colours all lie in the set m (a sum over subsets).
-        let mut within = [0u32; 16];
-        let (mut total, mut kinds) = (0, 0u16);
-        for (k, &c) in cnt.iter().enumerate() {
-            within[KIND_MASK[k] as usize] += c as u32;
-            total += c as u32;
-            kinds |= u16::from(c > 0) << k;
-        }
-        for bit in 0..4 {
-            for m in 0..16 {
-                if m >> bit & 1 == 1 {
-                    within[m] += within[m ^ 1 << bit];
-                }
-            }
-        }
-        // A card pays for some colour of a set unless all its colours lie outside it.
-        let per_set = std::array::from_fn(|set| total - within[15 ^ set]);
-        Supply {
-            per_set,
-            total,
-            kinds,
-        }
-    }
-}
-
-/// Whether the hand `supply` fills `need` (per colour) plus `any` slots; with `wild`, one
-/// card may count as any colour (Hall's condition over the colour subsets). With the
-/// wildcard, some card x must do: it leaves the subsets it could pay for, and pays any colour.
-fn hall(supply: &Supply, need: &[u32; 4], any: u32, wild: bool) -> bool {
-    let total_need: u32 = need.iter().sum::<u32>() + any;
-    if supply.total < total_need {
-        return false;
-    }
-    if wild && total_need == 0 {
-        return true;
-    }
-    // Bit k: a card of kind k may still be the wildcard.
-    let mut wildcards = supply.kinds;
-    let mut demand = [0u32; 16];
-    for set in 1..16usize {
-        demand[set] = demand[set & (set - 1)] + need[set.trailing_zeros() as usize];
-        if demand[set] == 0 {
-            continue;
-        }
-        let (wanted, had) = (demand[set], supply.per_set[set]);
-        if !wild {
-            if wanted > had {
-                return false;
-            }
-            continue;
-        }
-        if wanted > had + 1 {
-            return false;
-        }
-        if wanted == had + 1 {
-            wildcards &= !PAYERS[set];
-        }
-        if wildcards == 0 {
-            return false;
-        }
-    }
-    true
-}
-
-/// Whether `slots[start..]` can be paid from `cnt` (`pair_colour`: the colour of a `2=` icon
-/// whose first card is paid; `wild`: Goldmint's wildcard is still unused).
-pub fn feasible(
-    cnt: &[u8; KINDS],
-    slots: &[u8],
-    start: usize,
-    pair_colour: Option<u8>,
-    wild: bool,
-) -> bool {
-    Supply::of(cnt).pays(slots, start, pair_colour, wild)
-}
-
-impl Supply {
-    /// [`feasible`] for the hand this supply counts (a hand weighed against several
-    /// characters is counted once).
-    fn pays(&self, slots: &[u8], start: usize, pair_colour: Option<u8>, wild: bool) -> bool {
-        let mut need = [0u32; 4];
-        let (mut pairs, mut any) = (0u32, 0u32);
-        let mut i = start;
-        while i < slots.len() {
-            match slots[i] {
-                c @ 0..=3 => need[c as usize] += 1,
-                PAIR_FIRST => {
-                    pairs += 1;
-                    i += 1;
-                }
-                PAIR_SECOND => match pair_colour {
-                    Some(c) if c < 4 => need[c as usize] += 1,
-                    _ => return false,
-                },
-                _ => any += 1,
-            }
-            i += 1;
-        }
-        if self.total < need.iter().sum::<u32>() + any + 2 * pairs {
-            return false;
-        }
-        (0..4u32.pow(pairs)).any(|mut combo| {
-            let mut n = need;
-            for _ in 0..pairs {
-                n[(combo % 4) as usize] += 2;
-                combo /= 4;
-            }
-            hall(self, &n, any, wild)
-        })
-    }
-}
-
 fn total(cards: &[u8; KINDS]) -> usize {
     cards.iter().map(|&c| c as usize).sum()
 }
 
-/// The kind of the `r`-th card of `cards` (kinds in order).
-fn kind_at(cards: &[u8; KINDS], mut r: usize) -> usize {
-    for (k, &c) in cards.iter().enumerate() {
-        if r < c as usize {
-            return k;
-        }
-        r -= c as usize;
-    }
-    KINDS - 1
+/// The kinds `cards` has a card of (bit k: kind k).
+fn held(cards: &[u8; KINDS]) -> u64 {
+    cards
+        .iter()
+        .enumerate()
+        .fold(0, |m, (k, &c)| m | u64::from(c > 0) << k)
+}
+
+/// The kind of the `r`-th card of `cards` (kinds in order; the last kind past the end): the
+/// number of kinds whose cards all come before it.
+fn kind_at(cards: &[u8; KINDS], r: usize) -> usize {
+    let mut upto = 0;
+    let before = cards.iter().fold(0, |n, &c| {
+        upto += c as usize;
+        n + usize::from(upto <= r)
+    });
+    before.min(KINDS - 1)
 }
 
 fn lowest_colour(k: usize) -> u8 {
@@ -335,6 +208,15 @@ impl Regnum {
     fn slots(&self, c: Option<u8>) -> &[u8] {
         c.and_then(|c| self.cards.characters.get(c as usize))
             .map_or(&[], |ch| ch.slots.as_slice())
+    }
+
+    /// Whether the hand `supply` pays character `c`'s whole cost (a character the card set
+    /// does not have costs nothing, as [`Regnum::slots`] gives it no slots).
+    fn buyable(&self, supply: &Supply, c: u8, wild: bool) -> bool {
+        match self.costs.get(c as usize) {
+            Some(cost) => cost.is_some_and(|d| supply.pays(&d, wild)),
+            None => true,
+        }
     }
 
     fn char_name(&self, c: usize) -> String {
@@ -586,9 +468,15 @@ impl Game for Regnum {
     fn from_options(options: &Options) -> Result<Self> {
         let config: RegnumOptions = read(Self::NAMES.name, options)?;
         let cards = parse_card_set(config.card_set.as_deref(), config.players)?;
+        let costs = cards
+            .characters
+            .iter()
+            .map(|c| Demand::of(&c.slots, 0, None))
+            .collect();
         Ok(Regnum {
             config,
             cards: Arc::new(cards),
+            costs,
         })
     }
 
@@ -750,10 +638,9 @@ impl Game for Regnum {
         let me = s.decider as usize;
         let hand = s.hands[me];
         let mut out = ActionSet::new();
-        let kinds = |f: &dyn Fn(usize) -> bool, base: Action, out: &mut ActionSet| {
-            for k in (0..KINDS).filter(|&k| f(k)) {
-                out.insert(base + k as Action);
-            }
+        // The actions `base + k` for each kind `k` of `cards` that has a card.
+        let kinds = |cards: &[u8; KINDS], base: Action, out: &mut ActionSet| {
+            out.insert_bits(base as usize, held(cards));
         };
         match s.phase {
             Phase::Draw => {
@@ -765,35 +652,29 @@ impl Game for Regnum {
             Phase::Main => {
                 let (supply, wild) = (Supply::of(&hand), self.wild(s));
                 for (i, c) in s.lineup.iter().enumerate() {
-                    if c.is_some() && supply.pays(self.slots(*c), 0, None, wild) {
-                        out.insert(BUY + i as Action);
-                    }
+                    let ok = c.is_some_and(|c| self.buyable(&supply, c, wild));
+                    out.insert_bits(BUY as usize + i, u64::from(ok));
                 }
                 if s.bought == 0 {
-                    kinds(&|k| hand[k] > 0, DISCARD, &mut out);
+                    kinds(&hand, DISCARD, &mut out);
                 }
                 if s.bought > 0 || total(&hand) == 0 {
                     out.insert(END_TURN);
                 }
             }
-            Phase::Pay => {
-                for k in 0..KINDS {
-                    for c in 0..4u8 {
-                        if self.pay_ok(s, k, c) {
-                            out.insert(PAY + (k * 4) as Action + c as Action);
-                        }
-                    }
-                }
-            }
-            Phase::Tax | Phase::Draw2Discard => kinds(&|k| hand[k] > 0, DISCARD, &mut out),
+            Phase::Pay => self.payments(s, &mut out),
+            Phase::Tax | Phase::Draw2Discard => kinds(&hand, DISCARD, &mut out),
             Phase::Steal => {
                 for o in self.steal_victims(s, me) {
                     out.insert(STEAL + o as Action);
                 }
             }
-            Phase::Salvage => kinds(&|k| s.discard.count(k as u8) > 0, SALVAGE, &mut out),
-            Phase::SwapTake => kinds(&|k| s.deck[k] > 0, SWAP_TAKE, &mut out),
-            Phase::SwapGive => kinds(&|k| hand[k] > 0, SWAP_GIVE, &mut out),
+            Phase::Salvage => {
+                let pile = std::array::from_fn(|k| u8::from(s.discard.count(k as u8) > 0));
+                kinds(&pile, SALVAGE, &mut out)
+            }
+            Phase::SwapTake => kinds(&s.deck, SWAP_TAKE, &mut out),
+            Phase::SwapGive => kinds(&hand, SWAP_GIVE, &mut out),
             Phase::Exchange | Phase::Remove => {
                 for c in iter_bits(self.targets(s, me)) {
                     out.insert(TARGET + c as Action);

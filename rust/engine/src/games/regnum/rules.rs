@@ -201,39 +201,36 @@ impl Regnum {
         self.advantage(s, s.active as usize) == Some(Advantage::Goldmint) && !s.wild_used
     }
 
-    /// Whether paying the current slot with a card of kind `k` as colour `c` is legal.
-    pub(super) fn pay_ok(&self, s: &State, k: usize, c: u8) -> bool {
+    /// The legal payments of the current slot, `PAY + 4k + c`: a card of kind `k` the hand
+    /// holds, as a colour `c` the slot takes (`1`: the card's lowest colour; the first card
+    /// of a `2=`: any colour; its second: the colour the first one named), which the card
+    /// pays naturally or as Goldmint's unused wildcard, after which the rest of the cost can
+    /// still be paid (without the wildcard if this card used it).
+    pub(super) fn payments(&self, s: &State, out: &mut ActionSet) {
         let hand = s.hands[s.active as usize];
         let slots = self.slots(s.character);
-        let Some(&slot) = slots.get(s.pay_step as usize) else {
-            return false;
+        let at = s.pay_step as usize;
+        let Some(&slot) = slots.get(at) else {
+            return;
         };
-        let natural = KIND_MASK[k] >> c & 1 == 1;
-        if hand[k] == 0 {
-            return false;
-        }
-        if slot == ANY {
-            if c != lowest_colour(k) {
-                return false;
-            }
-        } else if slot != PAIR_FIRST {
-            let want = if slot == PAIR_SECOND {
-                s.pair_colour
-            } else {
-                Some(slot)
-            };
-            if Some(c) != want {
-                return false;
-            }
-        }
         let wild = self.wild(s);
-        if !natural && !wild {
-            return false;
+        let step = Step::new(&hand, slots, at);
+        for k in iter_bits(held(&hand)) {
+            let colours: u8 = match slot {
+                ANY => 1 << lowest_colour(k),
+                PAIR_FIRST => 0b1111,
+                PAIR_SECOND => s.pair_colour.filter(|&c| c < 4).map_or(0, |c| 1 << c),
+                c @ 0..=3 => 1 << c,
+                _ => 0,
+            };
+            for c in iter_bits(colours as u64) {
+                // Weighed in full, without a branch on the cards.
+                let natural = KIND_MASK[k] >> c & 1 == 1;
+                let ok =
+                    (natural | wild) & step.leaves_payable(k, hand[k], c as u8, wild & natural);
+                out.insert_bits(PAY as usize + k * 4 + c, u64::from(ok));
+            }
         }
-        let mut rest = hand;
-        rest[k] -= 1;
-        let pair = (slot == PAIR_FIRST).then_some(c);
-        feasible(&rest, slots, s.pay_step as usize + 1, pair, wild && natural)
     }
 }
 

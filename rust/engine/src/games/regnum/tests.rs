@@ -399,3 +399,266 @@ fn a_waiting_random_event_is_refused_where_it_cannot_be() {
         assert!(g.check_state(&t).is_err(), "{bad:?}");
     }
 }
+
+/// The payment check as it was first written (a hand's counts per colour set, and Hall's
+/// condition for each colour a `2=` icon may be named): what the counted check must agree with.
+mod reference {
+    use super::*;
+
+    const PAYERS: [u16; 16] = {
+        let mut table = [0u16; 16];
+        let mut set = 1;
+        while set < 16 {
+            let mut k = 0;
+            while k < KINDS {
+                if KIND_MASK[k] & set as u8 != 0 {
+                    table[set] |= 1 << k;
+                }
+                k += 1;
+            }
+            set += 1;
+        }
+        table
+    };
+
+    struct Supply {
+        per_set: [u32; 16],
+        total: u32,
+        kinds: u16,
+    }
+
+    fn supply(cnt: &[u8; KINDS]) -> Supply {
+        let mut within = [0u32; 16];
+        let (mut total, mut kinds) = (0, 0u16);
+        for (k, &c) in cnt.iter().enumerate() {
+            within[KIND_MASK[k] as usize] += c as u32;
+            total += c as u32;
+            kinds |= u16::from(c > 0) << k;
+        }
+        for bit in 0..4 {
+            for m in 0..16 {
+                if m >> bit & 1 == 1 {
+                    within[m] += within[m ^ 1 << bit];
+                }
+            }
+        }
+        let per_set = std::array::from_fn(|set| total - within[15 ^ set]);
+        Supply {
+            per_set,
+            total,
+            kinds,
+        }
+    }
+
+    fn hall(supply: &Supply, need: &[u32; 4], any: u32, wild: bool) -> bool {
+        let total_need: u32 = need.iter().sum::<u32>() + any;
+        if supply.total < total_need {
+            return false;
+        }
+        if wild && total_need == 0 {
+            return true;
+        }
+        let mut wildcards = supply.kinds;
+        let mut demand = [0u32; 16];
+        for set in 1..16usize {
+            demand[set] = demand[set & (set - 1)] + need[set.trailing_zeros() as usize];
+            if demand[set] == 0 {
+                continue;
+            }
+            let (wanted, had) = (demand[set], supply.per_set[set]);
+            if !wild {
+                if wanted > had {
+                    return false;
+                }
+                continue;
+            }
+            if wanted > had + 1 {
+                return false;
+            }
+            if wanted == had + 1 {
+                wildcards &= !PAYERS[set];
+            }
+            if wildcards == 0 {
+                return false;
+            }
+        }
+        true
+    }
+
+    pub fn feasible(
+        cnt: &[u8; KINDS],
+        slots: &[u8],
+        start: usize,
+        pair_colour: Option<u8>,
+        wild: bool,
+    ) -> bool {
+        let supply = supply(cnt);
+        let mut need = [0u32; 4];
+        let (mut pairs, mut any) = (0u32, 0u32);
+        let mut i = start;
+        while i < slots.len() {
+            match slots[i] {
+                c @ 0..=3 => need[c as usize] += 1,
+                PAIR_FIRST => {
+                    pairs += 1;
+                    i += 1;
+                }
+                PAIR_SECOND => match pair_colour {
+                    Some(c) if c < 4 => need[c as usize] += 1,
+                    _ => return false,
+                },
+                _ => any += 1,
+            }
+            i += 1;
+        }
+        if supply.total < need.iter().sum::<u32>() + any + 2 * pairs {
+            return false;
+        }
+        (0..4u32.pow(pairs)).any(|mut combo| {
+            let mut n = need;
+            for _ in 0..pairs {
+                n[(combo % 4) as usize] += 2;
+                combo /= 4;
+            }
+            hall(&supply, &n, any, wild)
+        })
+    }
+
+    /// Whether paying the current slot with a card of kind `k` as colour `c` is legal.
+    pub fn pay_ok(g: &Regnum, s: &State, k: usize, c: u8) -> bool {
+        let hand = s.hands[s.active as usize];
+        let slots = g.slots(s.character);
+        let Some(&slot) = slots.get(s.pay_step as usize) else {
+            return false;
+        };
+        let natural = KIND_MASK[k] >> c & 1 == 1;
+        if hand[k] == 0 {
+            return false;
+        }
+        if slot == ANY {
+            if c != lowest_colour(k) {
+                return false;
+            }
+        } else if slot != PAIR_FIRST {
+            let want = if slot == PAIR_SECOND {
+                s.pair_colour
+            } else {
+                Some(slot)
+            };
+            if Some(c) != want {
+                return false;
+            }
+        }
+        let wild = g.wild(s);
+        if !natural && !wild {
+            return false;
+        }
+        let mut rest = hand;
+        rest[k] -= 1;
+        let pair = (slot == PAIR_FIRST).then_some(c);
+        feasible(&rest, slots, s.pay_step as usize + 1, pair, wild && natural)
+    }
+}
+
+/// A random hand: mostly small, now and then large.
+fn random_hand(rng: &mut Rng) -> [u8; KINDS] {
+    let most = [2, 3, 6][rng.index(3)];
+    std::array::from_fn(|_| rng.below(most + 1) as u8)
+}
+
+/// A random cost of one to four icons, at most two of them `2=`.
+fn random_cost(rng: &mut Rng) -> Vec<u8> {
+    let icons = [
+        "1", "2=", "2G", "2O", "2P", "2Y", "G", "O", "P", "Y", "G+O", "O+P+Y", "G+P",
+    ];
+    let mut cost: Vec<&str> = Vec::new();
+    for _ in 0..=rng.index(4) {
+        let icon = icons[rng.index(icons.len())];
+        if icon != "2=" || cost.iter().filter(|&&i| i == "2=").count() < 2 {
+            cost.push(icon);
+        }
+    }
+    slots(&cost)
+}
+
+#[test]
+fn the_counted_payment_check_agrees_with_the_first_one() {
+    let mut rng = Rng::new(11);
+    for _ in 0..40_000 {
+        let hand = random_hand(&mut rng);
+        let cost = random_cost(&mut rng);
+        let start = rng.index(cost.len() + 1);
+        let pair = [None, Some(0), Some(1), Some(2), Some(3), Some(5)][rng.index(6)];
+        let wild = rng.below(2) == 0;
+        assert_eq!(
+            feasible(&hand, &cost, start, pair, wild),
+            reference::feasible(&hand, &cost, start, pair, wild),
+            "hand {hand:?}, cost {cost:?} from {start}, pair {pair:?}, wild {wild}"
+        );
+    }
+}
+
+#[test]
+fn the_legal_payments_agree_with_the_first_check() {
+    // Every payment step of random purchases, Goldmint's wildcard used or not, against the
+    // first check of each card and colour.
+    let g = game(2);
+    let mut rng = Rng::new(12);
+    let mut steps = 0;
+    for i in 0..3000 {
+        let mut s = g.new_state(Rng::new(i));
+        s.phase = Phase::Main;
+        s.hands[0] = random_hand(&mut rng);
+        s.wild_used = rng.below(2) == 0;
+        if rng.below(2) == 0 {
+            if let Some(gold) = (0..g.cards.castles.len())
+                .find(|&c| g.cards.castles[c].advantage == Some(Advantage::Goldmint))
+            {
+                s.castles[0] = gold as u8;
+            }
+        }
+        let Some(buy) = g.legal_actions(&s).iter().find(|&a| a < PAY) else {
+            continue;
+        };
+        g.apply(&mut s, buy);
+        while s.phase == Phase::Pay {
+            let legal = g.legal_actions(&s);
+            let mut want = ActionSet::new();
+            for k in 0..KINDS {
+                for c in 0..4u8 {
+                    if reference::pay_ok(&g, &s, k, c) {
+                        want.insert(PAY + (k * 4) as Action + c as Action);
+                    }
+                }
+            }
+            assert_eq!(legal, want, "game {i}, state {s:?}");
+            g.apply(&mut s, legal.nth(rng.index(legal.len())).unwrap());
+            steps += 1;
+        }
+    }
+    assert!(steps > 1000, "only {steps} payment steps");
+}
+
+#[test]
+fn kind_at_walks_the_cards_in_kind_order() {
+    let mut rng = Rng::new(13);
+    for _ in 0..2000 {
+        let cards = random_hand(&mut rng);
+        let mut walked = Vec::new();
+        for (k, &c) in cards.iter().enumerate() {
+            walked.extend(std::iter::repeat_n(k, c as usize));
+        }
+        for r in 0..walked.len() + 3 {
+            assert_eq!(
+                kind_at(&cards, r),
+                walked.get(r).copied().unwrap_or(KINDS - 1)
+            );
+        }
+        assert_eq!(
+            held(&cards),
+            (0..KINDS)
+                .filter(|&k| cards[k] > 0)
+                .fold(0, |m, k| m | 1 << k)
+        );
+    }
+}
