@@ -156,23 +156,7 @@ impl PyGameTree {
         actions: PyReadonlyArray1<'py, u16>,
         probabilities: PyReadonlyArray1<'py, f32>,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let bad = |_| InvalidArgumentError::new_err("the table's arrays must be contiguous");
-        let (k, c, a, p) = (
-            keys.as_slice().map_err(bad)?,
-            counts.as_slice().map_err(bad)?,
-            actions.as_slice().map_err(bad)?,
-            probabilities.as_slice().map_err(bad)?,
-        );
-        let total: usize = c.iter().map(|&n| n as usize).sum();
-        if k.len() != c.len()
-            || a.len() != total
-            || p.len() != total
-            || k.windows(2).any(|w| w[0] >= w[1])
-        {
-            return Err(InvalidArgumentError::new_err(
-                "a table needs ascending keys, one count per key, and as many actions and probabilities as the counts add up to",
-            ));
-        }
+        let (k, c, a, p) = checked_table(&keys, &counts, &actions, &probabilities)?;
         Ok(PyArray1::from_vec(
             py,
             self.inner.policy_from_table(k, c, a, p),
@@ -325,23 +309,7 @@ pub fn tree_seeded_table_policy<'py>(
     actions: PyReadonlyArray1<'py, u16>,
     probabilities: PyReadonlyArray1<'py, f32>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let bad = |_| InvalidArgumentError::new_err("the table's arrays must be contiguous");
-    let (k, c, a, p) = (
-        keys.as_slice().map_err(bad)?,
-        counts.as_slice().map_err(bad)?,
-        actions.as_slice().map_err(bad)?,
-        probabilities.as_slice().map_err(bad)?,
-    );
-    let total: usize = c.iter().map(|&n| n as usize).sum();
-    if k.len() != c.len()
-        || a.len() != total
-        || p.len() != total
-        || k.windows(2).any(|w| w[0] >= w[1])
-    {
-        return Err(InvalidArgumentError::new_err(
-            "a table needs ascending keys, one count per key, and as many actions and probabilities as the counts add up to",
-        ));
-    }
+    let (k, c, a, p) = checked_table(&keys, &counts, &actions, &probabilities)?;
     let inner = &tree.get().inner;
     Ok(PyArray1::from_vec(
         py,
@@ -360,4 +328,35 @@ fn tree_seat(tree: &Tree, seat: i64) -> PyResult<usize> {
                 tree.num_players - 1
             ))
         })
+}
+
+/// A policy table as slices: keys, counts per key, actions and probabilities.
+type TableSlices<'a> = (&'a [u64], &'a [u16], &'a [u16], &'a [f32]);
+
+/// A policy table's arrays as slices, refused unless they are contiguous, its keys ascending
+/// and its actions and probabilities as many as its counts add up to.
+fn checked_table<'a>(
+    keys: &'a PyReadonlyArray1<'_, u64>,
+    counts: &'a PyReadonlyArray1<'_, u16>,
+    actions: &'a PyReadonlyArray1<'_, u16>,
+    probabilities: &'a PyReadonlyArray1<'_, f32>,
+) -> PyResult<TableSlices<'a>> {
+    let bad = |_| InvalidArgumentError::new_err("the table's arrays must be contiguous");
+    let (k, c, a, p) = (
+        keys.as_slice().map_err(bad)?,
+        counts.as_slice().map_err(bad)?,
+        actions.as_slice().map_err(bad)?,
+        probabilities.as_slice().map_err(bad)?,
+    );
+    let total: usize = c.iter().map(|&n| n as usize).sum();
+    if k.len() != c.len()
+        || a.len() != total
+        || p.len() != total
+        || k.windows(2).any(|w| w[0] >= w[1])
+    {
+        return Err(InvalidArgumentError::new_err(
+            "a table needs ascending keys, one count per key, and as many actions and probabilities as the counts add up to",
+        ));
+    }
+    Ok((k, c, a, p))
 }
