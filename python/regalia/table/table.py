@@ -60,10 +60,7 @@ class Table:
             if s != HUMAN
         }
         #: Who sits at each seat: ``"human"``, or the agent's name.
-        self.seats = [
-            HUMAN if i in self.humans else agent_name(self.bots[i]) if not isinstance(s, str) else s
-            for i, s in enumerate(seats)
-        ]
+        self.seats = [s if isinstance(s, str) else agent_name(self.bots[i]) for i, s in enumerate(seats)]
         self._start = start
         self._state = game.new_state(seed) if start is None else start.clone()
         self._chance = ChanceDraws(seed)
