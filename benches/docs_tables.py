@@ -23,8 +23,17 @@ disagree with the counts they come from):
   ``"share-interval"`` (``60.9% (56.9% to 64.8%)``);
 - ``{"text": ..., "bold": true}``: a string shown in bold (the cell a reader must not miss).
 
+A data file is written by the bench script that measured it (``python benches/SCRIPT.py ...
+--write``; ``benches/results_data.py`` writes the schema and the command, date and machine),
+and its ``command`` says so; numbers measured before the script wrote them name the script
+that reruns them in ``"writer"`` instead. A record of a one-off run that no script can repeat
+(a Rust example, a comparison with an old build) says why in ``"kept"``, shown under its
+table in place of the command. A data file that is neither fails the check.
+
 Every data file must be shown by some page, and every marker must name data: an orphan is an
 error too. ``--root`` runs on another copy of the repository (the tests tamper with one).
+
+Regenerating a page: rerun its tables' bench scripts with ``--write``, then this script.
 """
 
 from __future__ import annotations
@@ -103,14 +112,45 @@ def markdown_table(header: list[str], rows: list[list[str]]) -> str:
 
 
 def source_line(data: dict[str, Any], link: str) -> str:
-    """Where a table's numbers come from: its data file, the command, when and where."""
+    """Where a table's numbers come from: its data file, the command (or, for a kept record,
+    why no script reruns it), when and where."""
     parts = [f"Data: [`{Path(link).name}`]({link})"]
-    if data.get("command"):
+    if data.get("kept"):
+        parts.append(f"a kept record, rerun by no script: {data['kept']}")
+        if data.get("command"):
+            parts.append(f"measured with `{data['command']}`")
+    elif data.get("command"):
         parts.append(f"made by `{data['command']}`")
+    if data.get("writer"):
+        parts.append(f"rerun with `{data['writer']}`")
     when = ", ".join(str(data[k]) for k in ("date", "machine") if data.get(k))
     if when:
         parts.append(when)
     return "\n" + "; ".join(parts) + ".\n"
+
+
+#: A command that runs a bench script (``nice`` in front allowed): the script that wrote the data.
+SCRIPT = re.compile(r"^(?:nice -n \d+ )?python (?P<script>benches/[\w-]+\.py)\b")
+
+
+def writer_problem(name: str, data: dict[str, Any]) -> str | None:
+    """Why data file ``name`` has no writer, or None: a data file is either a kept record
+    (``"kept"``: why no script can rerun it) or written by a bench script, named by its
+    ``command`` (or, for numbers measured before the script wrote them, its ``writer``), that
+    takes ``--write`` (``benches/results_data.py``)."""
+    if data.get("kept"):
+        return None
+    for field in ("writer", "command"):
+        found = SCRIPT.match(str(data.get(field, "")))
+        if found:
+            script = ROOT / found["script"]  # this repository's scripts, whatever --root is
+            if script.is_file() and "add_write_option" in script.read_text(encoding="utf-8"):
+                return None
+            return f"docs/results/data/{name}.json: {found['script']} (its {field}) writes no data (no --write)"
+    return (
+        f"docs/results/data/{name}.json: neither made by a bench script that writes it "
+        "('python benches/SCRIPT.py ... --write') nor a kept record ('kept': why it cannot be rerun)"
+    )
 
 
 def data_table(path: Path, page: Path) -> str:
