@@ -21,7 +21,12 @@ disagree with the counts they come from):
   ``"wdl"`` (``609-0-391``), ``"share"`` (``60.9%``, a draw counting one half), ``"interval"``
   (the two-sided 99% Wilson interval of that share, ``56.9% to 64.8%``) or
   ``"share-interval"`` (``60.9% (56.9% to 64.8%)``);
-- ``{"text": ..., "bold": true}``: a string shown in bold (the cell a reader must not miss).
+- ``{"text": ..., "bold": true}``: a string shown in bold (the cell a reader must not miss);
+  a match record with ``"bold": true`` is shown in bold too.
+
+Besides its columns and rows a data file has its ``command``, ``date`` and ``machine``, and
+may say what the command ``runs`` (the library call of a named panel), all shown under the
+table.
 
 A data file is written by the bench script that measured it (``python benches/SCRIPT.py ...
 --write``; ``benches/results_data.py`` writes the schema and the command, date and machine),
@@ -94,7 +99,8 @@ def cell(value: Any, column: dict[str, Any]) -> str:
     if value is None:
         return ""
     if isinstance(value, dict) and "won" in value:
-        return record_cell(value, column.get("format", "share-interval"))
+        shown = record_cell(value, column.get("format", "share-interval"))
+        return f"**{shown}**" if value.get("bold") else shown
     if isinstance(value, dict) and "text" in value:
         return f"**{value['text']}**" if value.get("bold") else str(value["text"])
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
@@ -121,6 +127,8 @@ def source_line(data: dict[str, Any], link: str) -> str:
             parts.append(f"measured with `{data['command']}`")
     elif data.get("command"):
         parts.append(f"made by `{data['command']}`")
+        if data.get("runs"):
+            parts[-1] += f", which runs `{data['runs']}`"
     if data.get("writer"):
         parts.append(f"rerun with `{data['writer']}`")
     when = ", ".join(str(data[k]) for k in ("date", "machine") if data.get(k))

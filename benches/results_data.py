@@ -27,6 +27,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import docs_tables  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 #: Where the pages' data files live.
 DATA = ROOT / "docs" / "results" / "data"
@@ -85,9 +88,13 @@ class Provenance:
         self.command = command(argv)
         self.date = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
         self.load = load()
+        #: The machine line, where the measurement was made elsewhere (read back from a file).
+        self.elsewhere: str | None = None
 
     def machine(self) -> str:
         """``CPU, N cores, load average A at the start and B at the end; Python X, System``."""
+        if self.elsewhere is not None:
+            return self.elsewhere
         return (
             f"{cpu()}, {os.cpu_count()} cores, load average {self.load} at the start and {load()} at the end; "
             f"Python {platform.python_version()}, {platform.system()}"
@@ -95,6 +102,13 @@ class Provenance:
 
     def fields(self) -> dict[str, str]:
         return {"command": self.command, "date": self.date, "machine": self.machine()}
+
+
+def markdown(columns: Sequence[str | dict[str, Any]], rows: Sequence[Sequence[Any]]) -> str:
+    """The table as the page will show it (``docs_tables``' cells), for a script to print."""
+    shown = [c if isinstance(c, dict) else {"name": c} for c in columns]
+    cells = [[docs_tables.cell(v, c) for v, c in zip(row, shown, strict=True)] for row in rows]
+    return docs_tables.markdown_table([c["name"] for c in shown], cells)
 
 
 def record(won: float, drawn: float, lost: float) -> dict[str, float]:
