@@ -259,6 +259,67 @@ def threads_strength(run: Run) -> Table:
     return Table(["game", "iterations (1 thread)", "two threads' games won", "99% interval"], rows, {"runs": command})
 
 
+#: search-belief's rows: (game's title, game, players, options, iterations, particles, the
+#: opponent as the table names it, the opponent, games, seed). Every game has explicit chance.
+BELIEF: list[tuple[str, str, int, dict[str, Any], int, int, str, str, int, int]] = [
+    ("Duo, one round (`rounds=1`)", "duo", 2, {"rounds": 1}, 500, 32, "plain", "", 200, 33),
+    ("Duo, one round", "duo", 2, {"rounds": 1}, 500, 32, "`rules`", "rules", 200, 33),
+    ("Duo, one round", "duo", 2, {"rounds": 1}, 500, 32, "`rules`", "rules", 200, 34),
+    ("Duo, one round", "duo", 2, {"rounds": 1}, 3000, 64, "`rules`", "rules", 200, 35),
+    ("Duo, full game", "duo", 2, {}, 1000, 64, "`rules`", "rules", 40, 33),
+    ("Duo, full game", "duo", 2, {}, 1000, 64, "`rules`", "rules", 40, 34),
+    ("Duo, 4 players, one round", "duo", 4, {"rounds": 1}, 500, 32, "three `rules`", "rules", 80, 33),
+    ("Duo, 4 players, one round", "duo", 4, {"rounds": 1}, 500, 32, "three `first-legal`", "first-legal", 80, 33),
+    ("Duo, 4 players, one round", "duo", 4, {"rounds": 1}, 500, 64, "three `rules`", "rules", 160, 34),
+    ("Duo, 4 players, one round", "duo", 4, {"rounds": 1}, 500, 64, "three `first-legal`", "first-legal", 160, 34),
+    ("Duell der Drachen", "duell-der-drachen", 2, {}, 2000, 32, "plain", "", 100, 33),
+    ("Duell der Drachen", "duell-der-drachen", 2, {}, 2000, 32, "`rules`", "rules", 100, 33),
+    ("Regine (`uniform`: its model is uniform)", "regine", 2, {}, 1000, 64, "plain", "", 40, 33),
+    ("Regine (`uniform`)", "regine", 2, {}, 1000, 64, "`rules`", "rules", 40, 33),
+    ("Regnum (`uniform`: its model is uniform)", "regnum", 2, {}, 1000, 64, "plain", "", 100, 33),
+    ("Regnum (`uniform`)", "regnum", 2, {}, 1000, 64, "`rules`", "rules", 100, 33),
+]
+
+
+def two_digits(x: float) -> str:
+    return f"{x:.0f}" if x >= 10 else f"{x:.1f}"
+
+
+def belief_cell(r: GauntletRow, players: int) -> str:
+    """``points (share, low–high)``, and with more than two seats the share from each."""
+    text = f"{r.points:g} ({r.share:.1%}, {100 * r.low:.1f}–{100 * r.high:.1f}"
+    if players > 2:
+        text += "; by seat " + " ".join(f"{100 * s:.0f}" for s in r.seat_shares)
+    return text + ")"
+
+
+def search_belief(run: Run) -> Table:
+    """Belief-weighted ISMCTS (``belief=rollout``) against plain determinization and against
+    fixed players, and the plain search on the same deals: points (share, 99% interval)."""
+    rows = []
+    for title, name, players, options, iterations, particles, shown, opponent, games, seed in BELIEF:
+        game = regalia.make(name, players=players, chance="explicit", **options)
+        plain = f"ismcts:iterations={iterations}"
+        agent = f"{plain}:belief=rollout:particles={particles}"
+        against = opponent or plain
+
+        belief = run.gauntlet(game, agent, games, seed, opponents=[against])
+        times = [two_digits(ms(belief))]
+        compared = "—"
+        if opponent:
+            other = run.gauntlet(game, plain, games, seed, opponents=[against])
+            compared = belief_cell(other.rows[0], players)
+            times.append(two_digits(ms(other)))
+        opponent_shown = f"plain `{plain}`" if not opponent else shown
+        what = f"`iterations={iterations}`, {particles} particles"
+        mine = belief_cell(belief.rows[0], players)
+        rows.append([title, what, opponent_shown, f"{run.n(games)}, {seed}", mine, compared, " / ".join(times)])
+    columns = ["game (2 players unless said)", "agent (`ismcts:`)", "opponent", "games, seed", "belief (`rollout`)"]
+    columns += ["plain", "ms a decision (belief / plain)"]
+    command = 'regalia.gauntlet(regalia.make(GAME, chance="explicit", ...), AGENT, opponents=[OPPONENT], ...)'
+    return Table(columns, rows, {"runs": command})
+
+
 # Exported policies on the native batch.
 
 
@@ -388,6 +449,7 @@ PANELS: dict[str, Callable[[Run], Table]] = {
     "best-four-players-160": best_four_players_160,
     "solver-exploit": solver_exploit,
     "search-threads-strength": threads_strength,
+    "search-belief": search_belief,
     "learning-random-gauntlet": policy_gauntlet("docs/learning/duo-regna-random.npz"),
     "learning-pool-gauntlet": policy_gauntlet(POOL),
     "learning-random-eval": random_policy_eval,
