@@ -164,6 +164,9 @@ def writer_problem(name: str, data: dict[str, Any]) -> str | None:
 def data_table(path: Path, page: Path) -> str:
     data = json.loads(path.read_text(encoding="utf-8"))
     columns = [c if isinstance(c, dict) else {"name": c} for c in data["columns"]]
+    for row in data["rows"]:
+        if len(row) != len(columns):
+            raise ValueError(f"a row has {len(row)} cells for {len(columns)} columns: {row}")
     rows = [[cell(v, c) for v, c in zip(row, columns, strict=True)] for row in data["rows"]]
     link = os.path.relpath(path, page.parent).replace(os.sep, "/")
     return markdown_table([c["name"] for c in columns], rows) + source_line(data, link)
@@ -267,6 +270,10 @@ def run(root: Path, check: bool) -> list[str]:
     names = {p.relative_to(folder).with_suffix("").as_posix() for p in folder.rglob("*.json")}
     for orphan in sorted(names - used):
         problems.append(f"docs/results/data/{orphan}.json is shown by no page (add '<!-- table: {orphan} -->')")
+    for name in sorted(names):
+        problem = writer_problem(name, json.loads((folder / f"{name}.json").read_text(encoding="utf-8")))
+        if problem:
+            problems.append(problem)
     return problems
 
 
