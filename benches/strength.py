@@ -42,11 +42,11 @@ ROOT = HERE.parent
 PANEL_NAMES = ["random", "first-legal", "last-legal", "order 1", "order 2", "order 3", "rules"]
 #: The five games as the tables name them, with the options of the two-player panels (Duo: one round).
 FIVE: list[tuple[str, str, dict[str, Any]]] = [
-    ("Duo Regna", "duo-regna", {}),
-    ("Duo", "duo", {"rounds": 1}),
-    ("Duell der Drachen", "duell-der-drachen", {}),
-    ("Regine", "regine", {}),
-    ("Regnum", "regnum", {}),
+    ("Duo Regna", "duo-regna", {"players": 2}),
+    ("Duo", "duo", {"players": 2, "rounds": 1}),
+    ("Duell der Drachen", "duell-der-drachen", {"players": 2}),
+    ("Regine", "regine", {"players": 2}),
+    ("Regnum", "regnum", {"players": 2}),
 ]
 #: The games with four seats, at their defaults (Duo: the full game).
 FOUR: list[tuple[str, str]] = [("Duo (full game)", "duo"), ("Regine", "regine"), ("Regnum", "regnum")]
@@ -207,7 +207,7 @@ def rules_more_games(run: Run) -> Table:
     """``rules`` over more games where 40 left its line (the share the tests ask) in doubt."""
     rows = []
     for title, name, options, opponent, shown, games, seed, line in MORE_GAMES:
-        game = regalia.make(name, **options)
+        game = regalia.make(name, players=2, **options)
         r = run.gauntlet(game, "rules", games, seed, opponents=[opponent], confidence=0.98, timing=False).rows[0]
         rows.append([title, shown, f"{r.points:g} of {r.games} (seed {seed})", lower(r), line])
     columns = ["game", "opponent", "points", "share (one-sided 99% lower bound)", "line"]
@@ -248,7 +248,8 @@ def threads_strength(run: Run) -> Table:
         ("Duell der Drachen", "duell-der-drachen", 20000)
     ]:
         agents = {"two": f"best:iterations={2 * n}:threads=2", "one": f"best:iterations={n}:threads=1"}
-        result = regalia.tournament(name, agents, games=run.n(100), seed=5, workers=run.workers, confidence=0.99)
+        game = regalia.make(name, players=2)
+        result = regalia.tournament(game, agents, games=run.n(100), seed=5, workers=run.workers, confidence=0.99)
         two = result.standing("two")
         rows.append(
             [title, f"{n:,}".replace(",", " "), f"{two.wins} of {two.games}", f"{two.win_low:.2f}–{two.win_high:.2f}"]
