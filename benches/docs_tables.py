@@ -195,9 +195,11 @@ def exploitability(root: Path, page: Path) -> str:
     from ``docs/game-theory/exploitability-GAME.json``."""
     rows = []
     links = []
+    made_by = set()
     for game in EXPLOITABILITY:
         path = root / "docs" / "game-theory" / f"exploitability-{game}.json"
         data = json.loads(path.read_text(encoding="utf-8"))
+        made_by.add(tuple(data.get(k, "") for k in ("command", "date", "machine")))
         links.append(f"[`{path.name}`]({os.path.relpath(path, page.parent).replace(os.sep, '/')})")
         rows.append([TITLES[game], "(uniform policy)", "", "", "", significant(data["uniform"])])
         for method, runs in data["runs"].items():
@@ -214,7 +216,11 @@ def exploitability(root: Path, page: Path) -> str:
                 ]
             )
     header = ["variant", "method", "about 1 s", "exploitability", "the whole run", "exploitability"]
+    # The command, date and machine exact_report.py records, when one run made all four.
     made = "made by `python benches/exact_report.py --seconds 30 --out docs/game-theory`"
+    if len(made_by) == 1 and all(made_by.copy().pop()):
+        command, date, machine = made_by.pop()
+        made = f"made by `{command}`; {date}, {machine}"
     return markdown_table(header, rows) + "\nData: " + ", ".join(links) + f"; {made}.\n"
 
 

@@ -283,7 +283,8 @@ def main() -> None:
         if args.out is not None:
             args.out.mkdir(parents=True, exist_ok=True)
             stem = f"exploitability-{game}"
-            text = json.dumps({"variant": label(game, options), "uniform": uniform, "runs": data}, indent=1)
+            runs = {"variant": label(game, options), "uniform": uniform, "runs": data}
+            text = json.dumps({**provenance.fields(), **runs}, indent=1)
             (args.out / f"{stem}.json").write_text(text)
             title = f"exploitability, {label(game, options)}"
             plot(data, "iterations", args.out / f"{stem}-iterations.png", title)
