@@ -9,9 +9,9 @@ with and writes its table's data file.
 
 A panel's name is its data file's (``docs/results/data/NAME.json``); ``--write [DIR]`` writes
 it (``benches/results_data.py``; the default DIR is the committed data), and ``python
-benches/docs_tables.py`` then rewrites the page. ``--games N`` plays N games wherever the panel
-plays more (a try of the pipeline, not a measurement: never write such a run over the
-committed data); ``--workers`` plays the matches in that many processes (the results do not
+benches/docs_tables.py`` then rewrites the page. ``--games N`` plays N games in every row
+instead of the recorded numbers (a try of the pipeline, not a measurement: it is refused with
+``--write`` into the committed data); ``--workers`` plays the matches in that many processes (the results do not
 depend on it). Gauntlets are ``regalia.gauntlet`` (seats rotating on the same deals); a share
 counts a draw one half; "(0.65)" after a share is the one-sided 99% lower bound (the two-sided
 98% Wilson interval's low end). The policies' evaluations play the exported policy on the native
@@ -34,7 +34,7 @@ sys.path.insert(0, str(HERE))
 import regalia  # noqa: E402
 from regalia.core.policy_file import load_policy  # noqa: E402
 from regalia.matches.gauntlet import PANEL, GauntletResult, GauntletRow, gauntlet  # noqa: E402
-from results_data import Provenance, add_write_option, markdown, record, write  # noqa: E402
+from results_data import DATA, Provenance, add_write_option, markdown, record, write  # noqa: E402
 from train_policy import evaluate, share  # noqa: E402
 
 ROOT = HERE.parent
@@ -474,7 +474,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("panels", nargs="*", help="the panels to run (their data files' names)")
     parser.add_argument("--list", action="store_true", help="list the panels and stop")
-    parser.add_argument("--games", type=int, default=None, help="N games wherever a panel plays more (a quick try)")
+    parser.add_argument("--games", type=int, default=None, help="N games in every row (a quick try)")
     parser.add_argument("--workers", type=int, default=1, help="processes the matches are played in")
     add_write_option(parser)
     args = parser.parse_args(argv)
@@ -485,6 +485,8 @@ def main(argv: list[str] | None = None) -> int:
         for name, panel in PANELS.items():
             print(f"{name}: {' '.join((panel.__doc__ or '').split(chr(10) * 2)[0].split())}")
         return 1 if unknown else 0
+    if args.games is not None and args.write is not None and args.write.resolve() == DATA.resolve():
+        parser.error("--games is a quick try: write it elsewhere (--write DIR), not over the committed data")
     run = Run(args.games, args.workers)
     for name in args.panels:
         print(name, file=sys.stderr, flush=True)
