@@ -6,7 +6,9 @@ explicit chance (which a belief needs), against the opponents given.
 
 Prints the gauntlet's table: the agent's share of the points against each opponent with its
 99% Wilson interval, its share from each seat, and its time per decision. With more than two
-players the agent sits with copies of the opponent.
+players the agent sits with copies of the opponent. The table of docs/results/search.md
+(search-belief) gathers such gauntlets, belief and plain on the same deals: ``python
+benches/strength.py search-belief --write`` reruns them all and writes its data.
 """
 
 from __future__ import annotations

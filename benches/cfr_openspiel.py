@@ -2,6 +2,11 @@
 ``pyspiel.ExternalSamplingMCCFRSolver``, as information-set updates per second, in one run.
 
     python benches/cfr_openspiel.py --seconds 10 --rounds 3
+    python benches/cfr_openspiel.py --seconds 5 --rounds 3 --write
+
+``--write [DIR]`` also writes the table's data file, cfr-speed (``benches/results_data.py``;
+DIR defaults to docs/results/data), from which ``python benches/docs_tables.py`` rewrites
+docs/results/exploitability.md's table.
 
 Counting, the same for both: an information-set update is one decision node visited by a
 traversal (one lookup of the regret table and one update: of regrets at the updating seat's
@@ -28,6 +33,7 @@ import importlib.util
 import os
 import platform
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +44,9 @@ from open_spiel.python.algorithms import external_sampling_mccfr as python_es
 
 import regalia
 from regalia import _core
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from results_data import Provenance, add_write_option, write  # noqa: E402
 
 #: OpenSpiel's games: poker with chance, goofspiel without (points in descending order).
 OPENSPIEL = {
@@ -107,7 +116,7 @@ class Tally:
     notes: list[str] = field(default_factory=list)
 
 
-def visits_per_iteration(game: Any) -> tuple[float, float, int, int]:
+def visits_per_iteration(game: Any, seconds: float = COUNT_SECONDS) -> tuple[float, float, int, int]:
     """(mean decision nodes an iteration visits, its standard error, iterations counted,
     information sets met) of OpenSpiel's Python external sampling on ``game``."""
 
@@ -121,7 +130,7 @@ def visits_per_iteration(game: Any) -> tuple[float, float, int, int]:
     counting = Counting(game)
     per: list[int] = []
     start = time.process_time()
-    while time.process_time() - start < COUNT_SECONDS or len(per) < 10:
+    while time.process_time() - start < seconds or len(per) < 10:
         before = Counting.visits
         counting.iteration()
         per.append(Counting.visits - before)
@@ -159,7 +168,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="CPU seconds per solver, game and round")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--count-seconds", type=float, default=COUNT_SECONDS, help="CPU seconds counting a poker game's visits"
+    )
+    add_write_option(parser)
     args = parser.parse_args()
+    provenance = Provenance()
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     print(
         f"# {now}, {platform.machine()}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, "
@@ -167,7 +181,7 @@ def main() -> None:
         f"seed {args.seed}, {args.rounds} rounds of {args.seconds:g} CPU s each"
     )
     games = {label: pyspiel.load_game(name) for label, name in OPENSPIEL.items()}
-    counted = {label: visits_per_iteration(game) for label, game in games.items()}
+    counted = {label: visits_per_iteration(game, args.count_seconds) for label, game in games.items()}
     solvers = {label: pyspiel.ExternalSamplingMCCFRSolver(game, seed=args.seed) for label, game in games.items()}
     runs = {
         label: _core.Mccfr(regalia.make(name, **options), "external", args.seed)
@@ -187,12 +201,18 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     rates = {label: tallies[label].updates / tallies[label].cpu for label in tallies}
     best = max(rates[label] for label in OPENSPIEL)
+    rows: list[list[str]] = []
     for label in OPENSPIEL:
         t, (per, error, n, infosets) = tallies[label], counted[label]
         exact = "" if error == 0 else f" ± {error:.2f} ({n:,} counted)"
         print(
             f"| OpenSpiel C++ | {label} | {infosets:,} (met while counting) | {per:.2f}{exact} | {t.iterations:,} "
             f"| {rates[label]:,.0f} | {t.updates / t.wall:,.0f} |"
+        )
+        shown = f"{per:.2f}" + ("" if error == 0 else f" ± {error:.2f}")
+        leduc = f"{rates[label] / rates['leduc_poker']:.1f}×"
+        rows.append(
+            ["OpenSpiel C++", f"`{label}`", f"{infosets:,} (met while counting)", shown, f"{rates[label]:,.0f}", leduc]
         )
     for label, run in runs.items():
         t, rate = tallies[label], rates[label]
@@ -201,6 +221,12 @@ def main() -> None:
             f"| {rate:,.0f} ({rate / rates['leduc_poker']:.1f}× leduc, {rate / best:.1f}× OpenSpiel's fastest) "
             f"| {t.updates / t.wall:,.0f} |"
         )
+        per_iteration = f"{t.updates / max(t.iterations, 1):.2f}"
+        leduc = f"{rate / rates['leduc_poker']:.1f}×"
+        rows.append(["Regalia", label, f"{len(run):,}", per_iteration, f"{rate:,.0f}", leduc])
+    if args.write is not None:
+        header = ["solver", "game", "information sets", "updates per iteration", "updates/s (CPU)", "against leduc"]
+        write(args.write, "cfr-speed", header, rows, provenance)
 
 
 if __name__ == "__main__":

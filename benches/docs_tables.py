@@ -21,10 +21,24 @@ disagree with the counts they come from):
   ``"wdl"`` (``609-0-391``), ``"share"`` (``60.9%``, a draw counting one half), ``"interval"``
   (the two-sided 99% Wilson interval of that share, ``56.9% to 64.8%``) or
   ``"share-interval"`` (``60.9% (56.9% to 64.8%)``);
-- ``{"text": ..., "bold": true}``: a string shown in bold (the cell a reader must not miss).
+- ``{"text": ..., "bold": true}``: a string shown in bold (the cell a reader must not miss);
+  a match record with ``"bold": true`` is shown in bold too.
+
+Besides its columns and rows a data file has its ``command``, ``date`` and ``machine``, and
+may say what the command ``runs`` (the library call of a named panel), all shown under the
+table.
+
+A data file is written by the bench script that measured it (``python benches/SCRIPT.py ...
+--write``; ``benches/results_data.py`` writes the schema and the command, date and machine),
+and its ``command`` says so; numbers measured before the script wrote them name the script
+that reruns them in ``"writer"`` instead. A record of a one-off run that no script can repeat
+(a Rust example, a comparison with an old build) says why in ``"kept"``, shown under its
+table in place of the command. A data file that is neither fails the check.
 
 Every data file must be shown by some page, and every marker must name data: an orphan is an
 error too. ``--root`` runs on another copy of the repository (the tests tamper with one).
+
+Regenerating a page: rerun its tables' bench scripts with ``--write``, then this script.
 """
 
 from __future__ import annotations
@@ -85,7 +99,8 @@ def cell(value: Any, column: dict[str, Any]) -> str:
     if value is None:
         return ""
     if isinstance(value, dict) and "won" in value:
-        return record_cell(value, column.get("format", "share-interval"))
+        shown = record_cell(value, column.get("format", "share-interval"))
+        return f"**{shown}**" if value.get("bold") else shown
     if isinstance(value, dict) and "text" in value:
         return f"**{value['text']}**" if value.get("bold") else str(value["text"])
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
@@ -103,19 +118,55 @@ def markdown_table(header: list[str], rows: list[list[str]]) -> str:
 
 
 def source_line(data: dict[str, Any], link: str) -> str:
-    """Where a table's numbers come from: its data file, the command, when and where."""
+    """Where a table's numbers come from: its data file, the command (or, for a kept record,
+    why no script reruns it), when and where."""
     parts = [f"Data: [`{Path(link).name}`]({link})"]
-    if data.get("command"):
+    if data.get("kept"):
+        parts.append(f"a kept record, rerun by no script: {data['kept']}")
+        if data.get("command"):
+            parts.append(f"measured with `{data['command']}`")
+    elif data.get("command"):
         parts.append(f"made by `{data['command']}`")
+        if data.get("runs"):
+            parts[-1] += f", which runs `{data['runs']}`"
+    if data.get("writer"):
+        parts.append(f"rerun with `{data['writer']}`")
     when = ", ".join(str(data[k]) for k in ("date", "machine") if data.get(k))
     if when:
         parts.append(when)
     return "\n" + "; ".join(parts) + ".\n"
 
 
+#: A command that runs a bench script (``nice`` in front allowed): the script that wrote the data.
+SCRIPT = re.compile(r"^(?:nice -n \d+ )?python (?P<script>benches/[\w-]+\.py)\b")
+
+
+def writer_problem(name: str, data: dict[str, Any]) -> str | None:
+    """Why data file ``name`` has no writer, or None: a data file is either a kept record
+    (``"kept"``: why no script can rerun it) or written by a bench script, named by its
+    ``command`` (or, for numbers measured before the script wrote them, its ``writer``), that
+    takes ``--write`` (``benches/results_data.py``)."""
+    if data.get("kept"):
+        return None
+    for field in ("writer", "command"):
+        found = SCRIPT.match(str(data.get(field, "")))
+        if found:
+            script = ROOT / found["script"]  # this repository's scripts, whatever --root is
+            if script.is_file() and "add_write_option" in script.read_text(encoding="utf-8"):
+                return None
+            return f"docs/results/data/{name}.json: {found['script']} (its {field}) writes no data (no --write)"
+    return (
+        f"docs/results/data/{name}.json: neither made by a bench script that writes it "
+        "('python benches/SCRIPT.py ... --write') nor a kept record ('kept': why it cannot be rerun)"
+    )
+
+
 def data_table(path: Path, page: Path) -> str:
     data = json.loads(path.read_text(encoding="utf-8"))
     columns = [c if isinstance(c, dict) else {"name": c} for c in data["columns"]]
+    for row in data["rows"]:
+        if len(row) != len(columns):
+            raise ValueError(f"a row has {len(row)} cells for {len(columns)} columns: {row}")
     rows = [[cell(v, c) for v, c in zip(row, columns, strict=True)] for row in data["rows"]]
     link = os.path.relpath(path, page.parent).replace(os.sep, "/")
     return markdown_table([c["name"] for c in columns], rows) + source_line(data, link)
@@ -144,9 +195,11 @@ def exploitability(root: Path, page: Path) -> str:
     from ``docs/game-theory/exploitability-GAME.json``."""
     rows = []
     links = []
+    made_by = set()
     for game in EXPLOITABILITY:
         path = root / "docs" / "game-theory" / f"exploitability-{game}.json"
         data = json.loads(path.read_text(encoding="utf-8"))
+        made_by.add(tuple(data.get(k, "") for k in ("command", "date", "machine")))
         links.append(f"[`{path.name}`]({os.path.relpath(path, page.parent).replace(os.sep, '/')})")
         rows.append([TITLES[game], "(uniform policy)", "", "", "", significant(data["uniform"])])
         for method, runs in data["runs"].items():
@@ -163,7 +216,11 @@ def exploitability(root: Path, page: Path) -> str:
                 ]
             )
     header = ["variant", "method", "about 1 s", "exploitability", "the whole run", "exploitability"]
+    # The command, date and machine exact_report.py records, when one run made all four.
     made = "made by `python benches/exact_report.py --seconds 30 --out docs/game-theory`"
+    if len(made_by) == 1 and all(made_by.copy().pop()):
+        command, date, machine = made_by.pop()
+        made = f"made by `{command}`; {date}, {machine}"
     return markdown_table(header, rows) + "\nData: " + ", ".join(links) + f"; {made}.\n"
 
 
@@ -219,6 +276,10 @@ def run(root: Path, check: bool) -> list[str]:
     names = {p.relative_to(folder).with_suffix("").as_posix() for p in folder.rglob("*.json")}
     for orphan in sorted(names - used):
         problems.append(f"docs/results/data/{orphan}.json is shown by no page (add '<!-- table: {orphan} -->')")
+    for name in sorted(names):
+        problem = writer_problem(name, json.loads((folder / f"{name}.json").read_text(encoding="utf-8")))
+        if problem:
+            problems.append(problem)
     return problems
 
 

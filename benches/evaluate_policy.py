@@ -13,6 +13,11 @@ games against each order). ``--exploit`` plays it as ``policy:path=...:exploit=t
 game's hand-written exploit first (``regalia.agents.exploits``): the exploit reads views, so
 those games go through the match runner one by one (game ``i`` with seed ``seed + i``, the
 policy at seat ``i % 2``), far slower than the native batch.
+
+The results pages' tables of these evaluations (learning-random-eval, learning-pool-eval,
+learning-equilibrium-eval, learning-pool-orders) are panels of ``benches/strength.py``, which
+plays the same evaluations with the arguments they were measured with and writes their data
+(``python benches/strength.py learning-pool-eval --write``).
 """
 
 from __future__ import annotations

@@ -9,7 +9,12 @@ adapter (OpenSpiel's C++ algorithms cannot run a game written in Python).
 
     python benches/exact_report.py --seconds 60 --out docs/game-theory
     python benches/exact_report.py --openspiel-only
+    python benches/exact_report.py --seconds 30 --out docs/game-theory --write
 
+``--write [DIR]`` also writes the data files of the sizes table (exact-tree-sizes) and of the
+side-by-side run (exact-openspiel) (``benches/results_data.py``; DIR defaults to
+docs/results/data), from which ``python benches/docs_tables.py`` rewrites
+docs/results/exploitability.md's tables (its convergence table reads ``--out``'s JSON).
 Seconds are the solver's own (``run`` calls), not the exact evaluations between them.
 MCCFR runs from seed 1; CFR+ is deterministic.
 """
@@ -20,6 +25,7 @@ import argparse
 import json
 import math
 import platform
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -29,6 +35,9 @@ from regalia import _core
 from regalia.core.errors import GameTooLargeError
 from regalia.theory import exact
 from regnum_small_variant import KEPT, UNAFFORDABLE, small_card_set
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from results_data import Provenance, add_write_option, write  # noqa: E402
 
 #: Regnum's small card sets by the name the tables show (see benches/regnum_small_variant.py).
 CARD_SETS = {
@@ -73,8 +82,35 @@ def label(name: str, options: dict[str, Any]) -> str:
     return name + "".join(f" {k}={shown(v)}" for k, v in options.items())
 
 
-def sizes(only: str | None = None) -> list[str]:
-    """The markdown rows of the sizes table (of game ``only``'s variants, if given)."""
+#: The games as the tables name them.
+TITLES = {
+    "duo-regna": "Duo Regna",
+    "regine": "Regine",
+    "regnum": "Regnum",
+    "duell-der-drachen": "Duell der Drachen",
+    "duo": "Duo",
+}
+
+
+def title(name: str, options: dict[str, Any]) -> str:
+    """How a results table names a variant: ``Duo Regna `dragon_deck=[1,1], ...```."""
+    shown = ", ".join(f"{k}={json.dumps(v, separators=(',', ':'))}" for k, v in options.items() if k != "card_set")
+    text = f"{TITLES.get(name, name)} `{shown}`"
+    if "card_set" in options:
+        text += ", card set: " + label(name, {"card_set": options["card_set"]}).split("=", 1)[1]
+    return text
+
+
+SIZES_HEADER = ['variant (`chance="explicit"`)', "histories", "decision nodes", "chance nodes", "information sets"]
+SIZES_HEADER.append("walk")
+
+
+def markdown_row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def sizes(only: str | None = None) -> list[list[str]]:
+    """The rows of the sizes table (of game ``only``'s variants, if given)."""
     rows = []
     for name, options in VARIANTS:
         if only is not None and name != only:
@@ -84,13 +120,13 @@ def sizes(only: str | None = None) -> list[str]:
         try:
             tree = exact.game_tree(game)
         except GameTooLargeError as e:
-            rows.append(f"| {label(name, options)} | refused: about {e.estimate:.1e} (estimated) | | | | |")
+            rows.append([title(name, options), f"refused: about {e.estimate:.1e} (estimated)", "", "", "", ""])
+            print(markdown_row(rows[-1]), flush=True)
             continue
         took = time.perf_counter() - start
-        rows.append(
-            f"| {label(name, options)} | {tree.histories:,} | {tree.decision_nodes:,} | {tree.chance_nodes:,} "
-            f"| {len(tree):,} | {took:.2f} |"
-        )
+        shown = [f"{tree.histories:,}", f"{tree.decision_nodes:,}", f"{tree.chance_nodes:,}", f"{len(tree):,}"]
+        rows.append([title(name, options), *shown, f"{took:.2f} s"])
+        print(markdown_row(rows[-1]), flush=True)
     return rows
 
 
@@ -174,8 +210,8 @@ def plot(data: dict[str, list[dict[str, float]]], x: str, path: Path, title: str
 SIDE_BY_SIDE = ("duo-regna", {"dragon_deck": [2, 1], "dragons_to_win": 2, "max_rounds": 2})
 
 
-def openspiel_rows(iterations: int) -> list[str]:
-    """Markdown rows: seconds of ``iterations`` CFR+ iterations and of one exploitability, by
+def openspiel_rows(iterations: int) -> list[list[str]]:
+    """The rows: seconds of ``iterations`` CFR+ iterations and of one exploitability, by
     OpenSpiel's Python algorithms on the adapter and by Regalia's, and the exploitability."""
     import pyspiel
     from open_spiel.python.algorithms import cfr as os_cfr
@@ -203,8 +239,8 @@ def openspiel_rows(iterations: int) -> list[str]:
     our_value = plus.exploitability()["exploitability"]
     our_eval = time.perf_counter() - start
     return [
-        f"| OpenSpiel (Python, adapter) | {their_solve:.2f} | {their_eval:.2f} | {their_value:.12f} |",
-        f"| Regalia (Rust, tree walk included) | {our_solve:.3f} | {our_eval:.4f} | {our_value:.12f} |",
+        ["OpenSpiel (Python, adapter)", f"{their_solve:.2f} s", f"{their_eval:.2f} s", f"{their_value:.12f}"],
+        ["Regalia (Rust; the tree's walk included)", f"{our_solve:.3f} s", f"{our_eval:.4f} s", f"{our_value:.12f}"],
     ]
 
 
@@ -215,18 +251,25 @@ def main() -> None:
     parser.add_argument("--openspiel-only", action="store_true", help="only the side-by-side run with OpenSpiel")
     parser.add_argument("--openspiel-iterations", type=int, default=20)
     parser.add_argument("--game", default=None, help="only this game's sizes and runs (no side-by-side run)")
+    add_write_option(parser)
     args = parser.parse_args()
+    provenance = Provenance()
     print(f"# {platform.machine()}, Python {platform.python_version()}, {args.seconds:g} s per method")
     if args.game is None:
         n = args.openspiel_iterations
         print(f"\nCFR+ for {n} iterations on {label(*SIDE_BY_SIDE)}, chance=explicit:\n")
-        print("| solver | CFR+ seconds | exploitability seconds | exploitability |\n|---|---|---|---|")
-        print("\n".join(openspiel_rows(n)))
+        header = ["solver", f"{n} CFR+ iterations", "one exploitability", "exploitability"]
+        print(markdown_row(header) + "\n|---|---|---|---|")
+        rows = openspiel_rows(n)
+        print("\n".join(markdown_row(r) for r in rows))
+        if args.write is not None:
+            write(args.write, "exact-openspiel", header, rows, provenance)
     if args.openspiel_only:
         return
-    print("\n| variant (chance=explicit) | histories | decision nodes | chance nodes | information sets | walk s |")
-    print("|---|---|---|---|---|---|")
-    print("\n".join(sizes(args.game)))
+    print("\n" + markdown_row(SIZES_HEADER) + "\n" + "|---" * len(SIZES_HEADER) + "|")
+    table = sizes(args.game)
+    if args.write is not None:
+        write(args.write, "exact-tree-sizes", SIZES_HEADER, table, provenance)
     for game, options in CURVES:
         if args.game is not None and game != args.game:
             continue
@@ -240,7 +283,8 @@ def main() -> None:
         if args.out is not None:
             args.out.mkdir(parents=True, exist_ok=True)
             stem = f"exploitability-{game}"
-            text = json.dumps({"variant": label(game, options), "uniform": uniform, "runs": data}, indent=1)
+            runs = {"variant": label(game, options), "uniform": uniform, "runs": data}
+            text = json.dumps({**provenance.fields(), **runs}, indent=1)
             (args.out / f"{stem}.json").write_text(text)
             title = f"exploitability, {label(game, options)}"
             plot(data, "iterations", args.out / f"{stem}-iterations.png", title)

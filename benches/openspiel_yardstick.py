@@ -2,6 +2,7 @@
 
     python benches/openspiel_yardstick.py                       # every game, 20 games, 0.1 s a move
     python benches/openspiel_yardstick.py --games 40 --time 0.2 duo regine
+    python benches/openspiel_yardstick.py --games 20 --time 0.1 --write   # and write the table's data
 
 Two players. OpenSpiel's ``ISMCTSBot`` (Python, ``open_spiel.python.algorithms.ismcts``, with
 random rollouts, ``uct_c=2``, keyed by the information-state string: its defaults) plays each game
@@ -13,6 +14,9 @@ is recalibrated after each of its moves from its running simulations per second.
 in one process, so both see the same machine load. OpenSpiel's ``evaluate_bots`` cannot restart the
 bot, so a plain loop plays the games; seats alternate. The table gives ``best``'s share of wins
 (a draw counts one half) with its 99% Wilson interval and both players' mean time per move.
+``--write [DIR]`` also writes the table's data file, openspiel-yardstick
+(``benches/results_data.py``; DIR defaults to docs/results/data), from which ``python
+benches/docs_tables.py`` rewrites docs/results/strength.md's table.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import argparse
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -34,7 +39,18 @@ from regalia.core.seeds import derive_seed
 from regalia.core.view import view_of
 from regalia.matches.tournaments import wilson_interval
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from results_data import Provenance, add_write_option, write  # noqa: E402
+
 GAMES = ["duo-regna", "duell-der-drachen", "duo", "regine", "regnum"]
+#: The games as the table names them.
+TITLES = {
+    "duo-regna": "Duo Regna",
+    "duell-der-drachen": "Duell der Drachen",
+    "duo": "Duo",
+    "regine": "Regine",
+    "regnum": "Regnum",
+}
 #: Fewest simulations the bot runs: with one, its root has no visits and it cannot choose.
 MIN_SIMULATIONS = 2
 
@@ -116,7 +132,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", dest="count", type=int, default=20, help="games per game (seats alternate)")
     parser.add_argument("--time", type=float, default=0.1, help="seconds a move for both players")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
+    add_write_option(parser)
     args = parser.parse_args(argv)
+    provenance = Provenance(None if argv is None else [__file__, *argv])
+    rows: list[list[str]] = []
     print(f"best against OpenSpiel ISMCTSBot, 2 players, {args.time} s a move, seed {args.seed}\n")
     print("| game | games | best's score | 99% interval | best s/move | ISMCTSBot s/move | bot simulations/move |")
     print("|---|---|---|---|---|---|---|")
@@ -134,6 +153,20 @@ def main(argv: list[str] | None = None) -> int:
             f"| {best_clock.mean():.3f} | {bot.clock.mean():.3f} | {bot.simulations} |",
             flush=True,
         )
+        rows.append(
+            [
+                TITLES.get(name, name),
+                str(args.count),
+                f"{score:g} ({score / args.count:.2f})",
+                f"{low:.2f}–{high:.2f}",
+                f"{best_clock.mean():.3f}",
+                f"{bot.clock.mean():.3f}",
+                str(bot.simulations),
+            ]
+        )
+    if args.write is not None:
+        header = ["game", "games", "`best`'s share", "99% interval", "`best` s a move", "bot s a move"]
+        write(args.write, "openspiel-yardstick", [*header, "bot simulations a move"], rows, provenance)
     return 0
 
 

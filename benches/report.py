@@ -4,6 +4,12 @@ in docs/performance.md).
     python benches/report.py                 # run the benchmarks, then print the tables
     python benches/report.py --json DIR      # print the tables of an earlier run saved in DIR
     python benches/report.py -k duo-regna    # only some benchmarks (pytest's -k)
+    python benches/report.py --write         # and write the tables' data (docs/results/data/perf-*.json)
+
+``--write [DIR]`` also writes each table's data file (``benches/results_data.py``; DIR defaults
+to docs/results/data): perf-python-playouts, perf-native-playouts, perf-vector-env,
+perf-per-call and perf-targets; ``python benches/docs_tables.py`` then rewrites
+docs/performance.md's tables.
 
 Each benchmark records what it counts (``extra_info``: ``key``, ``count``, ``unit``); a rate
 is ``count / time`` with the *fastest* round's time. Two pytest-benchmark sessions run back to
@@ -29,6 +35,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from results_data import Provenance, add_write_option, write  # noqa: E402
 from workloads import GAMES, VECTOR_SIZES, openspiel_pair  # noqa: E402
 
 TARGETS = {
@@ -118,7 +125,13 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} logical cores{load}; Python {platform.python_version()}, {platform.system()}"
 
 
-def report(cpu: dict[str, Any], wall: dict[str, Any]) -> str:
+#: A table of the report: its header and rows, by its data file's name.
+Tables = dict[str, tuple[list[str], list[list[str]]]]
+
+
+def report(cpu: dict[str, Any], wall: dict[str, Any], tables: Tables | None = None) -> str:
+    """The report's text; its tables go into ``tables`` too, by their data files' names."""
+    tables = {} if tables is None else tables
     r = rates(cpu)
     w = rates(wall)
     get = r.get
@@ -150,7 +163,9 @@ def report(cpu: dict[str, Any], wall: dict[str, Any]) -> str:
             ]
         )
     header = ["game", "extension", "reference", "× reference", "empty loop", "× reference at most"]
-    parts.append(table([*header, "OpenSpiel game", "OpenSpiel", "× OpenSpiel"], rows))
+    header += ["OpenSpiel game", "OpenSpiel", "× OpenSpiel"]
+    tables["perf-python-playouts"] = header, rows
+    parts.append(table(header, rows))
 
     parts.append("\n### Native random playouts (steps/s)\n")
     rows = []
@@ -168,20 +183,10 @@ def report(cpu: dict[str, Any], wall: dict[str, Any]) -> str:
                 f"{fmt_rate(one_w)} / {fmt_rate(two_w)} ({fmt_ratio(two_w, one_w)})",
             ]
         )
-    parts.append(
-        table(
-            [
-                "game",
-                "1 thread",
-                "reference loop",
-                "× reference",
-                "OpenSpiel C++",
-                "× OpenSpiel",
-                "wall clock: 1 / 2 threads",
-            ],
-            rows,
-        )
-    )
+    header = ["game", "1 thread", "reference loop", "× reference", "OpenSpiel C++", "× OpenSpiel"]
+    header.append("wall clock: 1 / 2 threads")
+    tables["perf-native-playouts"] = header, rows
+    parts.append(table(header, rows))
 
     big = max(VECTOR_SIZES)
     parts.append("\n### VectorEnv (steps/s, `copy=False`; 1 thread, then wall clock 1 / 2 threads)\n")
@@ -194,6 +199,7 @@ def report(cpu: dict[str, Any], wall: dict[str, Any]) -> str:
         row.append(fmt_rate(get(f"vector/{g}/{big}/1t-copy")))
         rows.append(row)
     header = ["game", *[f"N = {n}" for n in VECTOR_SIZES], f"N = {big}, new arrays"]
+    tables["perf-vector-env"] = header, rows
     parts.append(table(header, rows))
 
     parts.append("\n### Per call through the Python API (ns, wall clock; extension / reference)\n")
@@ -201,6 +207,7 @@ def report(cpu: dict[str, Any], wall: dict[str, Any]) -> str:
     rows = []
     for g in games:
         rows.append([g] + [f"{fmt_ns(w.get(f'{op}/{g}/rust'))} / {fmt_ns(w.get(f'{op}/{g}/reference'))}" for op in ops])
+    tables["perf-per-call"] = ["game", *ops], rows
     parts.append(table(["game", *ops], rows))
 
     parts.append("\n### Targets\n")
@@ -236,6 +243,7 @@ def report(cpu: dict[str, Any], wall: dict[str, Any]) -> str:
             "vector_2t_vs_1t",
             ratio(f"vector/{g}/{big}/2t", f"vector/{g}/{big}/1t", w),
         )
+    tables["perf-targets"] = ["target", "goal", "measured", ""], rows
     parts.append(table(["target", "goal", "measured", ""], rows))
     return "\n".join(parts)
 
@@ -245,7 +253,9 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="read cpu.json and wall.json from this folder instead of running")
     parser.add_argument("--save", type=Path, help="keep the run's cpu.json and wall.json in this folder")
     parser.add_argument("-k", help="only the benchmarks matching this pytest -k expression")
+    add_write_option(parser)
     args = parser.parse_args()
+    provenance = Provenance()
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.json or args.save or Path(tmp)
         if not args.json:
@@ -255,7 +265,16 @@ def main() -> None:
             run_benchmarks(folder / "wall.json", "time.perf_counter", wall)
         cpu = json.loads((folder / "cpu.json").read_text())
         wall = json.loads((folder / "wall.json").read_text())
-    print(report(cpu, wall))
+    if args.json:  # the run was earlier: its date and machine are pytest-benchmark's
+        info = cpu.get("machine_info", {})
+        provenance.date = cpu.get("datetime", "an earlier run")
+        brand = info.get("cpu", {}).get("brand_raw", info.get("machine", "?"))
+        provenance.elsewhere = f"{brand}; Python {info.get('python_version', '?')}, {info.get('system', '?')}"
+    tables: Tables = {}
+    print(report(cpu, wall, tables))
+    if args.write is not None:
+        for name, (header, rows) in tables.items():
+            write(args.write, name, header, rows, provenance)
 
 
 if __name__ == "__main__":
