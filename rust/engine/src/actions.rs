@@ -59,7 +59,9 @@ impl ActionSet {
     /// Whether the set is empty.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.words.iter().all(|&w| w == 0)
+        // One OR over the words, not a search that stops at the first action: which word
+        // holds one changes from step to step, so a branch per word would be guessed wrong.
+        self.words.iter().fold(0, |m, &w| m | w) == 0
     }
 
     /// The `n`-th smallest action of the set, if there is one.
@@ -80,32 +82,88 @@ impl ActionSet {
 
     /// The actions in ascending order.
     pub fn iter(&self) -> ActionIter {
+        let occupied = self
+            .words
+            .iter()
+            .enumerate()
+            .fold(0u8, |m, (i, &w)| m | u8::from(w != 0) << i);
         ActionIter {
             words: self.words,
-            word: 0,
+            occupied,
+            bits: 0,
+            base: 0,
         }
     }
 }
 
-/// Ascending iterator over an [`ActionSet`].
+/// Ascending iterator over an [`ActionSet`]. It jumps from one non-empty word to the next
+/// (their mask is taken once), so an empty word costs nothing and a step is a branch or two
+/// whatever the set.
 pub struct ActionIter {
     words: [u64; MAX_ACTIONS / 64],
-    word: usize,
+    /// The words not yet started that hold an action (bit i: word i).
+    occupied: u8,
+    /// What is left of the word under way.
+    bits: u64,
+    /// The id of bit 0 of the word under way.
+    base: usize,
 }
 
 impl Iterator for ActionIter {
     type Item = Action;
 
+    #[inline]
     fn next(&mut self) -> Option<Action> {
-        while self.word < self.words.len() {
-            let w = self.words[self.word];
-            if w != 0 {
-                self.words[self.word] = w & (w - 1);
-                return Some((self.word * 64 + w.trailing_zeros() as usize) as Action);
+        if self.bits == 0 {
+            if self.occupied == 0 {
+                return None;
             }
-            self.word += 1;
+            let i = self.occupied.trailing_zeros() as usize;
+            self.occupied &= self.occupied - 1;
+            self.bits = self.words.get(i).copied().unwrap_or(0);
+            self.base = i * 64;
         }
-        None
+        let bit = self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some((self.base + bit) as Action)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.len();
+        (left, Some(left))
+    }
+
+    /// Word by word, bit by bit: the loop a caller's `for_each` (a list filled in place)
+    /// compiles to, with no state kept between actions.
+    fn fold<B, F: FnMut(B, Action) -> B>(mut self, init: B, mut f: F) -> B {
+        let mut acc = init;
+        loop {
+            while self.bits != 0 {
+                let bit = self.bits.trailing_zeros() as usize;
+                self.bits &= self.bits - 1;
+                acc = f(acc, (self.base + bit) as Action);
+            }
+            if self.occupied == 0 {
+                return acc;
+            }
+            let i = self.occupied.trailing_zeros() as usize;
+            self.occupied &= self.occupied - 1;
+            self.bits = self.words.get(i).copied().unwrap_or(0);
+            self.base = i * 64;
+        }
+    }
+}
+
+impl ExactSizeIterator for ActionIter {
+    /// The actions not yet yielded (a count of bits: what a caller sizes a list by).
+    fn len(&self) -> usize {
+        let waiting = self
+            .words
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| self.occupied >> i & 1 == 1)
+            .map(|(_, w)| w.count_ones() as usize);
+        self.bits.count_ones() as usize + waiting.sum::<usize>()
     }
 }
 
@@ -122,6 +180,37 @@ impl FromIterator<Action> for ActionSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_iterator_knows_how_many_actions_are_left() {
+        let set: ActionSet = [3, 64, 65, 300, 511].into_iter().collect();
+        let mut it = set.iter();
+        for left in (0..=5).rev() {
+            assert_eq!(it.len(), left);
+            assert_eq!(it.size_hint(), (left, Some(left)));
+            assert_eq!(it.next().is_some(), left > 0);
+        }
+        assert_eq!(ActionSet::new().iter().len(), 0);
+    }
+
+    #[test]
+    fn iteration_yields_exactly_the_members_in_order() {
+        let mut rng = crate::rng::Rng::new(7);
+        for size in [0, 1, 2, 5, 40, 300] {
+            let set: ActionSet = (0..size)
+                .map(|_| rng.below(MAX_ACTIONS as u32) as Action)
+                .collect();
+            let want: Vec<Action> = (0..MAX_ACTIONS as Action)
+                .filter(|&a| set.contains(a as usize))
+                .collect();
+            assert_eq!(set.iter().collect::<Vec<_>>(), want);
+            let mut by_fold = Vec::new();
+            set.iter().for_each(|a| by_fold.push(a));
+            assert_eq!(by_fold, want);
+            assert_eq!(set.iter().len(), set.len());
+            assert_eq!(set.is_empty(), want.is_empty());
+        }
+    }
 
     #[test]
     fn a_run_of_bits_lands_at_its_offset_across_words() {

@@ -4,6 +4,7 @@ use crate::convert::{count_arg, int_arg, json_to_py, seed_arg};
 use crate::errors::{guard, not_contiguous, IllegalActionError, InvalidArgumentError};
 use crate::interrupt::interruptible;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList};
@@ -560,36 +561,26 @@ fn action_ints(py: Python<'_>) -> &[Py<PyInt>] {
     })
 }
 
-/// `actions` as a new Python list of the shared ints of [`action_ints`], sized once.
+/// `actions` as a new Python list of the shared ints of [`action_ints`], made at its
+/// length and filled in place (the hot path of every Python loop over a game).
 fn action_list(py: Python<'_>, actions: ActionSet) -> PyResult<Bound<'_, PyList>> {
     let ints = action_ints(py);
-    let ids = Counted {
-        left: actions.len(),
-        iter: actions.iter(),
+    let len = actions.len();
+    // SAFETY: `PyList_New` returns a new reference to a list (or null with an exception
+    // set, which `from_owned_ptr_or_err` turns into the error).
+    let list = unsafe {
+        Bound::from_owned_ptr_or_err(py, ffi::PyList_New(len as ffi::Py_ssize_t))?
+            .cast_into_unchecked::<PyList>()
     };
-    // Every action of a set is below `MAX_ACTIONS`, so `ints` holds it.
-    PyList::new(py, ids.filter_map(|a| ints.get(a as usize)))
-}
-
-/// An iterator that knows its exact length (what `PyList::new` sizes the list by, instead
-/// of growing it one append at a time).
-struct Counted<I> {
-    iter: I,
-    left: usize,
-}
-
-impl<I: Iterator> Iterator for Counted<I> {
-    type Item = I::Item;
-
-    fn next(&mut self) -> Option<I::Item> {
-        let item = self.iter.next()?;
-        self.left = self.left.saturating_sub(1);
-        Some(item)
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.left, Some(self.left))
-    }
+    actions.iter().enumerate().for_each(|(i, a)| {
+        // Every action of a set is below `MAX_ACTIONS`, the length of `ints`, and the set
+        // yields `len` of them, the list's length.
+        let int = ints[a as usize].clone_ref(py).into_ptr();
+        // SAFETY: `i < len`, and `PyList_SetItem` takes over the reference `int`; it cannot
+        // fail for an index in range of a list.
+        unsafe { ffi::PyList_SetItem(list.as_ptr(), i as ffi::Py_ssize_t, int) };
+    });
+    Ok(list)
 }
 
 /// The number of record entries an information-state tensor of `game` keeps (default
