@@ -1199,17 +1199,7 @@ class Regnum(Rules[State, RegnumOptions]):
             return "a deck is empty but the end is not triggered"
         if ph != "tax" and s.decider != me:
             return "only a taxed player decides out of turn"
-        needs_char = ph in (
-            "pay",
-            "exchange",
-            "remove",
-            "steal",
-            "tax",
-            "draw2_discard",
-            "swap_take",
-            "swap_give",
-            "salvage",
-        )
+        needs_char = ph not in ("draw", "main", "over")  # a purchase's phases, as the engine checks
         if needs_char != (s.character is not None):
             return "the character being bought does not fit the phase"
         if ph != "pay" and (s.pay_step != 0 or s.pair_colour is not None):
