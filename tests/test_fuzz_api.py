@@ -23,6 +23,10 @@ from tests.conftest import assert_consistent, make_game
 
 NAMES = [g["name"] for g in regalia.games()]
 PLAYERS = {g["name"]: (g["min_players"], g["max_players"]) for g in regalia.games()}
+#: Runs a test for every game on each backend.
+every_game_on_both_backends = pytest.mark.parametrize(
+    ("name", "backend"), [(name, backend) for name in NAMES for backend in regalia.BACKENDS]
+)
 
 #: Values of every kind a caller might pass by mistake.
 GARBAGE = st.one_of(
@@ -72,8 +76,7 @@ def as_int(value: Any) -> int | None:
         return None
 
 
-@pytest.mark.parametrize("backend", regalia.BACKENDS)
-@pytest.mark.parametrize("name", NAMES)
+@every_game_on_both_backends
 @given(data=st.data())
 def test_any_action_is_played_or_refused_leaving_the_state_unchanged(name: str, backend: str, data: Any) -> None:
     game, state = state_after(name, backend, data)
@@ -88,8 +91,7 @@ def test_any_action_is_played_or_refused_leaving_the_state_unchanged(name: str, 
             assert_consistent(game, state)
 
 
-@pytest.mark.parametrize("backend", regalia.BACKENDS)
-@pytest.mark.parametrize("name", NAMES)
+@every_game_on_both_backends
 @given(data=st.data())
 def test_any_argument_to_any_method_is_used_or_refused(name: str, backend: str, data: Any) -> None:
     game, state = state_after(name, backend, data)
@@ -117,8 +119,7 @@ def test_any_argument_to_any_method_is_used_or_refused(name: str, backend: str, 
     assert state.to_json() == before
 
 
-@pytest.mark.parametrize("backend", regalia.BACKENDS)
-@pytest.mark.parametrize("name", NAMES)
+@every_game_on_both_backends
 @given(data=st.data(), text=st.one_of(st.text(), st.binary().map(lambda b: b.decode("latin-1"))))
 def test_random_text_is_not_a_saved_state(name: str, backend: str, data: Any, text: str) -> None:
     game, _ = state_after(name, backend, data)
@@ -126,8 +127,7 @@ def test_random_text_is_not_a_saved_state(name: str, backend: str, data: Any, te
     assert refused_cleanly(lambda: regalia.load_state(text, backend=backend), InvalidStateError)
 
 
-@pytest.mark.parametrize("backend", regalia.BACKENDS)
-@pytest.mark.parametrize("name", NAMES)
+@every_game_on_both_backends
 @given(data=st.data())
 def test_a_truncated_saved_state_is_refused(name: str, backend: str, data: Any) -> None:
     game, state = state_after(name, backend, data)
