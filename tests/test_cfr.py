@@ -15,6 +15,7 @@ from regalia import _core
 from regalia.agents import make_agent
 from regalia.core.errors import InvalidArgumentError
 from regalia.theory.cfr import MAGIC, Policy, PolicyFileError, information_state_key, solve
+from tests.interrupt_helpers import interrupted
 
 #: Duo Regna with one dragon to capture in at most two rounds: a few thousand histories.
 TINY = {"dragon_deck": [1, 0], "dragons_to_win": 1, "max_rounds": 2}
@@ -197,19 +198,6 @@ print(policy.info["interrupted"], len(policy) > 0, policy.info["iterations"] < 1
 
 
 def test_ctrl_c_returns_the_policy_so_far() -> None:
-    import signal
-    import subprocess
-    import sys
-    import time
-
-    proc = subprocess.Popen([sys.executable, "-c", INTERRUPTED], stdout=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    assert proc.stdout.readline().strip() == "started"
-    time.sleep(1.5)  # inside the native run
-    proc.send_signal(signal.SIGINT)
-    try:
-        out, _ = proc.communicate(timeout=60)  # a billion iterations would take years
-    finally:
-        proc.kill()
-    assert proc.returncode == 0, out
+    code, out = interrupted(INTERRUPTED, 1.5)  # inside the native run
+    assert code == 0, out
     assert out.strip() == "True True True"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import regalia
 from regalia.cli import exits
@@ -26,19 +27,15 @@ def check_human_took_first_moves(record: MatchRecord, human: int) -> None:
     assert record.returns == state.returns()
 
 
+def against_a_bot(seed: int, *args: str, input: str, **env: str) -> Any:
+    """``regalia play duo-regna`` from ``seed``, a person in seat 0 against a random bot, with
+    ``args`` added, ``input`` typed and ``env`` set."""
+    return run("play", "duo-regna", "--seats", "human,random", "--seed", str(seed), *args, input=input, **env)
+
+
 def test_a_whole_game_against_a_bot_from_stdin(tmp_path: Path) -> None:
     saved = tmp_path / "game.json"
-    result = run(
-        "play",
-        "duo-regna",
-        "--seats",
-        "human,random",
-        "--seed",
-        "5",
-        "--record",
-        str(saved),
-        input=FIRST_MOVE_EVERY_TIME,
-    )
+    result = against_a_bot(5, "--record", str(saved), input=FIRST_MOVE_EVERY_TIME)
     assert result.exit_code == exits.OK, result.output
     record = MatchRecord.from_json(saved.read_text())
     assert record.agents == ["human", "random"]
@@ -59,16 +56,7 @@ def test_the_human_may_sit_in_the_second_seat() -> None:
 
 
 def test_bad_input_is_refused_with_a_reason_and_asked_again() -> None:
-    result = run(
-        "play",
-        "duo-regna",
-        "--seats",
-        "human,random",
-        "--seed",
-        "1",
-        "--json",
-        input="zz\n6\n\nqueen\n" + FIRST_MOVE_EVERY_TIME,
-    )
+    result = against_a_bot(1, "--json", input="zz\n6\n\nqueen\n" + FIRST_MOVE_EVERY_TIME)
     assert result.exit_code == exits.OK
     out = result.stdout
     assert "refused: there is no move 'zz': choose a to i" in out
@@ -83,7 +71,7 @@ def test_bad_input_is_refused_with_a_reason_and_asked_again() -> None:
 
 def test_save_then_resume_finishes_the_same_game(tmp_path: Path) -> None:
     save = tmp_path / "save.json"
-    left = run("play", "duo-regna", "--seats", "human,random", "--seed", "9", input=f"c\nb\nsave {save}\nquit\n")
+    left = against_a_bot(9, input=f"c\nb\nsave {save}\nquit\n")
     assert left.exit_code == exits.ABANDONED
     assert f"it is saved: regalia resume {save}" in left.stdout
     saved = MatchRecord.from_json(save.read_text())
@@ -99,16 +87,7 @@ def test_save_then_resume_finishes_the_same_game(tmp_path: Path) -> None:
 
 
 def test_undo_is_refused_once_the_bot_has_replied() -> None:
-    result = run(
-        "play",
-        "duo-regna",
-        "--seats",
-        "human,random",
-        "--seed",
-        "4",
-        "--json",
-        input="undo\nb\nundo\nc\n" + FIRST_MOVE_EVERY_TIME,
-    )
+    result = against_a_bot(4, "--json", input="undo\nb\nundo\nc\n" + FIRST_MOVE_EVERY_TIME)
     assert result.exit_code == exits.OK
     assert "refused: there is no move of yours to take back" in result.stdout
     assert "refused: the opponent has moved since, so your last move stands" in result.stdout
@@ -141,7 +120,7 @@ def test_undo_is_refused_between_people() -> None:
 def test_hint_names_a_legal_move_of_the_strongest_agent() -> None:
     from regalia.table.seating import strongest_agent
 
-    result = run("play", "duo-regna", "--seats", "human,random", "--seed", "4", input="hint\nquit\n")
+    result = against_a_bot(4, input="hint\nquit\n")
     assert result.exit_code == exits.ABANDONED
     hint = next(line for line in result.stdout.splitlines() if "hint (" in line)
     agent, move = hint.split("hint (", 1)[1].split("): ")
@@ -171,7 +150,7 @@ def test_a_bots_secret_choice_is_never_named_to_the_human() -> None:
 
 
 def test_the_end_of_input_leaves_the_game_without_a_traceback() -> None:
-    result = run("play", "duo-regna", "--seats", "human,random", "--seed", "1", input="a\n")
+    result = against_a_bot(1, input="a\n")
     assert result.exit_code == exits.ABANDONED
     assert "Game left unfinished (the input ended)" in result.stdout
     assert "Traceback" not in result.output
@@ -208,9 +187,7 @@ def test_news_names_a_move_only_as_far_as_the_board_shows_it() -> None:
 
 
 def test_save_without_a_name_goes_to_the_users_data_folder(tmp_path: Path) -> None:
-    result = run(
-        "play", "duo-regna", "--seats", "human,random", "--seed", "9", input="save\nquit\n", XDG_DATA_HOME=str(tmp_path)
-    )
+    result = against_a_bot(9, input="save\nquit\n", XDG_DATA_HOME=str(tmp_path))
     assert result.exit_code == exits.ABANDONED
     saved = list((tmp_path / "regalia" / "saves").glob("duo-regna-*.json"))
     assert len(saved) == 1 and f"saved to {saved[0]}" in " ".join(result.stdout.split())

@@ -50,7 +50,7 @@ def more_players() -> list[tuple[str, int]]:
 def test_backends_agree_at_chance_nodes_with_more_players(name: str, players: int) -> None:
     """Explicit chance with every other player count (fewer games each)."""
     options = {**EXPLICIT_CHANCE_OPTIONS[name], "players": players}
-    rust, ref = regalia.make(name, **options), regalia.make(name, backend="reference", **options)
+    rust, ref = backends(name, options)
     games = DIFF_GAMES or max(DEFAULT_GAMES.get(name, 200) // 8, 3)
     play_both(rust, ref, games, random.Random(f"{name} {players}"))
 
@@ -60,8 +60,7 @@ def test_regine_backends_agree_at_chance_nodes_for_every_seat_count(players: int
     """Regine with explicit chance for each seat count (a short game, to 12 points): the
     harness above, then every seat's information state and its key at chance nodes."""
     options = {"chance": "explicit", "players": players, "target": 12}
-    rust = regalia.make("regine", **options)  # type: ignore[arg-type]
-    ref = regalia.make("regine", backend="reference", **options)  # type: ignore[arg-type]
+    rust, ref = backends("regine", options)
     rnd = random.Random(f"regine explicit {players}")
     play_both(rust, ref, DIFF_GAMES or 2, rnd)
     r, p = rust.new_state(5), ref.new_state(5)
@@ -83,8 +82,7 @@ def test_regine_small_variant_backends_agree(chance: str) -> None:
     """The small Regine of docs/games/regine.md (a 9-card deck, no Phase 1, two Suits), both
     modes."""
     options = {"players": 2, "deck": [3, 0, 0, 0, 0, 0, 3, 3], "build_phase": False, "suits": 2, "chance": chance}
-    rust = regalia.make("regine", **options)  # type: ignore[arg-type]
-    ref = regalia.make("regine", backend="reference", **options)  # type: ignore[arg-type]
+    rust, ref = backends("regine", options)
     play_both(rust, ref, DIFF_GAMES or 20, random.Random(f"small regine {chance}"))
 
 
@@ -101,8 +99,7 @@ def test_duo_small_variants_backends_agree(deck: dict[str, Any], chance: str) ->
     """The small Duos of docs/games/duo.md (and a three-player one with Turbo-Jokers), whole
     games of many rounds to the target, both modes."""
     options = {**deck, "chance": chance}
-    rust = regalia.make("duo", **options)  # type: ignore[arg-type]
-    ref = regalia.make("duo", backend="reference", **options)  # type: ignore[arg-type]
+    rust, ref = backends("duo", options)
     play_both(rust, ref, DIFF_GAMES or 10, random.Random(f"small duo {deck} {chance}"))
 
 
@@ -119,9 +116,13 @@ def test_duo_small_variants_backends_agree(deck: dict[str, Any], chance: str) ->
 def test_duell_der_drachen_small_boards_backends_agree(board: dict[str, Any], chance: str) -> None:
     """Duell der Drachen's small boards (docs/games/duell-der-drachen.md), both modes."""
     options = {**board, "chance": chance}
-    rust = regalia.make("duell-der-drachen", **options)  # type: ignore[arg-type]
-    ref = regalia.make("duell-der-drachen", backend="reference", **options)  # type: ignore[arg-type]
+    rust, ref = backends("duell-der-drachen", options)
     play_both(rust, ref, DIFF_GAMES or 40, random.Random(f"small duell {board} {chance}"))
+
+
+def backends(name: str, options: dict[str, Any]) -> tuple[Any, Any]:
+    """Game ``name`` with ``options`` on the Rust backend and on the reference."""
+    return regalia.make(name, **options), regalia.make(name, backend="reference", **options)
 
 
 def play_both(rust: Any, ref: Any, games: int, rnd: random.Random) -> None:

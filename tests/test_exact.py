@@ -18,6 +18,7 @@ from regalia.agents.cfr_agent import CfrAgent
 from regalia.core.errors import GameTooLargeError, InvalidArgumentError
 from regalia.theory import exact, solver
 from regalia.theory.cfr import Policy, information_state_key, solve
+from tests.interrupt_helpers import interrupted
 
 pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python import policy as os_policy  # noqa: E402
@@ -316,19 +317,6 @@ print(policy.info["interrupted"], len(policy) == 328, 0 < policy.info["iteration
 
 
 def test_ctrl_c_returns_the_cfr_plus_policy_so_far() -> None:
-    import signal
-    import subprocess
-    import sys
-    import time
-
-    proc = subprocess.Popen([sys.executable, "-c", INTERRUPTED], stdout=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    assert proc.stdout.readline().strip() == "started"
-    time.sleep(2.5)  # past the tree's walk, inside the native run
-    proc.send_signal(signal.SIGINT)
-    try:
-        out, _ = proc.communicate(timeout=60)  # a billion iterations would take weeks
-    finally:
-        proc.kill()
-    assert proc.returncode == 0, out
+    code, out = interrupted(INTERRUPTED, 2.5)  # past the tree's walk, inside the native run
+    assert code == 0, out
     assert out.strip() == "True True True"

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import signal
-import subprocess
-import sys
-import time
+from tests.interrupt_helpers import interrupted
 
 SCRIPT = """
 import sys, regalia
@@ -20,14 +17,6 @@ except KeyboardInterrupt:
 
 
 def test_ctrl_c_stops_native_playouts() -> None:
-    proc = subprocess.Popen([sys.executable, "-c", SCRIPT], stdout=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    assert proc.stdout.readline().strip() == "started"
-    time.sleep(0.5)  # inside the native run
-    proc.send_signal(signal.SIGINT)
-    try:
-        out, _ = proc.communicate(timeout=60)  # a trillion games would take years
-    finally:
-        proc.kill()
-    assert proc.returncode == 3, out
+    code, out = interrupted(SCRIPT, 0.5)  # inside the native run
+    assert code == 3, out
     assert "3 games after the interrupt" in out

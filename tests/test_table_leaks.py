@@ -56,12 +56,12 @@ def matching_world(truth: Any, action: int, seat: int, rnd: random.Random) -> tu
     return None
 
 
-def positions(game: Any, rnd: random.Random) -> Iterator[tuple[Any, int]]:
-    """Positions along ``STARTS`` random games and the move played at each: ``MOVES`` checked
+def positions(game: Any, rnd: random.Random, starts: int = STARTS, moves: int = MOVES) -> Iterator[tuple[Any, int]]:
+    """Positions along ``starts`` random games and the move played at each: ``moves`` checked
     per game, up to ``SKIP`` moves passed over between two (to reach late positions)."""
-    for start in range(STARTS):
+    for start in range(starts):
         state = game.new_state(start)
-        for _ in range(MOVES):
+        for _ in range(moves):
             if state.is_terminal:
                 break
             action = rnd.choice(state.legal_actions())

@@ -78,18 +78,29 @@ def test_a_finished_game_restarts_at_once_from_its_next_seed() -> None:
     assert len(env.state((i + 1) % 3).history()) in (len(before[(i + 1) % 3].history()) + 1, 0)
 
 
+def stepped_alike(one: Any, other: Any, steps: int, seed: int) -> list[tuple[Any, ...]]:
+    """Resets two batches, then steps both ``steps`` times with the same random legal actions
+    (drawn from ``seed``), checking after each call that every array they return is the same:
+    what ``other`` returned, its reset first."""
+    rng = np.random.default_rng(seed)
+    a, b = one.reset(), other.reset()
+    returned = [b]
+    while True:
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+        if len(returned) > steps:
+            return returned
+        actions = random_actions(a[1], rng)
+        a, b = one.step(actions), other.step(actions)
+        returned.append(b)
+
+
 def test_threads_do_not_change_the_games() -> None:
     n = 700  # enough games for the batch to use several threads
     one = regalia.VectorEnv("duo-regna", n, seed=2, threads=1)
     many = regalia.VectorEnv("duo-regna", n, seed=2, threads=3)
     assert (one.threads, many.threads) == (1, 3)
-    a, b = one.reset(), many.reset()
-    rng = np.random.default_rng(3)
-    for _ in range(50):
-        for x, y in zip(a, b):
-            np.testing.assert_array_equal(x, y)
-        actions = random_actions(a[1], rng)
-        a, b = one.step(actions), many.step(actions)
+    stepped_alike(one, many, 50, seed=3)
     np.testing.assert_array_equal(one.seeds(), many.seeds())
 
 
@@ -165,14 +176,8 @@ def test_without_copies_every_call_fills_the_same_arrays_with_the_same_values() 
     fresh = regalia.VectorEnv("duo-regna", 5, seed=3)
     kept = regalia.VectorEnv("duo-regna", 5, seed=3, copy=False)
     assert fresh.copy and not kept.copy
-    a, b = fresh.reset(), kept.reset()
-    first = b
-    rng = np.random.default_rng(4)
-    for _ in range(150):
-        for x, y in zip(a, b):
-            np.testing.assert_array_equal(x, y)
-        actions = random_actions(a[1], rng)
-        a, b = fresh.step(actions), kept.step(actions)
+    first, *steps = stepped_alike(fresh, kept, 150, seed=4)
+    for b in steps:
         assert b[0] is first[0] and b[1] is first[1] and b[4] is first[2]
 
 

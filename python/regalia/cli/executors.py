@@ -3,11 +3,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 import typer
 
+from regalia.cli import exits
+from regalia.cli.console import screen
+from regalia.core.errors import RegaliaError
 from regalia.matches.executors import Executor, LocalExecutor, RayExecutor
+
+T = TypeVar("T")
 
 RayOpt = Annotated[
     bool,
@@ -38,3 +44,13 @@ def executor_of(ray: bool, address: str | None, workers: int) -> Executor:
     if not ray and address is None:
         return LocalExecutor(workers)
     return RayExecutor(address, workers=workers if workers > 1 else None)
+
+
+def run_games(run: Callable[..., T], ray: bool, address: str | None, workers: int, *args: Any, **kwargs: Any) -> T:
+    """``run(*args, **kwargs)`` (``regalia.simulate``, ``regalia.tournament``) on the executor
+    that ``--ray``, ``--ray-address`` and ``--workers`` ask for, with a progress bar where the
+    terminal shows one; a refusal ends the command with its message."""
+    try:
+        return run(*args, executor=executor_of(ray, address, workers), progress=screen().err.is_terminal, **kwargs)
+    except RegaliaError as e:
+        exits.fail(str(e))

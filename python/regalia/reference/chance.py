@@ -11,16 +11,21 @@ at a time from what is unseen.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
-from regalia.reference.options import Choice
+from regalia.reference.options import Choice, option
 
 #: The values of the option ``chance``.
 CHANCE_CHOICES = ("seeded", "explicit")
 #: Its type.
 ChanceMode = Literal["seeded", "explicit"]
-#: Its declaration's accepted values.
-CHANCE_ALLOWED = Choice(CHANCE_CHOICES)
+
+
+def chance_option(help: str) -> Any:
+    """Declares a game's option ``chance``: ``"seeded"`` (the default, and what saves from
+    before the option were played with) or ``"explicit"``; ``help`` says what each means in
+    that game."""
+    return option("seeded", Choice(CHANCE_CHOICES), help, saved_default="seeded")
 
 
 def draw_from_counts(counts: Iterable[tuple[int, int]]) -> list[tuple[int, float]]:

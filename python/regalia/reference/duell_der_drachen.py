@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from regalia.reference.base import GameInfo, Rules
 from regalia.reference.bits import count, iter_bits
-from regalia.reference.chance import CHANCE_ALLOWED, ChanceMode, draw_from_counts
+from regalia.reference.chance import ChanceMode, chance_option, draw_from_counts
 from regalia.reference.codec import U8, U64, Items, Maybe
 from regalia.reference.options import Integer, invalid, option, read
 from regalia.reference.rng import Rng
@@ -70,12 +70,9 @@ class DuellDerDrachenOptions:
         "face-down cards a player may have on the board in all",
         saved_default=MAX_FACE_DOWN,
     )
-    chance: ChanceMode = option(
-        "seeded",
-        CHANCE_ALLOWED,
+    chance: ChanceMode = chance_option(
         "'seeded' (cards are shuffled and drawn from the seed) "
         "or 'explicit' (each card dealt or drawn is a chance node)",
-        saved_default="seeded",
     )
 
 

@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from regalia.reference.base import GameInfo, Rules, winner_returns
 from regalia.reference.bits import count, iter_bits, nth_bit
-from regalia.reference.chance import CHANCE_ALLOWED, ChanceMode, draw_from_counts
+from regalia.reference.chance import ChanceMode, chance_option, draw_from_counts
 from regalia.reference.codec import U8, U32, Int32, Items, Maybe, Set128
 from regalia.reference.options import Boolean, Integer, invalid, option, read
 from regalia.reference.rng import Rng
@@ -102,11 +102,8 @@ class DuoOptions:
         "cards dealt to each player (the deck must hold players x hand_size + 3 cards)",
         saved_default=HAND_SIZE,
     )
-    chance: ChanceMode = option(
-        "seeded",
-        CHANCE_ALLOWED,
+    chance: ChanceMode = chance_option(
         "'seeded' (cards are drawn from the seed) or 'explicit' (each card dealt, turned or drawn is a chance node)",
-        saved_default="seeded",
     )
 
 

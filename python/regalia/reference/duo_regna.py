@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regalia.reference.base import GameInfo, Rules
-from regalia.reference.chance import CHANCE_ALLOWED, ChanceMode, draw_from_counts
+from regalia.reference.chance import ChanceMode, chance_option, draw_from_counts
 from regalia.reference.codec import U8, U16, U32, Items, Maybe
 from regalia.reference.options import Integer, IntegerList, invalid, option, read
 from regalia.reference.rng import Rng
@@ -53,12 +53,9 @@ class DuoRegnaOptions:
         Integer(1, 100_000),
         "stalemate guard: rounds before the game is decided on dragons, then the dragon's side",
     )
-    chance: ChanceMode = option(
-        "seeded",
-        CHANCE_ALLOWED,
+    chance: ChanceMode = chance_option(
         "'seeded' (the dragon pile is shuffled from the seed) "
         "or 'explicit' (each dragon card revealed is a chance node)",
-        saved_default="seeded",
     )
 
 

@@ -42,7 +42,7 @@ from regalia.core.cards.regine import (
     suit_points,
 )
 from regalia.reference.base import GameInfo, Rules, winner_returns
-from regalia.reference.chance import CHANCE_ALLOWED, ChanceMode, draw_from_counts
+from regalia.reference.chance import ChanceMode, chance_option, draw_from_counts
 from regalia.reference.codec import U8, U16, Items, Maybe
 from regalia.reference.options import Boolean, Choice, Integer, IntegerList, invalid, option, read
 from regalia.reference.rng import Rng
@@ -171,12 +171,9 @@ class RegineOptions:
         "play Phase 1 (building the hands); false: the hands go face down as dealt",
         saved_default=True,
     )
-    chance: ChanceMode = option(
-        "seeded",
-        CHANCE_ALLOWED,
+    chance: ChanceMode = chance_option(
         "'seeded' (cards are shuffled from the seed) or 'explicit' (each card dealt or drawn, "
         "each card a Herald turns and each card a Knight takes is a chance node)",
-        saved_default="seeded",
     )
 
 

@@ -46,7 +46,7 @@ from regalia.core.cards.regnum import (
 )
 from regalia.reference.base import GameInfo, Rules, winner_returns
 from regalia.reference.bits import count, iter_bits
-from regalia.reference.chance import CHANCE_ALLOWED, ChanceMode, draw_from_counts
+from regalia.reference.chance import ChanceMode, chance_option, draw_from_counts
 from regalia.reference.codec import U8, U16, U32, U64, Codec, Items, Maybe, Text
 from regalia.reference.options import Choice, Data, Integer, option, read
 from regalia.reference.rng import Rng
@@ -144,12 +144,9 @@ class RegnumOptions:
         # Saves from before this option were played with one more turn each.
         saved_default="one_each",
     )
-    chance: ChanceMode = option(
-        "seeded",
-        CHANCE_ALLOWED,
+    chance: ChanceMode = chance_option(
         "'seeded' (cards are shuffled and drawn from the seed) or 'explicit' (each castle, standard, "
         "character and resource card dealt, drawn or stolen is a chance node)",
-        saved_default="seeded",
     )
 
 
@@ -1202,17 +1199,7 @@ class Regnum(Rules[State, RegnumOptions]):
             return "a deck is empty but the end is not triggered"
         if ph != "tax" and s.decider != me:
             return "only a taxed player decides out of turn"
-        needs_char = ph in (
-            "pay",
-            "exchange",
-            "remove",
-            "steal",
-            "tax",
-            "draw2_discard",
-            "swap_take",
-            "swap_give",
-            "salvage",
-        )
+        needs_char = ph not in ("draw", "main", "over")  # a purchase's phases, as the engine checks
         if needs_char != (s.character is not None):
             return "the character being bought does not fit the phase"
         if ph != "pay" and (s.pay_step != 0 or s.pair_colour is not None):

@@ -9,7 +9,9 @@ use crate::interrupt::{interruptible, run_iterations};
 use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use regalia_engine::cfr::{build_tree, exploitability, BuildError, CfrPlus, Exploitability, Tree};
+use regalia_engine::cfr::{
+    build_tree, exploitability, BuildError, CfrPlus, Exploitability, PolicyTable, Tree,
+};
 use std::sync::Arc;
 
 pyo3::import_exception!(regalia.core.errors, GameTooLargeError);
@@ -156,11 +158,8 @@ impl PyGameTree {
         actions: PyReadonlyArray1<'py, u16>,
         probabilities: PyReadonlyArray1<'py, f32>,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let (k, c, a, p) = checked_table(&keys, &counts, &actions, &probabilities)?;
-        Ok(PyArray1::from_vec(
-            py,
-            self.inner.policy_from_table(k, c, a, p),
-        ))
+        let table = checked_table(&keys, &counts, &actions, &probabilities)?;
+        Ok(PyArray1::from_vec(py, self.inner.policy_from_table(table)))
     }
     /// The exact exploitability of ``policy`` (float64, aligned with the tree's actions):
     /// ``{"exploitability", "nash_conv", "best_response_values", "policy_values"}``,
@@ -309,11 +308,11 @@ pub fn tree_seeded_table_policy<'py>(
     actions: PyReadonlyArray1<'py, u16>,
     probabilities: PyReadonlyArray1<'py, f32>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let (k, c, a, p) = checked_table(&keys, &counts, &actions, &probabilities)?;
+    let table = checked_table(&keys, &counts, &actions, &probabilities)?;
     let inner = &tree.get().inner;
     Ok(PyArray1::from_vec(
         py,
-        inner.policy_from_seeded_table(k, c, a, p),
+        inner.policy_from_seeded_table(table),
     ))
 }
 
@@ -330,9 +329,6 @@ fn tree_seat(tree: &Tree, seat: i64) -> PyResult<usize> {
         })
 }
 
-/// A policy table as slices: keys, counts per key, actions and probabilities.
-type TableSlices<'a> = (&'a [u64], &'a [u16], &'a [u16], &'a [f32]);
-
 /// A policy table's arrays as slices, refused unless they are contiguous, its keys ascending
 /// and its actions and probabilities as many as its counts add up to.
 fn checked_table<'a>(
@@ -340,7 +336,7 @@ fn checked_table<'a>(
     counts: &'a PyReadonlyArray1<'_, u16>,
     actions: &'a PyReadonlyArray1<'_, u16>,
     probabilities: &'a PyReadonlyArray1<'_, f32>,
-) -> PyResult<TableSlices<'a>> {
+) -> PyResult<PolicyTable<'a>> {
     let bad = |_| InvalidArgumentError::new_err("the table's arrays must be contiguous");
     let (k, c, a, p) = (
         keys.as_slice().map_err(bad)?,
@@ -358,5 +354,10 @@ fn checked_table<'a>(
             "a table needs ascending keys, one count per key, and as many actions and probabilities as the counts add up to",
         ));
     }
-    Ok((k, c, a, p))
+    Ok(PolicyTable {
+        keys: k,
+        counts: c,
+        actions: a,
+        probs: p,
+    })
 }

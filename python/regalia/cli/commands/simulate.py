@@ -10,12 +10,10 @@ import typer
 from rich.table import Table
 
 import regalia
-from regalia.cli import exits
 from regalia.cli.console import emit_json, screen
-from regalia.cli.executors import RayAddressOpt, RayOpt, WorkersOpt, executor_of
+from regalia.cli.executors import RayAddressOpt, RayOpt, WorkersOpt, run_games
 from regalia.cli.params import GameArg, JsonOpt, NoColorOpt, OptionOpt
 from regalia.cli.players import bots_game
-from regalia.core.errors import RegaliaError
 from regalia.matches.simulations import Simulation
 
 EXAMPLES = [
@@ -73,19 +71,9 @@ def simulate(
     are played natively, much faster, and each row carries its game's own seed.
     """
     g, names = bots_game("simulate", game, seats, option, lambda players: ["random"] * players)
-    try:
-        summary = regalia.simulate(
-            g,
-            names,
-            games=games,
-            seed=seed,
-            out=out,
-            overwrite=overwrite,
-            executor=executor_of(ray, ray_address, workers),
-            progress=screen().err.is_terminal,
-        )
-    except RegaliaError as e:
-        exits.fail(str(e))
+    summary = run_games(
+        regalia.simulate, ray, ray_address, workers, g, names, games=games, seed=seed, out=out, overwrite=overwrite
+    )
     if as_json:
         emit_json(summary.as_json())
         return

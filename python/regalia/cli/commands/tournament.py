@@ -9,12 +9,10 @@ import typer
 from rich.table import Table
 
 import regalia
-from regalia.cli import exits
 from regalia.cli.console import emit_json, screen
-from regalia.cli.executors import RayAddressOpt, RayOpt, WorkersOpt, executor_of
+from regalia.cli.executors import RayAddressOpt, RayOpt, WorkersOpt, run_games
 from regalia.cli.params import GameArg, JsonOpt, NoColorOpt, OptionOpt
 from regalia.cli.players import bots_game, parse_seats
-from regalia.core.errors import RegaliaError
 
 EXAMPLES = [
     "regalia tournament duo-regna --agents rules,random -n 200",
@@ -51,17 +49,7 @@ def tournament(
     The results are the same whatever --workers, and on Ray (--ray, --ray-address).
     """
     g, names = bots_game("a tournament", game, agents, option, lambda players: parse_seats(agents))
-    try:
-        result = regalia.tournament(
-            g,
-            names,
-            games=games,
-            seed=seed,
-            executor=executor_of(ray, ray_address, workers),
-            progress=screen().err.is_terminal,
-        )
-    except RegaliaError as e:
-        exits.fail(str(e))
+    result = run_games(regalia.tournament, ray, ray_address, workers, g, names, games=games, seed=seed)
     if as_json:
         emit_json(result.to_dict())
         return

@@ -163,10 +163,10 @@ impl TensorOut for Digesting<'_> {
     }
 }
 
-/// Every seat's key while a game is played, updated after each action: fixed-size arrays,
-/// copied as they are (no allocation).
+/// Every seat's running key and the digest it absorbed last, in fixed-size arrays: what
+/// [`Tracker`] and [`SeededTracker`] both keep.
 #[derive(Clone, Copy, Debug)]
-pub struct Tracker {
+struct Keys {
     /// Each seat's key.
     keys: [u64; MAX_SEATS],
     /// The digest each seat's key absorbed last.
@@ -175,34 +175,70 @@ pub struct Tracker {
     seats: usize,
 }
 
+impl Keys {
+    /// Every seat of `game` at its starting key, nothing seen yet.
+    ///
+    /// # Panics
+    /// If the game has more than [`MAX_SEATS`] seats (no game has).
+    fn new<G: Game>(game: &G) -> Self {
+        let seats = game.num_players();
+        assert!(
+            seats <= MAX_SEATS,
+            "a key tracker holds at most {MAX_SEATS} seats"
+        );
+        let mut keys = [0; MAX_SEATS];
+        for (seat, key) in keys.iter_mut().enumerate().take(seats) {
+            *key = start(seat);
+        }
+        Keys {
+            keys,
+            seen: [0; MAX_SEATS],
+            seats,
+        }
+    }
+
+    /// `mover`'s own action, absorbed into its key (nothing when `mover` is no seat).
+    #[inline]
+    fn played(&mut self, mover: Seat, action: Action) {
+        if mover < self.seats {
+            self.keys[mover] = absorb(self.keys[mover], played(action));
+        }
+    }
+
+    /// Every seat's observation tensor in `state`, absorbed where it is new (every one when
+    /// `all`).
+    #[inline]
+    fn observe<G: Game>(&mut self, game: &G, state: &G::State, scratch: &mut Scratch, all: bool) {
+        for seat in 0..self.seats {
+            let d = scratch.digest(game, state, seat);
+            if all || d != self.seen[seat] {
+                self.keys[seat] = absorb(self.keys[seat], d);
+                self.seen[seat] = d;
+            }
+        }
+    }
+}
+
+/// Every seat's key while a game is played, updated after each action: fixed-size arrays,
+/// copied as they are (no allocation).
+#[derive(Clone, Copy, Debug)]
+pub struct Tracker(Keys);
+
 impl Tracker {
     /// The keys at `state`, the start of a game (every seat's first observation).
     ///
     /// # Panics
     /// If the game has more than [`MAX_SEATS`] seats (no game has).
     pub fn new<G: Game>(game: &G, state: &G::State, scratch: &mut Scratch) -> Self {
-        let seats = game.num_players();
-        assert!(
-            seats <= MAX_SEATS,
-            "a key tracker holds at most {MAX_SEATS} seats"
-        );
-        let mut t = Tracker {
-            keys: [0; MAX_SEATS],
-            seen: [0; MAX_SEATS],
-            seats,
-        };
-        for seat in 0..seats {
-            let d = scratch.digest(game, state, seat);
-            t.keys[seat] = absorb(start(seat), d);
-            t.seen[seat] = d;
-        }
-        t
+        let mut keys = Keys::new(game);
+        keys.observe(game, state, scratch, true);
+        Tracker(keys)
     }
 
     /// `seat`'s key now.
     #[inline]
     pub fn key(&self, seat: Seat) -> u64 {
-        self.keys[seat]
+        self.0.keys[seat]
     }
 
     /// Plays `action` by `mover` (any value that is not a seat at a chance node) in `state`
@@ -215,9 +251,9 @@ impl Tracker {
         action: Action,
         scratch: &mut Scratch,
     ) {
-        self.played(mover, action);
+        self.0.played(mover, action);
         game.apply(state, action);
-        self.observe(game, state, scratch);
+        self.0.observe(game, state, scratch, false);
     }
 
     /// [`Tracker::apply`], except that where the game ends the keys are left as they were:
@@ -230,30 +266,10 @@ impl Tracker {
         action: Action,
         scratch: &mut Scratch,
     ) {
-        self.played(mover, action);
+        self.0.played(mover, action);
         game.apply(state, action);
         if game.current_player(state).is_some() || game.is_chance_node(state) {
-            self.observe(game, state, scratch);
-        }
-    }
-
-    /// `mover`'s own action, absorbed into its key.
-    #[inline]
-    fn played(&mut self, mover: Seat, action: Action) {
-        if mover < self.seats {
-            self.keys[mover] = absorb(self.keys[mover], played(action));
-        }
-    }
-
-    /// Every seat's observation tensor in `state`, absorbed where it is new.
-    #[inline]
-    fn observe<G: Game>(&mut self, game: &G, state: &G::State, scratch: &mut Scratch) {
-        for seat in 0..self.seats {
-            let d = scratch.digest(game, state, seat);
-            if d != self.seen[seat] {
-                self.keys[seat] = absorb(self.keys[seat], d);
-                self.seen[seat] = d;
-            }
+            self.0.observe(game, state, scratch, false);
         }
     }
 }
@@ -308,12 +324,8 @@ pub type KeyBuild = BuildHasherDefault<KeyHasher>;
 /// run have the same seeded key: the seeded game never shows that order.
 #[derive(Clone, Copy, Debug)]
 pub struct SeededTracker {
-    /// Each seat's key.
-    keys: [u64; MAX_SEATS],
-    /// The digest each seat's key absorbed last.
-    seen: [u64; MAX_SEATS],
-    /// Seats in the game.
-    seats: usize,
+    /// Every seat's key.
+    keys: Keys,
     /// Whether the first decision (where the seeded game starts) has been reached.
     started: bool,
 }
@@ -324,20 +336,10 @@ impl SeededTracker {
     /// # Panics
     /// If the game has more than [`MAX_SEATS`] seats (no game has).
     pub fn new<G: Game>(game: &G, state: &G::State, scratch: &mut Scratch) -> Self {
-        let seats = game.num_players();
-        assert!(
-            seats <= MAX_SEATS,
-            "a key tracker holds at most {MAX_SEATS} seats"
-        );
         let mut t = SeededTracker {
-            keys: [0; MAX_SEATS],
-            seen: [0; MAX_SEATS],
-            seats,
+            keys: Keys::new(game),
             started: false,
         };
-        for seat in 0..seats {
-            t.keys[seat] = start(seat);
-        }
         if game.current_player(state).is_some() {
             t.observe(game, state, scratch);
         }
@@ -347,7 +349,7 @@ impl SeededTracker {
     /// `seat`'s key now.
     #[inline]
     pub fn key(&self, seat: Seat) -> u64 {
-        self.keys[seat]
+        self.keys.keys[seat]
     }
 
     /// Updates every seat's key after `mover` (any value that is not a seat at a chance node)
@@ -361,9 +363,7 @@ impl SeededTracker {
         action: Action,
         scratch: &mut Scratch,
     ) {
-        if mover < self.seats {
-            self.keys[mover] = absorb(self.keys[mover], played(action));
-        }
+        self.keys.played(mover, action);
         if game.current_player(state).is_some() {
             self.observe(game, state, scratch);
         }
@@ -372,13 +372,7 @@ impl SeededTracker {
     /// Every seat's observation tensor in `state`, absorbed where it is new (all of them at
     /// the first decision).
     fn observe<G: Game>(&mut self, game: &G, state: &G::State, scratch: &mut Scratch) {
-        for seat in 0..self.seats {
-            let d = scratch.digest(game, state, seat);
-            if !self.started || d != self.seen[seat] {
-                self.keys[seat] = absorb(self.keys[seat], d);
-                self.seen[seat] = d;
-            }
-        }
+        self.keys.observe(game, state, scratch, !self.started);
         self.started = true;
     }
 }

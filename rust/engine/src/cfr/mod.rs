@@ -21,4 +21,4 @@ pub use any::{build_tree, new_mccfr, DynMccfr};
 pub use best_response::{best_response, exploitability, principal_line, Exploitability};
 pub use cfr_plus::CfrPlus;
 pub use mccfr::{Counts, Mccfr, Method};
-pub use tree::{BuildError, TooLarge, Tree};
+pub use tree::{BuildError, PolicyTable, TooLarge, Tree};

@@ -406,41 +406,27 @@ impl Tree {
         p
     }
 
-    /// A policy aligned with the tree's information sets from a table (keys ascending, each
-    /// key's `counts` actions and probabilities in turn): at each information set the stored
-    /// probabilities of its legal actions, normalised; uniform where the table lacks the key
-    /// or gives no weight to any legal action (the `cfr` agent's rule).
-    pub fn policy_from_table(
-        &self,
-        keys: &[u64],
-        counts: &[u16],
-        actions: &[Action],
-        probs: &[f32],
-    ) -> Vec<f64> {
-        self.policy_by_keys(|i| self.sets[i].key, keys, counts, actions, probs)
+    /// A policy aligned with the tree's information sets from `table`: at each information
+    /// set the stored probabilities of its legal actions, normalised; uniform where the table
+    /// lacks the key or gives no weight to any legal action (the `cfr` agent's rule).
+    pub fn policy_from_table(&self, table: PolicyTable<'_>) -> Vec<f64> {
+        self.policy_by_keys(|i| self.sets[i].key, table)
     }
 
     /// [`Tree::policy_from_table`] for a table keyed as the game's seeded mode keys
     /// ([`Tree::seeded_keys`]): a policy trained on the seeded game, measured on this one.
-    pub fn policy_from_seeded_table(
-        &self,
-        keys: &[u64],
-        counts: &[u16],
-        actions: &[Action],
-        probs: &[f32],
-    ) -> Vec<f64> {
-        self.policy_by_keys(|i| self.seeded_keys[i], keys, counts, actions, probs)
+    pub fn policy_from_seeded_table(&self, table: PolicyTable<'_>) -> Vec<f64> {
+        self.policy_by_keys(|i| self.seeded_keys[i], table)
     }
 
     /// A table's policy, each information set `i` looked up by `key_of(i)`.
-    fn policy_by_keys(
-        &self,
-        key_of: impl Fn(usize) -> u64,
-        keys: &[u64],
-        counts: &[u16],
-        actions: &[Action],
-        probs: &[f32],
-    ) -> Vec<f64> {
+    fn policy_by_keys(&self, key_of: impl Fn(usize) -> u64, table: PolicyTable<'_>) -> Vec<f64> {
+        let PolicyTable {
+            keys,
+            counts,
+            actions,
+            probs,
+        } = table;
         let mut starts = Vec::with_capacity(keys.len());
         let mut at = 0usize;
         for &c in counts {
@@ -474,6 +460,20 @@ impl Tree {
         }
         out
     }
+}
+
+/// A policy table as slices: keys ascending, and each key's `counts` actions and
+/// probabilities in turn (as `Mccfr::averages` gives them).
+#[derive(Clone, Copy, Debug)]
+pub struct PolicyTable<'a> {
+    /// The information-set keys, ascending.
+    pub keys: &'a [u64],
+    /// How many actions each key has.
+    pub counts: &'a [u16],
+    /// Every key's actions in turn.
+    pub actions: &'a [Action],
+    /// Their probabilities.
+    pub probs: &'a [f32],
 }
 
 /// Knuth's estimate of the number of histories below `root`: the mean over `probes` random

@@ -476,8 +476,11 @@ impl Game for Regine {
                 },
             };
         }
-        let seat = |base: Action| (action - base) as usize;
         let effect = |kind: u8| CARD_NAMES[kind as usize];
+        let name_seat = |kind: u8, base: Action| NameSeat {
+            effect: effect(kind),
+            seat: (action - base) as usize,
+        };
         let target = |kind: u8, base: Action| TargetCard {
             effect: effect(kind),
             seat: (action - base) as usize / 4,
@@ -496,10 +499,7 @@ impl Game for Regine {
             CONFIRM_EXCHANGE => ConfirmExchange,
             NO_CHANGES => NoChanges,
             END_TURN => EndTurn,
-            PEASANT_SEAT..PEASANT_CARD => NameSeat {
-                effect: effect(PEASANT),
-                seat: seat(PEASANT_SEAT),
-            },
+            PEASANT_SEAT..PEASANT_CARD => name_seat(PEASANT, PEASANT_SEAT),
             PEASANT_CARD..ASSASSIN_AT => ShowCard {
                 effect: effect(PEASANT),
                 card: card(PEASANT_CARD),
@@ -510,10 +510,7 @@ impl Game for Regine {
                 effect: effect(HERALD),
                 take: action == HERALD_TAKE,
             },
-            KNIGHT_SEAT..PRINCESS_CARD => NameSeat {
-                effect: effect(KNIGHT),
-                seat: seat(KNIGHT_SEAT),
-            },
+            KNIGHT_SEAT..PRINCESS_CARD => name_seat(KNIGHT, KNIGHT_SEAT),
             PRINCESS_CARD..BET_PASS => Discard {
                 effect: effect(PRINCESS),
                 card: card(PRINCESS_CARD),
