@@ -2,10 +2,13 @@
 ``executable_path``; Playwright's own browser download is not used). A person plays a whole
 game of each of the five games by clicking against a bot, two browser contexts play one game
 as two people each seeing only their own hand, undo, a game resumed after a server restart,
-and a replay; the screenshots of each game's table go to docs/web/."""
+and a replay. Each game's table is photographed on the way: into a temporary folder, or with
+``REGALIA_WEB_SHOTS=docs/web`` into the pictures of the "Play in the browser" page (how they
+are made anew)."""
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 from collections.abc import Iterator
@@ -20,7 +23,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests 
 from tests.web_helpers import KEY, Server, start, token  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-SHOTS = Path(__file__).resolve().parent.parent / "docs" / "web"
+SHOTS_INTO = os.environ.get("REGALIA_WEB_SHOTS")
 pytestmark = [
     pytest.mark.skipif(CHROMIUM is None, reason="no chromium: apt-get install -y chromium (.ci/run installs it)"),
     pytest.mark.xdist_group("browser"),
@@ -73,14 +76,18 @@ GAMES = [("duo-regna", {}), ("duo", {"rounds": 1}), ("duell-der-drachen", {}), (
 
 
 @pytest.mark.parametrize("game, options", GAMES, ids=[g for g, _ in GAMES])
-def test_a_person_clicks_a_whole_game_against_a_bot(browser: Any, server: Server, game: str, options: Any) -> None:
+def test_a_person_clicks_a_whole_game_against_a_bot(
+    browser: Any, server: Server, game: str, options: Any, tmp_path: Path
+) -> None:
     with server.client() as c:
         (tok,) = start(c, game, ["human", "random"], seed=11, **options)
     page = page_of(browser, server, f"/t/{tok}")
     page.wait_for_selector("#picture svg")
     page.wait_for_function("document.body.dataset.turn === 'yes'")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{game}.png"))
+    shots = Path(SHOTS_INTO) if SHOTS_INTO else tmp_path
+    shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shots / f"{game}.png"))
+    assert (shots / f"{game}.png").stat().st_size > 0
     click_to_the_end(page, random.Random(game))
     assert page.locator("#ending").inner_text().strip()
     assert page.locator("#log li").count() > 0
