@@ -30,13 +30,14 @@ sizes, ``n`` and ``5 n`` games (``n`` is 40 for the Python loop and 400 for the 
 playouts unless ``--loop-games`` or ``--native-games`` says otherwise), in separate
 processes; the difference of the two counts over the difference of the steps is the cost of
 a step, with the interpreter's start-up, the imports and any first-call work cancelled out.
-What would make a count depend on time rather than work is held still: Python's hash seed is
-fixed, no bytecode is written during the counted runs (the checkout is compiled and every
-workload run once beforehand), and numpy's maths libraries get one thread (their idle workers
-spin). Run twice, the counts then differ by a few thousand instructions in a billion: about
-one instruction per step, where a step costs hundreds (native) or thousands (Python). The
-native playouts run on a helper thread while the calling thread wakes every 20 ms to look for
-Ctrl-C; those wake-ups are the rest of that difference.
+What would make a count depend on time rather than work is left out or held still: Python's
+hash seed is fixed, no bytecode is written during the counted runs (the checkout is compiled
+and every workload run once beforehand), numpy's maths libraries get one thread (their idle
+workers spin), and the native playouts count only the threads they play on (the calling
+thread meanwhile wakes every 20 ms to look for Ctrl-C, as often as the machine's load makes
+the run last: millions of instructions apart between two runs). Run twice, the Python loop's
+counts differ by a few thousand instructions in a billion (about one per step, where a step
+costs thousands) and the native playouts' not at all.
 
 The counts say how much work a step does, not how long it takes: a change that trades
 branches for arithmetic can do more instructions in less time (and a cache miss costs no more
@@ -220,6 +221,7 @@ def count(rev: Revision, name: str, workload: str, games: int, scratch: Path) ->
         "10",
         "valgrind",
         "--tool=callgrind",
+        "--separate-threads=yes",
         f"--callgrind-out-file={out}",
         sys.executable,
         "-c",
@@ -232,10 +234,20 @@ def count(rev: Revision, name: str, workload: str, games: int, scratch: Path) ->
     if done.returncode != 0:
         raise SystemExit(f"{rev.name} {name} {workload} {games}: failed\n{done.stderr[-3000:]}")
     steps = int(json.loads(done.stdout.strip().splitlines()[-1])["steps"])
-    totals = [line for line in out.read_text().splitlines() if line.startswith(("totals:", "summary:"))]
-    instructions = int(totals[-1].split()[1])
-    out.unlink()
-    return instructions, steps
+    # One file per thread, OUT-01 for the main thread. The native playouts run on threads of
+    # their own while the main thread waits and wakes every 20 ms to look for Ctrl-C: how often
+    # it wakes depends on time (on the machine's load), not on the work, so for them only the
+    # other threads count.
+    per_thread = {}
+    for file in out.parent.glob(f"{out.name}-*"):
+        totals = [line for line in file.read_text().splitlines() if line.startswith(("totals:", "summary:"))]
+        per_thread[int(file.name.rpartition("-")[2])] = int(totals[-1].split()[1])
+        file.unlink()
+    if workload == "native-playouts":
+        if len(per_thread) < 2:
+            raise SystemExit(f"{rev.name} {name}: the native playouts ran on no thread of their own")
+        del per_thread[1]
+    return sum(per_thread.values()), steps
 
 
 def measure(
