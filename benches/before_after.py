@@ -6,7 +6,7 @@ instructions (callgrind's ``Ir``) each spends per step, game by game:
 
     python benches/before_after.py                          # 93e2956 against HEAD
     python benches/before_after.py BEFORE AFTER             # any two revisions
-    python benches/before_after.py --write before_after.json
+    python benches/before_after.py --write                  # also docs/results/data/perf-before-after.json
     python benches/before_after.py -g duo -g regnum -w native-playouts
     python benches/before_after.py --cache DIR --jobs 1     # where builds live; one run at a time
 
@@ -46,19 +46,18 @@ instructions than a hit). Where the change is of that kind, time it too
 
 The table gives, per game and workload, the instructions per step before and after and the
 change; ``same games`` says whether both revisions played the very same number of steps
-(a change in a game's rules or random draws would make them differ). ``--write PATH`` saves
-the command, the date, the revisions and the rows as JSON.
+(a change in a game's rules or random draws would make them differ). ``--write [DIR]`` also
+writes the table's data file, ``perf-before-after`` (``benches/results_data.py``), with the
+two revisions, for ``docs/performance.md``.
 """
 
 from __future__ import annotations
 
 import argparse
 import concurrent.futures
-import datetime
 import hashlib
 import json
 import os
-import shlex
 import shutil
 import subprocess
 import sys
@@ -66,6 +65,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from results_data import Provenance, add_write_option, write  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_BEFORE = "93e2956"
@@ -317,8 +319,9 @@ def main(argv: list[str] | None = None) -> None:
         "--cache", type=Path, default=DEFAULT_CACHE, help=f"checkouts and builds (default {DEFAULT_CACHE})"
     )
     parser.add_argument("--jobs", type=int, default=2, help="callgrind runs at once (counts do not depend on it)")
-    parser.add_argument("--write", type=Path, metavar="PATH", help="also write the result as JSON")
+    add_write_option(parser)
     args = parser.parse_args(argv)
+    provenance = Provenance(argv)
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed")
     cache = args.cache.expanduser().resolve()
@@ -350,17 +353,20 @@ def main(argv: list[str] | None = None) -> None:
             )
     print(table(rows, before, after))
     if args.write:
-        record = {
-            "command": shlex.join(["python", "benches/before_after.py", *(sys.argv[1:] if argv is None else argv)]),
-            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "measure": "instructions per step (callgrind Ir), the larger run's count less the smaller's "
-            "over the steps between them",
-            "games": {w: [sizes[w], SCALE * sizes[w]] for w in workloads},
-            "revisions": {"before": before.describe(), "after": after.describe()},
-            "rows": rows,
-        }
-        args.write.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-        log(f"wrote {args.write}")
+        columns = ["game", "workload", "before", "after", "change", "same games"]
+        cells = [
+            [
+                r["game"],
+                r["workload"],
+                f"{r['before']:.1f}",
+                f"{r['after']:.1f}",
+                f"{r['change_pct']:+.1f}%",
+                "yes" if r["steps"]["before"] == r["steps"]["after"] else "no",
+            ]
+            for r in rows
+        ]
+        revisions = {"before": before.describe(), "after": after.describe()}
+        write(args.write, "perf-before-after", columns, cells, provenance, revisions=revisions)
 
 
 if __name__ == "__main__":

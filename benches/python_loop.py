@@ -3,6 +3,7 @@ nothing: the binding's own cost per step, game by game.
 
     python benches/python_loop.py                    # every game, five runs of 3 s each
     python benches/python_loop.py -g regnum --seconds 1 --runs 3
+    python benches/python_loop.py --write            # also docs/results/data/perf-python-loop.json
 
 The loop is ``while not s.is_terminal: s.apply(rng.choice(s.legal_actions()))`` over the
 random games of seeds ``0..games-1`` (the games of ``workloads.python_loop``). The do-nothing
@@ -15,7 +16,8 @@ in CPU time of the process (the machine may be shared), with the garbage collect
 A run plays the games over and over for ``--seconds``; the runs alternate between the real
 loop and the do-nothing one, game after game, and the table gives each game's median of
 ``--runs`` rates and the median of the per-run ratios (real / do-nothing: 1.0 means the
-binding costs no more than a no-op).
+binding costs no more than a no-op). ``--write [DIR]`` also writes that table's data file,
+``perf-python-loop`` (``benches/results_data.py``), for ``docs/performance.md``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from results_data import Provenance, add_write_option, write  # noqa: E402
 from workloads import GAMES, LOOP_GAMES, make  # noqa: E402
 
 
@@ -98,7 +101,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="length of one run (default 3)")
     parser.add_argument("--runs", type=int, default=5, help="runs of each loop per game (default 5)")
     parser.add_argument("--games", type=int, default=LOOP_GAMES, help=f"games per pass (default {LOOP_GAMES})")
+    add_write_option(parser)
     args = parser.parse_args()
+    provenance = Provenance()
     names = args.game or GAMES
     seeds = range(args.games)
     setups = {}
@@ -120,16 +125,25 @@ def main() -> None:
             got[name].append((rate(real, args.seconds), rate(null, args.seconds)))
     print(f"load average {os.getloadavg()[0]:.1f}; median of {args.runs} interleaved runs of {args.seconds:g} s (CPU)")
     print()
-    print("| game | steps/s | do-nothing steps/s | ratio | ratios of the runs |")
-    print("|---|---|---|---|---|")
+    columns = ["game", "steps/s", "do-nothing steps/s", "ratio", "ratios of the runs"]
+    rows = []
     for name, runs in got.items():
         ratios = [r / n for r, n in runs]
-        print(
-            f"| {name} | {statistics.median(r for r, _ in runs) / 1e6:.2f} M"
-            f" | {statistics.median(n for _, n in runs) / 1e6:.2f} M"
-            f" | {statistics.median(ratios):.2f}"
-            f" | {' '.join(f'{x:.2f}' for x in ratios)} |"
+        rows.append(
+            [
+                name,
+                f"{statistics.median(r for r, _ in runs) / 1e6:.2f} M",
+                f"{statistics.median(n for _, n in runs) / 1e6:.2f} M",
+                f"{statistics.median(ratios):.2f}",
+                " ".join(f"{x:.2f}" for x in ratios),
+            ]
         )
+    print("| " + " | ".join(columns) + " |")
+    print("|" + "---|" * len(columns))
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    if args.write:
+        write(args.write, "perf-python-loop", columns, rows, provenance)
 
 
 if __name__ == "__main__":
