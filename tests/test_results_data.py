@@ -4,25 +4,17 @@ its page's table, with the command, date and machine of the run under it."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from tests.test_docs_tables import docs_tables
+
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def docs_tables() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("docs_tables", ROOT / "benches" / "docs_tables.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def written(tmp_path: Path, *command: str) -> Path:
