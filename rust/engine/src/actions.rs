@@ -59,9 +59,7 @@ impl ActionSet {
     /// Whether the set is empty.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        // One OR over the words, not a search that stops at the first action: which word
-        // holds one changes from step to step, so a branch per word would be guessed wrong.
-        self.words.iter().fold(0, |m, &w| m | w) == 0
+        self.words.iter().all(|&w| w == 0)
     }
 
     /// The `n`-th smallest action of the set, if there is one.
