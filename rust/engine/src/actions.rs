@@ -107,19 +107,28 @@ pub struct ActionIter {
     base: usize,
 }
 
+impl ActionIter {
+    /// Starts on the next word that holds an action; false when none is left.
+    #[inline]
+    fn start_next_word(&mut self) -> bool {
+        if self.occupied == 0 {
+            return false;
+        }
+        let i = self.occupied.trailing_zeros() as usize;
+        self.occupied &= self.occupied - 1;
+        self.bits = self.words.get(i).copied().unwrap_or(0);
+        self.base = i * 64;
+        true
+    }
+}
+
 impl Iterator for ActionIter {
     type Item = Action;
 
     #[inline]
     fn next(&mut self) -> Option<Action> {
-        if self.bits == 0 {
-            if self.occupied == 0 {
-                return None;
-            }
-            let i = self.occupied.trailing_zeros() as usize;
-            self.occupied &= self.occupied - 1;
-            self.bits = self.words.get(i).copied().unwrap_or(0);
-            self.base = i * 64;
+        if self.bits == 0 && !self.start_next_word() {
+            return None;
         }
         let bit = self.bits.trailing_zeros() as usize;
         self.bits &= self.bits - 1;
@@ -141,13 +150,9 @@ impl Iterator for ActionIter {
                 self.bits &= self.bits - 1;
                 acc = f(acc, (self.base + bit) as Action);
             }
-            if self.occupied == 0 {
+            if !self.start_next_word() {
                 return acc;
             }
-            let i = self.occupied.trailing_zeros() as usize;
-            self.occupied &= self.occupied - 1;
-            self.bits = self.words.get(i).copied().unwrap_or(0);
-            self.base = i * 64;
         }
     }
 }
