@@ -25,7 +25,8 @@ package (``PYTHONPATH=<checkout>/python``), through the public ``regalia.make``,
 - ``native-playouts``: ``game.random_playouts(n, seed=0, threads=1)``, the engine's own
   random games (GIL released, no Python per step).
 
-Duo plays single rounds (``rounds=1``), as in the other benchmarks. Each workload runs at two
+Games are made as ``benches/workloads.py`` makes them (Duo in single rounds, as in every
+benchmark), and the Python loop is its ``python_loop``. Each workload runs at two
 sizes, ``n`` and ``5 n`` games (``n`` is 40 for the Python loop and 400 for the native
 playouts unless ``--loop-games`` or ``--native-games`` says otherwise), in separate
 processes; the difference of the two counts over the difference of the steps is the cost of
@@ -69,7 +70,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from results_data import Provenance, add_write_option, write  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
+BENCHES = Path(__file__).resolve().parent
+REPO = BENCHES.parent
 DEFAULT_BEFORE = "93e2956"
 DEFAULT_CACHE = Path.home() / ".cache" / "regalia" / "before-after"
 WORKLOADS = ("python-loop", "native-playouts")
@@ -81,23 +83,19 @@ THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 #: What decides the built extension: a revision with the same entries builds the same library.
 BUILD_INPUTS = ("rust", "Cargo.toml", "Cargo.lock", ".cargo", "docs/rules")
 
-#: One measured run, in the revision's own package. Arguments: game, workload, games. Prints
-#: the steps played as JSON. Written for every revision's API: where a revision lacks
-#: ``threads=`` on ``random_playouts``, it is called without (the engine then plays on one
-#: thread as well).
+#: One measured run, in the revision's own package, of this checkout's workloads
+#: (``benches/workloads.py``: the same games, options and loop for both revisions). Arguments:
+#: the benches folder, game, workload, games. Prints the steps played as JSON. Where a
+#: revision lacks ``threads=`` on ``random_playouts``, it is called without (the engine then
+#: plays on one thread as well).
 RUNNER = """
-import json, random, sys
-import regalia
-name, workload, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-game = regalia.make(name, **({"rounds": 1} if name == "duo" else {}))
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from workloads import make, python_loop
+name, workload, n = sys.argv[2], sys.argv[3], int(sys.argv[4])
+game = make(name)
 if workload == "python-loop":
-    steps = 0
-    for seed in range(n):
-        rng = random.Random(seed)
-        s = game.new_state(seed)
-        while not s.is_terminal:
-            s.apply(rng.choice(s.legal_actions()))
-            steps += 1
+    steps = python_loop(game, range(n))
 elif workload == "native-playouts":
     try:
         stats = game.random_playouts(n, seed=0, threads=1)
@@ -206,7 +204,7 @@ def prepare(rev: Revision, games: list[str] | None) -> list[str]:
     for name in names:
         for workload in WORKLOADS:
             subprocess.run(
-                [sys.executable, "-c", RUNNER, name, workload, "1"],
+                [sys.executable, "-c", RUNNER, str(BENCHES), name, workload, "1"],
                 env=run_env(rev, False),
                 check=True,
                 capture_output=True,
@@ -228,6 +226,7 @@ def count(rev: Revision, name: str, workload: str, games: int, scratch: Path) ->
         sys.executable,
         "-c",
         RUNNER,
+        str(BENCHES),
         name,
         workload,
         str(games),
