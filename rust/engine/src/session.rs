@@ -39,6 +39,10 @@ pub struct Session<G: Game> {
     beliefs: Arc<BeliefCache<G>>,
 }
 
+/// The most actions a new session makes room for in its history at once (512 bytes): a
+/// longer game grows it as it goes.
+const HISTORY_RESERVE: usize = 256;
+
 /// Beliefs built so far: per seat and belief, the filter after a prefix of a history.
 #[derive(Debug)]
 struct BeliefCache<G: Game>(Mutex<Vec<BeliefSoFar<G>>>);
@@ -126,10 +130,15 @@ fn normalize(text: &str) -> String {
 }
 
 impl<G: Game> Session<G> {
-    /// A new game from `seed`.
+    /// A new game from `seed`, its history's buffer made once for a whole game where the
+    /// game is short (up to [`HISTORY_RESERVE`] actions), so that no step of a playout
+    /// grows it.
     pub fn new(game: Arc<G>, seed: u64) -> Self {
         let state = game.new_state(Rng::new(seed));
-        Session::from_parts(game, state, Vec::new(), Some(seed))
+        let room = game
+            .max_history_len()
+            .map_or(HISTORY_RESERVE, |n| n.min(HISTORY_RESERVE));
+        Session::from_parts(game, state, Vec::with_capacity(room), Some(seed))
     }
 
     /// A session from its parts (a state reached by playing `history` from `seed`).

@@ -36,7 +36,7 @@ pub const MAX_STANDARDS: usize = 16;
 /// Most cards a cost may need.
 pub const MAX_SLOTS: usize = 8;
 /// Most `2=` icons in one cost.
-const MAX_PAIRS: usize = 2;
+pub(super) const MAX_PAIRS: usize = 2;
 /// Most resource cards in a set.
 pub const MAX_RESOURCES: usize = 128;
 const MIN_RESOURCES: usize = 20;

@@ -74,7 +74,7 @@ use cards::{
     PAIR_SECOND,
 };
 pub use payment::feasible;
-use payment::{Demand, Step, Supply};
+use payment::{held, Demand, Step, Supply, ALL_KINDS, NATURAL};
 use pile::Pile;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -179,14 +179,6 @@ pub struct Regnum {
 // ---- Cards and actions ----
 fn total(cards: &[u8; KINDS]) -> usize {
     cards.iter().map(|&c| c as usize).sum()
-}
-
-/// The kinds `cards` has a card of (bit k: kind k).
-fn held(cards: &[u8; KINDS]) -> u64 {
-    cards
-        .iter()
-        .enumerate()
-        .fold(0, |m, (k, &c)| m | u64::from(c > 0) << k)
 }
 
 /// The kind of the `r`-th card of `cards` (kinds in order; the last kind past the end): the

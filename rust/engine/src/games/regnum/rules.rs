@@ -215,21 +215,22 @@ impl Regnum {
         };
         let wild = self.wild(s);
         let step = Step::new(&hand, slots, at);
-        for k in iter_bits(held(&hand)) {
-            let colours: u8 = match slot {
-                ANY => 1 << lowest_colour(k),
-                PAIR_FIRST => 0b1111,
-                PAIR_SECOND => s.pair_colour.filter(|&c| c < 4).map_or(0, |c| 1 << c),
-                c @ 0..=3 => 1 << c,
-                _ => 0,
-            };
-            for c in iter_bits(colours as u64) {
-                // Weighed in full, without a branch on the cards.
-                let natural = KIND_MASK[k] >> c & 1 == 1;
-                let ok =
-                    (natural | wild) & step.leaves_payable(k, hand[k], c as u8, wild & natural);
-                out.insert_bits(PAY as usize + k * 4 + c, u64::from(ok));
+        let mut pay = |c: u8| {
+            for k in iter_bits(step.payers(c, NATURAL[c as usize % 4], wild).into()) {
+                out.insert(PAY + (4 * k) as Action + c as Action);
             }
+        };
+        match slot {
+            // Any card, as its lowest colour: each pays that naturally.
+            ANY => {
+                for k in iter_bits(step.payers(0, ALL_KINDS, wild).into()) {
+                    out.insert(PAY + (4 * k) as Action + lowest_colour(k) as Action);
+                }
+            }
+            PAIR_FIRST => (0..4).for_each(pay),
+            PAIR_SECOND => s.pair_colour.filter(|&c| c < 4).into_iter().for_each(pay),
+            c @ 0..=3 => pay(c),
+            _ => {}
         }
     }
 }
