@@ -469,9 +469,9 @@ impl Game for DuellDerDrachen {
             s.known[mover] &= !bit;
         }
         self.hand_over(s, m.territory, 1 - mover);
-        self.compare(s, m.territory, mover);
+        let took = self.compare(s, m.territory, mover);
         s.player = 1 - s.player;
-        self.end_of_move(s, mover);
+        self.end_of_move(s, mover, took);
     }
 
     // ---- Scoring ----
@@ -770,11 +770,15 @@ impl DuellDerDrachen {
         }
     }
 
-    /// The marker of `t` moves to the mover's side if her face-up strength is now greater.
-    fn compare(&self, s: &mut State, t: usize, mover: usize) {
-        if self.territory_strength(s, mover, t) > self.territory_strength(s, 1 - mover, t) {
+    /// The marker of `t` moves to the mover's side if her face-up strength is now greater (a
+    /// move is made before the final count, so only face-up cards count); returns whether.
+    fn compare(&self, s: &mut State, t: usize, mover: usize) -> bool {
+        let face_up = |seat: usize| self.strength(s.board[seat][t] & !s.face_down[seat], t);
+        let greater = face_up(mover) > face_up(1 - mover);
+        if greater {
             s.markers[t] = Some(mover as u8);
         }
+        greater
     }
 
     /// Both sides full: reveal, count, move the markers, decide.
@@ -801,8 +805,10 @@ impl DuellDerDrachen {
     }
 
     /// After a move: all markers win, a full board is counted, a stuck player loses.
-    fn end_of_move(&self, s: &mut State, mover: usize) {
-        if self.all_markers(s) == Some(mover as u8) {
+    /// `took`: whether the move took a marker. A running game never has all markers on one
+    /// side, so only then can they all be the mover's.
+    fn end_of_move(&self, s: &mut State, mover: usize, took: bool) {
+        if took && self.all_markers(s) == Some(mover as u8) {
             s.over = true;
             s.winner = Some(mover as u8);
             return;
