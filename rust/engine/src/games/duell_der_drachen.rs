@@ -66,6 +66,18 @@ pub const MAX_VALUES: usize = 12;
 pub const MAX_CARDS: usize = TERRITORIES * MAX_VALUES;
 /// Draws `determinize` tries before it keeps the hidden cards as they are.
 const MAX_TRIES: usize = 10_000;
+/// For each set `m` of one colour's values (bit i = the card of value i + 1): the sum of the
+/// values.
+static VALUE_SUMS: [u8; 1 << MAX_VALUES] = {
+    let mut sums = [0u8; 1 << MAX_VALUES];
+    let mut m = 1;
+    while m < sums.len() {
+        // The lowest card's value plus the sum of the others.
+        sums[m] = sums[m & (m - 1)] + m.trailing_zeros() as u8 + 1;
+        m += 1;
+    }
+    sums
+};
 
 // ---- Options ----
 declare_options! {
@@ -424,17 +436,18 @@ impl Game for DuellDerDrachen {
             set.insert_bits(0, s.deck);
             return set;
         }
-        let Some(seat) = self.current_player(s) else {
+        if s.over {
             return set;
-        };
-        let open = self.open_territories(s, seat);
+        }
+        let seat = s.player as usize;
+        let room = self.room(s, seat);
         let hand = s.hands[seat];
         // Face up: a card whose colour's territory is open (face-up ids are the card ids).
-        set.insert_bits(0, hand & self.cards_of_territories(open));
+        set.insert_bits(0, hand & room.face_up);
         // Face down: each card on any open territory, the card's run of ids at once.
-        if self.face_down_room(s, seat) {
+        if room.face_down {
             for card in iter_bits(hand) {
-                set.insert_bits(self.action(card, 0, true) as usize, open as u64);
+                set.insert_bits(self.action(card, 0, true) as usize, room.open as u64);
             }
         }
         set
@@ -456,9 +469,9 @@ impl Game for DuellDerDrachen {
             s.known[mover] &= !bit;
         }
         self.hand_over(s, m.territory, 1 - mover);
-        self.compare(s, m.territory, mover);
+        let took = self.compare(s, m.territory, mover);
         s.player = 1 - s.player;
-        self.end_of_move(s, mover);
+        self.end_of_move(s, mover, took);
     }
 
     // ---- Scoring ----
@@ -650,38 +663,48 @@ impl Game for DuellDerDrachen {
 }
 
 // ---- Legal moves ----
-impl DuellDerDrachen {
-    /// The territories in play where `seat` has room, as a bit mask.
-    fn open_territories(&self, s: &State, seat: usize) -> u32 {
-        let per_side = self.config.cards_per_side;
-        let open = (0..TERRITORIES).fold(0, |m, t| {
-            m | u32::from(count(s.board[seat][t]) < per_side) << t
-        });
-        open & ((1 << self.territories()) - 1)
-    }
+/// Where a seat may play, her hand aside.
+struct Room {
+    /// The territories in play with room on her side (bit `t`).
+    open: u32,
+    /// The cards of the open territories' colours: those she may play face up.
+    face_up: u64,
+    /// Whether she may still play a card face down.
+    face_down: bool,
+}
 
-    fn face_down_room(&self, s: &State, seat: usize) -> bool {
-        count(s.face_down[seat]) < self.config.face_down_limit
+impl Room {
+    /// Whether a seat with this room and `hand` could play a card.
+    fn any_move(&self, hand: u64) -> bool {
+        hand != 0 && self.open != 0 && (self.face_down || hand & self.face_up != 0)
+    }
+}
+
+impl DuellDerDrachen {
+    /// Where `seat` may play: one pass over her side of the board, without branches.
+    #[inline]
+    fn room(&self, s: &State, seat: usize) -> Room {
+        let (values, per_side) = (self.config.values, self.config.cards_per_side);
+        // Bit t of `open`, and bit t × values of `firsts` (the place of the colour's first
+        // card): territory t has room. Built from the last territory down.
+        let (mut open, mut firsts) = (0u32, 0u64);
+        for &cell in s.board[seat].iter().rev() {
+            let has_room = count(cell) < per_side;
+            open = open << 1 | u32::from(has_room);
+            firsts = firsts << values | u64::from(has_room);
+        }
+        // The colours' blocks of cards do not overlap: the product has no carries.
+        let face_up = firsts * ((1 << values) - 1);
+        Room {
+            open: open & ((1 << self.territories()) - 1),
+            face_up: face_up & self.all_cards(),
+            face_down: count(s.face_down[seat]) < self.config.face_down_limit,
+        }
     }
 
     /// Whether `seat` could play a card now.
     pub fn has_legal_move(&self, s: &State, seat: usize) -> bool {
-        let open = self.open_territories(s, seat);
-        if s.hands[seat] == 0 || open == 0 {
-            return false;
-        }
-        if self.face_down_room(s, seat) {
-            return true;
-        }
-        s.hands[seat] & self.cards_of_territories(open) != 0
-    }
-
-    /// The cards of the colours of the territories in the mask `open`.
-    fn cards_of_territories(&self, open: u32) -> u64 {
-        let open = open & ((1 << self.territories()) - 1);
-        (0..TERRITORIES).fold(0, |m, t| {
-            m | self.colour_cards(t) & 0u64.wrapping_sub(u64::from(open >> t & 1))
-        })
+        self.room(s, seat).any_move(s.hands[seat])
     }
 }
 
@@ -702,6 +725,7 @@ impl DuellDerDrachen {
 
     /// Where the card of the chance node `s` is goes, or `None` if `s` is no chance node:
     /// seat 0's hand, seat 1's, then each empty display place while the deck has cards.
+    #[inline]
     pub fn drawing_to(&self, s: &State) -> Option<DrawTo> {
         if !self.explicit() || s.over || s.deck == 0 {
             return None;
@@ -746,11 +770,15 @@ impl DuellDerDrachen {
         }
     }
 
-    /// The marker of `t` moves to the mover's side if her face-up strength is now greater.
-    fn compare(&self, s: &mut State, t: usize, mover: usize) {
-        if self.territory_strength(s, mover, t) > self.territory_strength(s, 1 - mover, t) {
+    /// The marker of `t` moves to the mover's side if her face-up strength is now greater (a
+    /// move is made before the final count, so only face-up cards count); returns whether.
+    fn compare(&self, s: &mut State, t: usize, mover: usize) -> bool {
+        let face_up = |seat: usize| self.strength(s.board[seat][t] & !s.face_down[seat], t);
+        let greater = face_up(mover) > face_up(1 - mover);
+        if greater {
             s.markers[t] = Some(mover as u8);
         }
+        greater
     }
 
     /// Both sides full: reveal, count, move the markers, decide.
@@ -777,13 +805,20 @@ impl DuellDerDrachen {
     }
 
     /// After a move: all markers win, a full board is counted, a stuck player loses.
-    fn end_of_move(&self, s: &mut State, mover: usize) {
-        if self.all_markers(s) == Some(mover as u8) {
+    /// `took`: whether the move took a marker. A running game never has all markers on one
+    /// side, so only then can they all be the mover's.
+    fn end_of_move(&self, s: &mut State, mover: usize, took: bool) {
+        if took && self.all_markers(s) == Some(mover as u8) {
             s.over = true;
             s.winner = Some(mover as u8);
-        } else if self.board_full(s) {
+            return;
+        }
+        let next = 1 - mover;
+        let room = self.room(s, next);
+        // A full board leaves the next seat no room: only then is it looked at.
+        if room.open == 0 && self.board_full(s) {
             self.count_finally(s);
-        } else if !self.has_legal_move(s, 1 - mover) {
+        } else if !room.any_move(s.hands[next]) {
             s.over = true;
             s.winner = Some(mover as u8);
         }
@@ -794,15 +829,16 @@ impl DuellDerDrachen {
 impl DuellDerDrachen {
     /// The total value of the cards of colour `t` among `cards`.
     fn strength(&self, cards: u64, t: usize) -> u32 {
-        // Bit i of `own`: the card of value i + 1 (at most 12 values). The sum of the values
-        // is the cards counted once, plus each bit of their places counted at its weight.
-        let own = (cards & self.colour_cards(t)) >> (t * self.config.values as usize);
-        let ones = |m: u64| (own & m).count_ones();
-        ones(!0) + ones(0xAAAA) + 2 * ones(0xCCCC) + 4 * ones(0xF0F0) + 8 * ones(0xFF00)
+        // Bit i of `own`: the card of value i + 1. At most 12 values: the last mask changes
+        // nothing but spares the bounds check.
+        let values = self.config.values as usize;
+        let own = (cards >> (t * values)) as usize & ((1 << values) - 1) & (VALUE_SUMS.len() - 1);
+        u32::from(VALUE_SUMS[own])
     }
 
     /// `seat`'s strength in territory `t`: face-up cards, or after the final count every card
     /// of the territory's colour.
+    #[inline]
     pub fn territory_strength(&self, s: &State, seat: usize, t: usize) -> u32 {
         let counted = if s.final_count {
             s.board[seat][t]
