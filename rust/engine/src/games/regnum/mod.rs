@@ -206,7 +206,7 @@ impl Regnum {
     /// does not have costs nothing, as [`Regnum::slots`] gives it no slots).
     fn buyable(&self, supply: &Supply, c: u8, wild: bool) -> bool {
         match self.costs.get(c as usize) {
-            Some(cost) => cost.is_some_and(|d| supply.pays(&d, wild)),
+            Some(cost) => cost.as_ref().is_some_and(|d| supply.pays(d, wild)),
             None => true,
         }
     }
