@@ -7,12 +7,13 @@ import multiprocessing
 import random
 import sys
 import threading
+import time
 from typing import Any
 
 import pytest
 
 import regalia
-from regalia.core.errors import InvalidArgumentError
+from regalia.core.errors import IllegalActionError, InvalidArgumentError
 
 
 def midgame(config: tuple[str, int], seed: int, steps: int = 7) -> Any:
@@ -114,6 +115,43 @@ def test_the_search_releases_the_gil() -> None:
         stop.set()
         t.join()
     assert ticks > 1000
+
+
+def test_a_state_being_searched_can_be_read_but_not_played_on() -> None:
+    """The search keeps the state borrowed while it runs without the GIL: another thread may
+    read it meanwhile, but ``apply`` raises ``RuntimeError`` and changes nothing."""
+    from regalia._core import information_state_key
+
+    state = regalia.make("duo-regna").new_state(1)
+    before, legal = state.history(), state.legal_actions()
+    found: dict[str, Any] = {}
+    search = threading.Thread(target=lambda: found.update(state.ismcts_search(iterations=10**12, time_limit=2.0)))
+    search.start()
+    try:
+        # An out-of-range action is refused as illegal before the search borrows the state,
+        # and as a borrow conflict once it has: neither plays anything.
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                state.apply(10**6)
+            except RuntimeError as e:
+                assert "Already borrowed" in str(e)
+                break
+            except IllegalActionError:
+                assert time.monotonic() < deadline, "the search never started"
+        with pytest.raises(RuntimeError, match="Already borrowed"):
+            state.apply(legal[0])
+        assert search.is_alive()
+        assert state.history() == before
+        assert state.legal_actions() == legal
+        assert not state.is_terminal
+        assert state == state.clone()
+        assert information_state_key(state, 0) == information_state_key(state.clone(), 0)
+    finally:
+        search.join()
+    assert found["action"] in legal
+    state.apply(legal[0])
+    assert state.history() == [*before, legal[0]]
 
 
 @pytest.mark.parametrize(

@@ -1,11 +1,13 @@
 //! Embeds every rules page (`docs/rules/GAME.md`, the one source of truth) in the extension,
-//! so that `regalia rules GAME` works from an installed wheel without a copy that could drift.
+//! so that `regalia rules GAME` works from an installed wheel without a copy that could drift;
+//! and sets PyO3's cfgs (`Py_GIL_DISABLED`, for `gil_cell`) for this crate.
 
 use std::fmt::Write as _;
 use std::path::Path;
 use std::{env, fs};
 
 fn main() {
+    pyo3_build_config::use_pyo3_cfgs();
     let manifest = env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     let rules_dir = Path::new(&manifest).join("../../docs/rules");
     println!("cargo:rerun-if-changed={}", rules_dir.display());

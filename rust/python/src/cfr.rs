@@ -17,7 +17,7 @@ pub fn information_state_key(state: &Bound<'_, PyAny>, seat: &Bound<'_, PyAny>) 
     let state = state.cast::<PyState>().map_err(|_| {
         InvalidArgumentError::new_err("information_state_key needs a regalia._core.State")
     })?;
-    state.borrow().information_state_key(seat)
+    state.get().information_state_key(seat)
 }
 
 /// A Monte Carlo CFR run over one game; its table grows with every ``run``.

@@ -6,6 +6,7 @@ mod convert;
 mod errors;
 mod exact;
 mod game;
+mod gil_cell;
 mod interrupt;
 mod opponents;
 mod solver;

@@ -2,6 +2,7 @@
 
 use crate::convert::{count_arg, int_arg, json_to_py, seed_arg};
 use crate::errors::{guard, not_contiguous, IllegalActionError, InvalidArgumentError};
+use crate::gil_cell::GilCell;
 use crate::interrupt::interruptible;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::ffi;
@@ -21,61 +22,71 @@ use std::time::Duration;
 pub const CHANCE_PLAYER: i64 = -1;
 
 /// A game position. Mutated only by ``apply``; everything else reads.
-#[pyclass(name = "State", module = "regalia._core")]
+///
+/// Frozen, so PyO3 keeps no atomic borrow flag: the position is borrowed through its
+/// [`GilCell`] instead, shared to read and exclusively by ``apply``, as PyO3 would.
+#[pyclass(name = "State", module = "regalia._core", frozen)]
 pub struct PyState {
     game: Arc<dyn DynGame>,
-    inner: Box<dyn DynState>,
+    inner: GilCell<Box<dyn DynState>>,
 }
 
 impl PyState {
     /// Wraps an engine state.
     pub fn new(game: Arc<dyn DynGame>, inner: Box<dyn DynState>) -> Self {
-        PyState { game, inner }
-    }
-
-    /// An action id argument (`IllegalActionError` for anything else). An int is taken as
-    /// it is: the action space's size, for the message, is looked up only on an error, since
-    /// every move of a Python loop passes here.
-    fn action(&self, action: &Bound<'_, PyAny>) -> PyResult<i64> {
-        if !action.is_instance_of::<PyBool>() {
-            if let Ok(a) = action.extract::<i64>() {
-                return Ok(a);
-            }
+        PyState {
+            game,
+            inner: GilCell::new(inner),
         }
-        int_arg(
-            action,
-            "action",
-            IllegalActionError::new_err,
-            Some(self.inner.num_actions()),
-        )
-    }
-
-    fn seat(&self, seat: &Bound<'_, PyAny>) -> PyResult<i64> {
-        int_arg(
-            seat,
-            "seat",
-            InvalidArgumentError::new_err,
-            Some(self.inner.num_players()),
-        )
     }
 
     /// ``seat``'s perfect-recall information state as a compact 64-bit key (for
     /// ``regalia._core.information_state_key``).
     pub fn information_state_key(&self, seat: &Bound<'_, PyAny>) -> PyResult<u64> {
-        let seat = self.seat(seat)?;
-        guard(|| self.inner.information_state_key(seat))
+        let state = self.inner.borrow(seat.py())?;
+        let seat = seat_arg(&**state, seat)?;
+        guard(|| state.information_state_key(seat))
     }
 
-    /// Checks the search arguments, then searches with the GIL released.
+    /// Checks the search arguments, then searches with the GIL released. The state stays
+    /// borrowed (``apply`` refused) until the search is over.
     fn search(&self, py: Python<'_>, args: SearchArgs<'_, '_>) -> PyResult<IsmctsResult> {
+        let state = self.inner.borrow(py)?;
         let config = args.config()?;
-        let inner = &self.inner;
+        let inner = &**state;
         interruptible(py, |stop| {
             inner.ismcts(&config, stop)?.ok_or_else(|| {
                 Error::InvalidArgument("the game is over: there is nothing to search".into())
             })
         })
     }
+}
+
+/// An action id argument for `state` (`IllegalActionError` for anything else). An int is
+/// taken as it is: the action space's size, for the message, is looked up only on an error,
+/// since every move of a Python loop passes here.
+fn action_arg(state: &dyn DynState, action: &Bound<'_, PyAny>) -> PyResult<i64> {
+    if !action.is_instance_of::<PyBool>() {
+        if let Ok(a) = action.extract::<i64>() {
+            return Ok(a);
+        }
+    }
+    int_arg(
+        action,
+        "action",
+        IllegalActionError::new_err,
+        Some(state.num_actions()),
+    )
+}
+
+/// A seat argument for `state` (`InvalidArgumentError` for anything but one of its seats).
+fn seat_arg(state: &dyn DynState, seat: &Bound<'_, PyAny>) -> PyResult<i64> {
+    int_arg(
+        seat,
+        "seat",
+        InvalidArgumentError::new_err,
+        Some(state.num_players()),
+    )
 }
 
 /// One of a search option's named values (`default` when not given); anything else is refused
@@ -222,50 +233,52 @@ impl PyState {
     /// The seat to decide, ``-1`` at a chance node (OpenSpiel's ``PlayerId.CHANCE``), or
     /// ``None`` once the game is over.
     #[getter]
-    fn current_player(&self) -> Option<i64> {
-        if self.inner.is_chance_node() {
-            return Some(CHANCE_PLAYER);
+    fn current_player(&self, py: Python<'_>) -> PyResult<Option<i64>> {
+        let state = self.inner.borrow(py)?;
+        if state.is_chance_node() {
+            return Ok(Some(CHANCE_PLAYER));
         }
-        self.inner.current_player().map(|p| p as i64)
+        Ok(state.current_player().map(|p| p as i64))
     }
     /// Whether the next step is a chance outcome to apply (``chance="explicit"``).
     #[getter]
-    fn is_chance_node(&self) -> bool {
-        self.inner.is_chance_node()
+    fn is_chance_node(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self.inner.borrow(py)?.is_chance_node())
     }
     /// At a chance node, each possible outcome with its probability, sorted by outcome;
     /// elsewhere an ``InvalidArgumentError`` saying why.
-    fn chance_outcomes(&self) -> PyResult<Vec<(Action, f64)>> {
-        guard(|| self.inner.chance_outcomes())
+    fn chance_outcomes(&self, py: Python<'_>) -> PyResult<Vec<(Action, f64)>> {
+        let state = self.inner.borrow(py)?;
+        guard(|| state.chance_outcomes())
     }
     /// Whether the game is over.
     #[getter]
-    fn is_terminal(&self) -> bool {
-        self.inner.is_terminal()
+    fn is_terminal(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self.inner.borrow(py)?.is_terminal())
     }
     /// The game's id.
     #[getter]
-    fn game_name(&self) -> &'static str {
-        self.inner.game_name()
+    fn game_name(&self, py: Python<'_>) -> PyResult<&'static str> {
+        Ok(self.inner.borrow(py)?.game_name())
     }
     /// Number of seats.
     #[getter]
-    fn num_players(&self) -> usize {
-        self.inner.num_players()
+    fn num_players(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.inner.borrow(py)?.num_players())
     }
     /// Size of the action space.
     #[getter]
-    fn num_actions(&self) -> usize {
-        self.inner.num_actions()
+    fn num_actions(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.inner.borrow(py)?.num_actions())
     }
     /// The seed the game started from (``None`` for a determinized state).
     #[getter]
-    fn seed(&self) -> Option<u64> {
-        self.inner.seed()
+    fn seed(&self, py: Python<'_>) -> PyResult<Option<u64>> {
+        Ok(self.inner.borrow(py)?.seed())
     }
     /// The legal actions, sorted (empty once the game is over).
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        action_list(py, self.inner.legal_actions())
+        action_list(py, self.inner.borrow(py)?.legal_actions())
     }
     /// A numpy bool array of ``num_actions``, true at the legal actions; with ``out`` (a
     /// C-contiguous bool array of that size) it is written there and returned.
@@ -275,8 +288,10 @@ impl PyState {
         py: Python<'py>,
         out: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let n = self.inner.num_actions();
-        let legal = self.inner.legal_actions();
+        let (n, legal) = {
+            let state = self.inner.borrow(py)?;
+            (state.num_actions(), state.legal_actions())
+        };
         let mut mask = [false; MAX_ACTIONS];
         for a in legal.iter() {
             if let Some(m) = mask.get_mut(a as usize) {
@@ -303,36 +318,41 @@ impl PyState {
         Ok(array.clone())
     }
     /// Plays ``action``; an illegal one raises ``IllegalActionError`` and changes nothing.
-    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let a = self.action(action)?;
-        guard(|| self.inner.apply(a))
+    fn apply(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut state = self.inner.borrow_mut(py)?;
+        let a = action_arg(&**state, action)?;
+        guard(|| state.apply(a))
     }
     /// An independent copy.
-    fn clone(&self) -> PyState {
-        PyState::new(self.game.clone(), self.inner.clone_box())
+    fn clone(&self, py: Python<'_>) -> PyResult<PyState> {
+        let state = self.inner.borrow(py)?;
+        Ok(PyState::new(self.game.clone(), state.clone_box()))
     }
-    fn __copy__(&self) -> PyState {
-        self.clone()
+    /// An independent copy (``copy.copy``).
+    fn __copy__(&self, py: Python<'_>) -> PyResult<PyState> {
+        self.clone(py)
     }
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyState {
-        self.clone()
+    /// An independent copy (``copy.deepcopy``).
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyResult<PyState> {
+        self.clone(py)
     }
     /// Per-seat returns (all zero until the end).
-    fn returns(&self) -> Vec<f64> {
-        self.inner.returns()
+    fn returns(&self, py: Python<'_>) -> PyResult<Vec<f64>> {
+        Ok(self.inner.borrow(py)?.returns())
     }
     /// Per-seat game points.
-    fn scores(&self) -> Vec<i64> {
-        self.inner.scores()
+    fn scores(&self, py: Python<'_>) -> PyResult<Vec<i64>> {
+        Ok(self.inner.borrow(py)?.scores())
     }
     /// Every action played since the start.
-    fn history(&self) -> Vec<Action> {
-        self.inner.history().to_vec()
+    fn history(&self, py: Python<'_>) -> PyResult<Vec<Action>> {
+        Ok(self.inner.borrow(py)?.history().to_vec())
     }
     /// The readable name of ``action``.
-    fn action_name(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
-        let a = self.action(action)?;
-        guard(|| self.inner.action_name(a))
+    fn action_name(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let state = self.inner.borrow(py)?;
+        let a = action_arg(&**state, action)?;
+        guard(|| state.action_name(a))
     }
     /// What ``action`` means, as a dict tagged by ``"kind"`` (see ``regalia.actions``).
     fn action_info<'py>(
@@ -340,16 +360,20 @@ impl PyState {
         py: Python<'py>,
         action: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let a = self.action(action)?;
-        let v = guard(|| self.inner.action_info(a))?;
+        let v = {
+            let state = self.inner.borrow(py)?;
+            let a = action_arg(&**state, action)?;
+            guard(|| state.action_info(a))?
+        };
         json_to_py(py, &v)
     }
     /// The action called ``text`` (exact name, or a unique prefix of a legal one).
-    fn parse_action(&self, text: &Bound<'_, PyAny>) -> PyResult<Action> {
+    fn parse_action(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Action> {
+        let state = self.inner.borrow(py)?;
         let text: String = text
             .extract()
             .map_err(|_| IllegalActionError::new_err("an action name must be a str"))?;
-        guard(|| self.inner.parse_action(&text))
+        guard(|| state.parse_action(&text))
     }
     /// Exactly what ``seat`` may see, as plain Python data.
     fn observation<'py>(
@@ -357,8 +381,11 @@ impl PyState {
         py: Python<'py>,
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let seat = self.seat(seat)?;
-        let v = guard(|| self.inner.observation(seat))?;
+        let v = {
+            let state = self.inner.borrow(py)?;
+            let seat = seat_arg(&**state, seat)?;
+            guard(|| state.observation(seat))?
+        };
         json_to_py(py, &v)
     }
     /// What ``seat`` may see as a float32 array of ``game.observation_shape``; with ``out``
@@ -370,7 +397,8 @@ impl PyState {
         seat: &Bound<'py, PyAny>,
         out: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
-        let seat = self.seat(seat)?;
+        let state = self.inner.borrow(py)?;
+        let seat = seat_arg(&**state, seat)?;
         let array = match out {
             Some(a) if !a.is_none() => a
                 .cast_into::<PyArrayDyn<f32>>()
@@ -379,7 +407,7 @@ impl PyState {
                 let array = PyArrayDyn::<f32>::zeros(py, self.game.observation_shape(), false);
                 // SAFETY: the array was just created and nothing else can see it yet.
                 let buf = unsafe { array.as_slice_mut() }.map_err(not_contiguous)?;
-                guard(|| self.inner.observation_tensor(seat, buf))?;
+                guard(|| state.observation_tensor(seat, buf))?;
                 return Ok(array);
             }
         };
@@ -390,15 +418,21 @@ impl PyState {
             let buf = rw
                 .as_slice_mut()
                 .map_err(|_| InvalidArgumentError::new_err("out must be C-contiguous"))?;
-            guard(|| self.inner.observation_tensor(seat, buf))?;
+            guard(|| state.observation_tensor(seat, buf))?;
         }
         Ok(array)
     }
     /// A full state consistent with what ``seat`` has seen, hidden cards resampled from ``seed``.
-    fn determinize(&self, seat: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<PyState> {
-        let seat = self.seat(seat)?;
+    fn determinize(
+        &self,
+        py: Python<'_>,
+        seat: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+    ) -> PyResult<PyState> {
+        let state = self.inner.borrow(py)?;
+        let seat = seat_arg(&**state, seat)?;
         let seed = seed_arg(seed)?;
-        let d = guard(|| self.inner.determinize(seat, seed))?;
+        let d = guard(|| state.determinize(seat, seed))?;
         Ok(PyState::new(self.game.clone(), d))
     }
     /// ISMCTS for the seat to move, from only what that seat may know: every iteration
@@ -499,38 +533,48 @@ impl PyState {
         solver.call_method1("policy", (slf,))
     }
     /// The saved form (JSON text), generator included: ``game.state_from_json`` reads it.
-    fn to_json(&self) -> String {
-        self.inner.to_json()
+    fn to_json(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(self.inner.borrow(py)?.to_json())
     }
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<PyState>()
-            .is_ok_and(|o| o.borrow().inner.same_as(&*self.inner))
+    /// The same position (game, options and history) as ``other``, a ``State``.
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let Ok(other) = other.cast::<PyState>() else {
+            return Ok(false);
+        };
+        let (mine, theirs) = (self.inner.borrow(py)?, other.get().inner.borrow(py)?);
+        Ok(theirs.same_as(&**mine))
     }
-    fn __repr__(&self) -> String {
-        let who = match self.inner.current_player() {
+    /// The game, how many actions were played and who is to act.
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let state = self.inner.borrow(py)?;
+        let who = match state.current_player() {
             Some(p) => format!("seat {p} to act"),
-            None if self.inner.is_chance_node() => "a chance node".into(),
+            None if state.is_chance_node() => "a chance node".into(),
             None => "over".into(),
         };
-        format!(
+        Ok(format!(
             "<State {} after {} actions, {who}>",
-            self.inner.game_name(),
-            self.inner.history().len()
-        )
+            state.game_name(),
+            state.history().len()
+        ))
     }
     /// Pickles through the JSON save format.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         Ok((
             py.import("regalia._core")?.getattr("load_state")?,
-            (self.inner.to_json(),),
+            (self.inner.borrow(py)?.to_json(),),
         ))
     }
     /// ``seat``'s perfect-recall information state as text: ``seat N``, then what it saw
     /// (each new observation, as JSON) and what it played, one a line, from the start.
-    fn information_state_string(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
-        let seat = self.seat(seat)?;
-        guard(|| self.inner.information_state_string(seat))
+    fn information_state_string(
+        &self,
+        py: Python<'_>,
+        seat: &Bound<'_, PyAny>,
+    ) -> PyResult<String> {
+        let state = self.inner.borrow(py)?;
+        let seat = seat_arg(&**state, seat)?;
+        guard(|| state.information_state_string(seat))
     }
     /// The same as a float32 array of ``game.information_state_shape(slots)``: the count of
     /// older entries left out, then the newest ``slots`` entries of the record
@@ -542,10 +586,11 @@ impl PyState {
         seat: &Bound<'py, PyAny>,
         slots: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let seat = self.seat(seat)?;
+        let state = self.inner.borrow(py)?;
+        let seat = seat_arg(&**state, seat)?;
         let slots = slots_arg(slots, &*self.game)?;
         let mut out = vec![0.0; self.game.information_state_size(slots)];
-        guard(|| self.inner.information_state_tensor(seat, &mut out))?;
+        guard(|| state.information_state_tensor(seat, &mut out))?;
         Ok(PyArray1::from_vec(py, out))
     }
 }
