@@ -13,8 +13,9 @@ deque, ``legal_actions()`` copies the next recorded list, ``apply`` pops the mov
 the deque. States and generators are made before the clock starts: only the loop is timed,
 in CPU time of the process (the machine may be shared), with the garbage collector off.
 
-A run plays the games over and over for ``--seconds``; the runs alternate between the real
-loop and the do-nothing one, game after game, and the table gives each game's median of
+A run plays the games over and over for ``--seconds`` of each loop, the real one and the
+do-nothing one taking turns every tenth of a second (so that both meet the same moments of a
+shared machine); runs go game after game, and the table gives each game's median of
 ``--runs`` rates and the median of the per-run ratios (real / do-nothing: 1.0 means the
 binding costs no more than a no-op). ``--write [DIR]`` also writes that table's data file,
 ``perf-python-loop`` (``benches/results_data.py``), for ``docs/performance.md``.
@@ -56,6 +57,9 @@ class NullState(deque):  # type: ignore[type-arg]
 
 Recorded = list[tuple[list[list[int]], list[int]]]
 
+#: CPU seconds of one loop before the other takes its turn within a run.
+SLICE = 0.1
+
 
 def record(game: Any, seeds: range) -> Recorded:
     """Each game's legal lists, step by step, and its moves."""
@@ -82,8 +86,8 @@ def loop(starts: list[tuple[Any, random.Random]]) -> int:
     return steps
 
 
-def rate(make_starts: Callable[[], list[tuple[Any, random.Random]]], seconds: float) -> float:
-    """Steps per CPU second of :func:`loop`, played over and over for about ``seconds``."""
+def rate(make_starts: Callable[[], list[tuple[Any, random.Random]]], seconds: float) -> tuple[int, float]:
+    """Steps and CPU seconds of :func:`loop`, played over and over for about ``seconds``."""
     steps, spent = 0, 0.0
     while spent < seconds:
         starts = make_starts()
@@ -92,7 +96,25 @@ def rate(make_starts: Callable[[], list[tuple[Any, random.Random]]], seconds: fl
         steps += loop(starts)
         spent += time.process_time() - t
         gc.enable()
-    return steps / spent
+    return steps, spent
+
+
+def paired_rates(
+    real: Callable[[], list[tuple[Any, random.Random]]],
+    null: Callable[[], list[tuple[Any, random.Random]]],
+    seconds: float,
+) -> tuple[float, float]:
+    """Steps per CPU second of the real loop and of the do-nothing one, each played for
+    about ``seconds`` in slices of :data:`SLICE` taken by turns, so that both meet the same
+    moments of a shared machine."""
+    loops = (real, null)
+    steps, spent = [0, 0], [0.0, 0.0]
+    while min(spent) < seconds:
+        for i, make_starts in enumerate(loops):
+            n, t = rate(make_starts, SLICE)
+            steps[i] += n
+            spent[i] += t
+    return steps[0] / spent[0], steps[1] / spent[1]
 
 
 def main() -> None:
@@ -122,7 +144,7 @@ def main() -> None:
     got: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
     for _ in range(args.runs):
         for name, (real, null) in setups.items():
-            got[name].append((rate(real, args.seconds), rate(null, args.seconds)))
+            got[name].append(paired_rates(real, null, args.seconds))
     print(f"load average {os.getloadavg()[0]:.1f}; median of {args.runs} interleaved runs of {args.seconds:g} s (CPU)")
     print()
     columns = ["game", "steps/s", "do-nothing steps/s", "ratio", "ratios of the runs"]

@@ -78,6 +78,12 @@ impl ActionSet {
         None
     }
 
+    /// The set as bits, 64 actions a word (bit `b` of word `w`: action `64 * w + b`).
+    #[inline]
+    pub fn words(&self) -> &[u64; MAX_ACTIONS / 64] {
+        &self.words
+    }
+
     /// The actions in ascending order.
     pub fn iter(&self) -> ActionIter {
         let occupied = self

@@ -597,34 +597,37 @@ impl PyState {
 
 /// Every action id as a Python int, made once: a legal list shares them, where CPython would
 /// make a new int object for each id above its small-int cache (256) at every call.
-fn action_ints(py: Python<'_>) -> &[Py<PyInt>] {
-    static INTS: PyOnceLock<Vec<Py<PyInt>>> = PyOnceLock::new();
-    INTS.get_or_init(py, || {
-        (0..MAX_ACTIONS)
-            .map(|a| PyInt::new(py, a).unbind())
-            .collect()
-    })
+fn action_ints(py: Python<'_>) -> &[Py<PyInt>; MAX_ACTIONS] {
+    static INTS: PyOnceLock<[Py<PyInt>; MAX_ACTIONS]> = PyOnceLock::new();
+    INTS.get_or_init(py, || std::array::from_fn(|a| PyInt::new(py, a).unbind()))
 }
 
 /// `actions` as a new Python list of the shared ints of [`action_ints`], made at its
 /// length and filled in place (the hot path of every Python loop over a game).
 fn action_list(py: Python<'_>, actions: ActionSet) -> PyResult<Bound<'_, PyList>> {
     let ints = action_ints(py);
-    let len = actions.len();
+    let words = actions.words();
+    let len: u32 = words.iter().map(|w| w.count_ones()).sum();
     // SAFETY: `PyList_New` returns a new reference to a list (or null with an exception
     // set, which `from_owned_ptr_or_err` turns into the error).
     let list = unsafe {
         Bound::from_owned_ptr_or_err(py, ffi::PyList_New(len as ffi::Py_ssize_t))?
             .cast_into_unchecked::<PyList>()
     };
-    actions.iter().enumerate().for_each(|(i, a)| {
-        // Every action of a set is below `MAX_ACTIONS`, the length of `ints`, and the set
-        // yields `len` of them, the list's length.
-        let int = ints[a as usize].clone_ref(py).into_ptr();
-        // SAFETY: `i < len`, and `PyList_SetItem` takes over the reference `int`; it cannot
-        // fail for an index in range of a list.
-        unsafe { ffi::PyList_SetItem(list.as_ptr(), i as ffi::Py_ssize_t, int) };
-    });
+    // Word by word, bit by bit: an action `64 * w + b` is below `MAX_ACTIONS`, so indexing
+    // `ints` needs no check, and the bits counted above are the list's `len` places.
+    let mut at: ffi::Py_ssize_t = 0;
+    for (w, &word) in words.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let int = ints[64 * w + bits.trailing_zeros() as usize].clone_ref(py);
+            bits &= bits - 1;
+            // SAFETY: `at < len`, and `PyList_SetItem` takes over the reference `int`; it
+            // cannot fail for an index in range of a list.
+            unsafe { ffi::PyList_SetItem(list.as_ptr(), at, int.into_ptr()) };
+            at += 1;
+        }
+    }
     Ok(list)
 }
 
