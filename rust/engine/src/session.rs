@@ -131,8 +131,7 @@ fn normalize(text: &str) -> String {
 
 impl<G: Game> Session<G> {
     /// A new game from `seed`, its history's buffer made once for a whole game where the
-    /// game is short (up to [`HISTORY_RESERVE`] actions), so that no step of a playout
-    /// grows it.
+    /// game is short (up to 256 actions), so that no step of a playout grows it.
     pub fn new(game: Arc<G>, seed: u64) -> Self {
         let state = game.new_state(Rng::new(seed));
         let room = game
