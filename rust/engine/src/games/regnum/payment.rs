@@ -111,7 +111,7 @@ const fn half(table: u128, high: bool) -> u64 {
 pub(super) struct Supply {
     per_set: u128,
     hand: [u8; KINDS],
-    /// The kinds it holds (bit k: kind k).
+    /// The kinds it holds (bit k: kind k), counted once here: every payment check reads it.
     kinds: u16,
 }
 
@@ -180,8 +180,8 @@ impl Supply {
 
     /// Hall's condition: each set of colours is wanted by no more cards than can pay for
     /// some colour of it. Both counts are below 128 in every byte (a cost takes at most
-    /// `MAX_SLOTS`, 8, cards), so `had + 128 - want`
-    /// keeps its top bit exactly where `want <= had` and borrows nothing from the next byte.
+    /// `MAX_SLOTS`, 8, cards), so `had + 128 - want` keeps its top bit exactly where
+    /// `want <= had` and borrows nothing from the next byte.
     #[inline(always)]
     fn hall(&self, want: u128) -> bool {
         ((self.per_set | HIGH) - want) & HIGH == HIGH
@@ -275,14 +275,12 @@ impl Demand {
     /// `pair_colour`; `None` if that card's colour is unknown (it cannot be paid), or the
     /// cost has more `2=` icons than a card set allows.
     pub(super) fn of(slots: &[u8], start: usize, pair_colour: Option<u8>) -> Option<Demand> {
-        let (mut d, mut pairs) = (
-            Demand {
-                per_set: 0,
-                namings: &[],
-                cards: 0,
-            },
-            0,
-        );
+        let mut d = Demand {
+            per_set: 0,
+            namings: &[],
+            cards: 0,
+        };
+        let mut pairs = 0;
         let mut i = start;
         while i < slots.len() {
             match slots[i] {
