@@ -306,6 +306,30 @@ def test_pickling_a_rust_state_round_trips() -> None:
     assert pickle.loads(pickle.dumps(regalia.make("duo-regna", max_rounds=9))).options["max_rounds"] == 9
 
 
+@pytest.mark.parametrize("backend", ["rust", "reference"])
+def test_is_terminal_follows_the_game_and_cannot_be_set(backend: str) -> None:
+    """``is_terminal`` (in the extension, a value kept in the object and read by the
+    interpreter itself) changes with ``apply`` only, goes with clones and loads, and refuses
+    to be set."""
+    state = regalia.make("duo", backend=backend).new_state(2)
+    pick = random.Random(2)
+    with pytest.raises(AttributeError):
+        state.is_terminal = True  # type: ignore[misc]
+    while state.legal_actions():
+        assert state.is_terminal is False
+        with pytest.raises(IllegalActionError):
+            state.apply(-1)
+        assert state.is_terminal is False
+        state.apply(pick.choice(state.legal_actions()))
+    assert state.is_terminal is True
+    assert state.clone().is_terminal is True
+    assert regalia.load_state(state.to_json()).is_terminal is True
+    with pytest.raises(AttributeError):
+        state.is_terminal = False  # type: ignore[misc]
+    assert state.is_terminal is True
+    assert type(state).is_terminal.__doc__
+
+
 def test_unknown_and_missing_fields_are_refused(config: tuple[str, int], backend: str) -> None:
     """A typo in a hand-edited file is refused, not ignored: at the top level, inside
     ``"state"`` and inside its objects (the generator)."""

@@ -4,6 +4,7 @@ use crate::convert::{count_arg, int_arg, json_to_py, seed_arg};
 use crate::errors::{guard, not_contiguous, IllegalActionError, InvalidArgumentError};
 use crate::gil_cell::GilCell;
 use crate::interrupt::interruptible;
+use crate::member::{add_bool_member, BoolMember};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -29,6 +30,8 @@ pub const CHANCE_PLAYER: i64 = -1;
 pub struct PyState {
     game: Arc<dyn DynGame>,
     inner: GilCell<Box<dyn DynState>>,
+    /// ``is_terminal``, set with every change of ``inner`` (made here and in ``apply``).
+    terminal: BoolMember,
 }
 
 impl PyState {
@@ -36,8 +39,19 @@ impl PyState {
     pub fn new(game: Arc<dyn DynGame>, inner: Box<dyn DynState>) -> Self {
         PyState {
             game,
+            terminal: BoolMember::new(inner.is_terminal()),
             inner: GilCell::new(inner),
         }
+    }
+
+    /// Gives the class its ``is_terminal`` (a [`BoolMember`]), located with `probe`.
+    pub fn add_is_terminal(probe: &Bound<'_, PyState>) -> PyResult<()> {
+        add_bool_member(
+            probe,
+            |s| &s.terminal,
+            c"is_terminal",
+            c"Whether the game is over.",
+        )
     }
 
     /// ``seat``'s perfect-recall information state as a compact 64-bit key (for
@@ -251,11 +265,6 @@ impl PyState {
         let state = self.inner.borrow(py)?;
         guard(|| state.chance_outcomes())
     }
-    /// Whether the game is over.
-    #[getter]
-    fn is_terminal(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(self.inner.borrow(py)?.is_terminal())
-    }
     /// The game's id.
     #[getter]
     fn game_name(&self, py: Python<'_>) -> PyResult<&'static str> {
@@ -321,7 +330,9 @@ impl PyState {
     fn apply(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let mut state = self.inner.borrow_mut(py)?;
         let a = action_arg(&**state, action)?;
-        guard(|| state.apply(a))
+        let done = guard(|| state.apply(a));
+        self.terminal.set(state.is_terminal());
+        done
     }
     /// An independent copy.
     fn clone(&self, py: Python<'_>) -> PyResult<PyState> {

@@ -1,0 +1,84 @@
+//! [`BoolMember`]: a read-only `bool` attribute that the interpreter reads straight from the
+//! object, with no call into Rust.
+//!
+//! A `#[getter]` is a getset descriptor: every read goes through the generic attribute lookup,
+//! a C call into PyO3's trampoline, a borrow of the state and a new reference to a bool. A
+//! struct member of type `Py_T_OBJECT_EX` is a pointer at a fixed place in the object, which
+//! CPython reads itself (and, from 3.11, specializes into a single load at the call site).
+//! `State.is_terminal` is read on every step of every Python loop over a game, so it is one.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::pyclass::boolean_struct::True;
+use pyo3::PyClass;
+use std::ffi::CStr;
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+/// A `bool` kept as a pointer to Python's `True` or `False`, the layout of a
+/// `Py_T_OBJECT_EX` member (see [`add_bool_member`]).
+///
+/// It holds no reference of its own: `True` and `False` live as long as the interpreter, and
+/// a reader takes its own reference to what it reads. It is atomic so that a free-threaded
+/// interpreter may read it while it is set.
+#[repr(transparent)]
+pub struct BoolMember(AtomicPtr<ffi::PyObject>);
+
+/// Python's `True` or `False`.
+fn py_bool(value: bool) -> *mut ffi::PyObject {
+    // SAFETY: these only take the address of the interpreter's two static bools.
+    unsafe {
+        if value {
+            ffi::Py_True()
+        } else {
+            ffi::Py_False()
+        }
+    }
+}
+
+impl BoolMember {
+    /// A member holding `value`.
+    pub fn new(value: bool) -> Self {
+        BoolMember(AtomicPtr::new(py_bool(value)))
+    }
+
+    /// Sets the value.
+    pub fn set(&self, value: bool) {
+        self.0.store(py_bool(value), Ordering::Relaxed);
+    }
+}
+
+/// Adds to the frozen class `T` the read-only attribute `name` (documented by `doc`): the
+/// [`BoolMember`] that `member` picks out of a `T`, located within every object of `T` by
+/// where it lies in `instance`.
+pub fn add_bool_member<T: PyClass<Frozen = True> + Sync>(
+    instance: &Bound<'_, T>,
+    member: fn(&T) -> &BoolMember,
+    name: &'static CStr,
+    doc: &'static CStr,
+) -> PyResult<()> {
+    let py = instance.py();
+    let ty = py.get_type::<T>();
+    let object = instance.as_ptr() as usize;
+    let at = member(instance.get()) as *const BoolMember as usize;
+    // A `T` is stored inline in its Python object, past the object's header.
+    let size: usize = ty.getattr("__basicsize__")?.extract()?;
+    let offset = at
+        .checked_sub(object)
+        .filter(|&o| o >= size_of::<ffi::PyObject>() && o + size_of::<BoolMember>() <= size)
+        .ok_or_else(|| PyTypeError::new_err("a member must lie within its object"))?;
+    // The interpreter keeps a pointer to the definition for as long as the class lives: one
+    // leaked per class, made once at import.
+    let def = Box::leak(Box::new(ffi::PyMemberDef {
+        name: name.as_ptr(),
+        type_code: ffi::Py_T_OBJECT_EX,
+        offset: offset as ffi::Py_ssize_t,
+        flags: ffi::Py_READONLY,
+        doc: doc.as_ptr(),
+    }));
+    // SAFETY: `ty` is a live type object and `def` lives forever; the result is a new
+    // reference, or null with an exception set.
+    let descr =
+        unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyDescr_NewMember(ty.as_type_ptr(), def))? };
+    ty.setattr(name.to_string_lossy().as_ref(), descr)
+}
