@@ -408,7 +408,7 @@ impl<G: Game> Slot<G> {
             };
             let legal = self.session.legal_actions();
             let state = self.session.state();
-            match opponent.choose(game, state, p, &legal, &mut self.sampler, scratch) {
+            match opponent.choose(game, state, p, legal, &mut self.sampler, scratch) {
                 Some(a) => self.session.play(a),
                 None => break,
             }
@@ -766,7 +766,7 @@ mod tests {
                         tensor.fill(0.0);
                         game.observation_tensor(replay.state(), seat, &mut tensor);
                         let legal = replay.legal_actions();
-                        assert_eq!(net.choose(&tensor, &legal, None, &mut scratch), Some(a));
+                        assert_eq!(net.choose(&tensor, legal, None, &mut scratch), Some(a));
                         checked += 1;
                     }
                     replay.apply(i64::from(a)).expect("legal");

@@ -91,8 +91,8 @@ pub trait DynState: Send + Sync {
     fn chance_outcomes(&self) -> Result<Vec<(Action, f64)>>;
     /// Whether the game is over.
     fn is_terminal(&self) -> bool;
-    /// The legal actions.
-    fn legal_actions(&self) -> ActionSet;
+    /// The legal actions (kept with the state: computed once per change).
+    fn legal_actions(&self) -> &ActionSet;
     /// Plays `action`, or refuses it leaving the state unchanged.
     fn apply(&mut self, action: i64) -> Result<()>;
     /// Per-seat returns.
@@ -250,7 +250,7 @@ impl<G: Game> DynState for Session<G> {
     fn is_terminal(&self) -> bool {
         Session::is_terminal(self)
     }
-    fn legal_actions(&self) -> ActionSet {
+    fn legal_actions(&self) -> &ActionSet {
         Session::legal_actions(self)
     }
     fn apply(&mut self, action: i64) -> Result<()> {

@@ -370,8 +370,8 @@ impl<G: Game> Session<G> {
         self.legal.is_empty()
     }
     /// The legal actions (computed once per change).
-    pub fn legal_actions(&self) -> ActionSet {
-        self.legal
+    pub fn legal_actions(&self) -> &ActionSet {
+        &self.legal
     }
     /// Plays `action`, or refuses it leaving the session unchanged.
     pub fn apply(&mut self, action: i64) -> Result<()> {

@@ -202,7 +202,7 @@ fn sampled_actions_are_legal_uniform_and_independent_of_the_threads() {
     let mut batch = game.new_batch(1, 2, 1);
     let mut buf = buffers(&*game, 1);
     batch.reset(None, buf.out()).unwrap();
-    let legal = batch.state(0).unwrap().legal_actions();
+    let legal = *batch.state(0).unwrap().legal_actions();
     let mut counts = vec![0u32; game.num_actions()];
     let mut a = [0i64];
     for _ in 0..9000 {

@@ -299,7 +299,7 @@ impl PyState {
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let (n, legal) = {
             let state = self.inner.borrow(py)?;
-            (state.num_actions(), state.legal_actions())
+            (state.num_actions(), *state.legal_actions())
         };
         let mut mask = [false; MAX_ACTIONS];
         for a in legal.iter() {
@@ -615,7 +615,7 @@ fn action_ints(py: Python<'_>) -> &[Py<PyInt>; MAX_ACTIONS] {
 
 /// `actions` as a new Python list of the shared ints of [`action_ints`], made at its
 /// length and filled in place (the hot path of every Python loop over a game).
-fn action_list(py: Python<'_>, actions: ActionSet) -> PyResult<Bound<'_, PyList>> {
+fn action_list<'py>(py: Python<'py>, actions: &ActionSet) -> PyResult<Bound<'py, PyList>> {
     let ints = action_ints(py);
     let words = actions.words();
     let len: u32 = words.iter().map(|w| w.count_ones()).sum();

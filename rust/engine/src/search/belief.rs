@@ -346,7 +346,7 @@ mod tests {
                 let outcomes = s.chance_outcomes().expect("a chance node");
                 outcomes[rng.index(outcomes.len())].0
             } else {
-                g.rollout_action(s.state(), &s.legal_actions(), &mut rng)
+                g.rollout_action(s.state(), s.legal_actions(), &mut rng)
             };
             s.apply(i64::from(a)).expect("legal");
         }
