@@ -311,10 +311,10 @@ def test_is_terminal_follows_the_game_and_cannot_be_set(backend: str) -> None:
     """``is_terminal`` (in the extension, a value kept in the object and read by the
     interpreter itself) changes with ``apply`` only, goes with clones and loads, and refuses
     to be set."""
-    state = regalia.make("duo", backend=backend).new_state(2)
+    state = make_game("duo", None, backend).new_state(2)
     pick = random.Random(2)
     with pytest.raises(AttributeError):
-        state.is_terminal = True  # type: ignore[misc]
+        state.is_terminal = True
     while state.legal_actions():
         assert state.is_terminal is False
         with pytest.raises(IllegalActionError):
@@ -325,9 +325,29 @@ def test_is_terminal_follows_the_game_and_cannot_be_set(backend: str) -> None:
     assert state.clone().is_terminal is True
     assert regalia.load_state(state.to_json()).is_terminal is True
     with pytest.raises(AttributeError):
-        state.is_terminal = False  # type: ignore[misc]
+        state.is_terminal = False
     assert state.is_terminal is True
     assert type(state).is_terminal.__doc__
+
+
+@pytest.mark.parametrize("backend", ["rust", "reference"])
+def test_apply_takes_the_action_alone_and_by_place(backend: str) -> None:
+    """``apply(action, /)`` on both backends: the extension's is called by the interpreter
+    with its one argument as it is (no argument parsing), so a keyword is refused alike."""
+    state = make_game("duo", None, backend).new_state(3)
+    first = state.legal_actions()[0]
+    with pytest.raises(TypeError):
+        state.apply(action=first)
+    with pytest.raises(TypeError):
+        state.apply()
+    with pytest.raises(TypeError):
+        state.apply(first, first)
+    assert state.history() == []
+    type(state).apply(state, first)
+    assert state.history() == [first]
+    if backend == "rust":
+        with pytest.raises(TypeError):
+            type(state).apply(object(), first)
 
 
 def test_unknown_and_missing_fields_are_refused(config: tuple[str, int], backend: str) -> None:

@@ -493,7 +493,7 @@ class State:
             raise InvalidArgumentError(f"seat must be from 0 to {self.num_players - 1}, got {s}")
         return s
 
-    def apply(self, action: Any) -> None:
+    def apply(self, action: Any, /) -> None:
         """Plays ``action``; an illegal one raises ``IllegalActionError`` and changes nothing."""
         a = self._action(action)
         legal = self._rules.legal_actions(self.data)

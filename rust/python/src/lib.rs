@@ -101,6 +101,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyState>()?;
     let probe =
         regalia_engine::make("duo", &regalia_engine::Options::default()).map_err(errors::to_py)?;
+    PyState::add_apply(m.py())?;
     PyState::add_is_terminal(&Bound::new(
         m.py(),
         PyState::new(probe.clone(), probe.new_state(0)),

@@ -7,12 +7,14 @@
 //! CPython reads itself (and, from 3.11, specializes into a single load at the call site).
 //! `State.is_terminal` is read on every step of every Python loop over a game, so it is one.
 
+use crate::errors::panic_error;
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::pyclass::boolean_struct::True;
 use pyo3::PyClass;
 use std::ffi::CStr;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicPtr, Ordering};
 
 /// A `bool` kept as a pointer to Python's `True` or `False`, the layout of a
@@ -81,4 +83,59 @@ pub fn add_bool_member<T: PyClass<Frozen = True> + Sync>(
     let descr =
         unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyDescr_NewMember(ty.as_type_ptr(), def))? };
     ty.setattr(name.to_string_lossy().as_ref(), descr)
+}
+
+/// Adds to the class `T` the method `name` of one positional argument (`METH_O`, documented by
+/// `doc`, which starts with its text signature): the interpreter hands it its argument as
+/// it is, with no parsing of positional and keyword arguments. `meth` must wrap its body
+/// in [`call_method_o`].
+pub fn add_method_o<T: PyClass>(
+    py: Python<'_>,
+    name: &'static CStr,
+    doc: &'static CStr,
+    meth: unsafe extern "C" fn(*mut ffi::PyObject, *mut ffi::PyObject) -> *mut ffi::PyObject,
+) -> PyResult<()> {
+    let ty = py.get_type::<T>();
+    // As for a member, the definition must outlive the class: leaked once at import.
+    let def = Box::leak(Box::new(ffi::PyMethodDef {
+        ml_name: name.as_ptr(),
+        ml_meth: ffi::PyMethodDefPointer { PyCFunction: meth },
+        ml_flags: ffi::METH_O,
+        ml_doc: doc.as_ptr(),
+    }));
+    // SAFETY: as in `add_bool_member`.
+    let descr =
+        unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyDescr_NewMethod(ty.as_type_ptr(), def))? };
+    ty.setattr(name.to_string_lossy().as_ref(), descr)
+}
+
+/// The body of a `METH_O` method of `T`: `body` run on `slf` and `arg`, its result `None`,
+/// or null with its error raised; a panic is caught and raised as `RegaliaError`.
+///
+/// # Safety
+/// The thread must be attached; `slf` must be a live instance of `T` and `arg` a live object,
+/// both borrowed for the call (what the interpreter guarantees a `METH_O` method of `T`).
+pub unsafe fn call_method_o<T: PyClass>(
+    slf: *mut ffi::PyObject,
+    arg: *mut ffi::PyObject,
+    body: impl for<'py> FnOnce(Python<'py>, &Bound<'py, T>, &Bound<'py, PyAny>) -> PyResult<()>,
+) -> *mut ffi::PyObject {
+    // SAFETY: the caller's promises.
+    let py = unsafe { Python::assume_attached() };
+    let (slf, arg) = unsafe {
+        (
+            Bound::from_borrowed_ptr(py, slf).cast_into_unchecked::<T>(),
+            Bound::from_borrowed_ptr(py, arg),
+        )
+    };
+    let done = catch_unwind(AssertUnwindSafe(|| body(py, &slf, &arg)))
+        .unwrap_or_else(|p| Err(panic_error(p)));
+    match done {
+        // SAFETY: `None` is a live object; the caller gets a new reference.
+        Ok(()) => unsafe { ffi::Py_NewRef(ffi::Py_None()) },
+        Err(e) => {
+            e.restore(py);
+            std::ptr::null_mut()
+        }
+    }
 }

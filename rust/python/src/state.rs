@@ -4,7 +4,7 @@ use crate::convert::{count_arg, int_arg, json_to_py, seed_arg};
 use crate::errors::{guard, not_contiguous, IllegalActionError, InvalidArgumentError};
 use crate::gil_cell::GilCell;
 use crate::interrupt::interruptible;
-use crate::member::{add_bool_member, BoolMember};
+use crate::member::{add_bool_member, add_method_o, call_method_o, BoolMember};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -44,6 +44,25 @@ impl PyState {
         }
     }
 
+    /// Plays ``action``; an illegal one raises ``IllegalActionError`` and changes nothing.
+    fn apply(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut state = self.inner.borrow_mut(py)?;
+        let a = action_arg(&**state, action)?;
+        let done = guard(|| state.apply(a));
+        self.terminal.set(state.is_terminal());
+        done
+    }
+
+    /// Gives the class its ``apply``, a method of one argument (see [`add_method_o`]).
+    pub fn add_apply(py: Python<'_>) -> PyResult<()> {
+        add_method_o::<PyState>(
+            py,
+            c"apply",
+            c"apply($self, action, /)\n--\n\nPlays ``action``; an illegal one raises ``IllegalActionError`` and changes nothing.",
+            apply_o,
+        )
+    }
+
     /// Gives the class its ``is_terminal`` (a [`BoolMember`]), located with `probe`.
     pub fn add_is_terminal(probe: &Bound<'_, PyState>) -> PyResult<()> {
         add_bool_member(
@@ -72,6 +91,20 @@ impl PyState {
             inner.ismcts(&config, stop)?.ok_or_else(|| {
                 Error::InvalidArgument("the game is over: there is nothing to search".into())
             })
+        })
+    }
+}
+
+/// ``State.apply`` as the interpreter calls it: `self` and the one argument, borrowed.
+unsafe extern "C" fn apply_o(
+    slf: *mut ffi::PyObject,
+    arg: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    // SAFETY: the interpreter calls a method with the thread attached, `slf` an instance of
+    // the method's class (its descriptor checks that) and `arg` an object, both borrowed.
+    unsafe {
+        call_method_o(slf, arg, |py, slf: &Bound<'_, PyState>, arg| {
+            slf.get().apply(py, arg)
         })
     }
 }
@@ -325,14 +358,6 @@ impl PyState {
             buf.copy_from_slice(&mask[..n]);
         }
         Ok(array.clone())
-    }
-    /// Plays ``action``; an illegal one raises ``IllegalActionError`` and changes nothing.
-    fn apply(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let mut state = self.inner.borrow_mut(py)?;
-        let a = action_arg(&**state, action)?;
-        let done = guard(|| state.apply(a));
-        self.terminal.set(state.is_terminal());
-        done
     }
     /// An independent copy.
     fn clone(&self, py: Python<'_>) -> PyResult<PyState> {
