@@ -3,12 +3,12 @@
 
 mod cfr;
 mod convert;
+mod direct;
 mod errors;
 mod exact;
 mod game;
 mod gil_cell;
 mod interrupt;
-mod member;
 mod opponents;
 mod solver;
 mod state;
@@ -99,13 +99,7 @@ fn load_state(text: &Bound<'_, PyAny>) -> PyResult<PyState> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
     m.add_class::<PyState>()?;
-    let probe =
-        regalia_engine::make("duo", &regalia_engine::Options::default()).map_err(errors::to_py)?;
-    PyState::add_apply(m.py())?;
-    PyState::add_is_terminal(&Bound::new(
-        m.py(),
-        PyState::new(probe.clone(), probe.new_state(0)),
-    )?)?;
+    PyState::add_direct(m.py())?;
     m.add_class::<vector::PyVectorEnv>()?;
     m.add_class::<opponents::PyPolicy>()?;
     m.add_class::<opponents::PyOpponent>()?;

@@ -1,10 +1,10 @@
 //! `regalia._core.State`: one position of a game, with its history.
 
 use crate::convert::{count_arg, int_arg, json_to_py, seed_arg};
-use crate::errors::{guard, not_contiguous, IllegalActionError, InvalidArgumentError};
+use crate::direct::{add_bool_member, add_method_o, call_method_o, BoolMember};
+use crate::errors::{guard, not_contiguous, to_py, IllegalActionError, InvalidArgumentError};
 use crate::gil_cell::GilCell;
 use crate::interrupt::interruptible;
-use crate::member::{add_bool_member, add_method_o, call_method_o, BoolMember};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -13,8 +13,8 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyList};
 use regalia_engine::recall::DEFAULT_SLOTS;
 use regalia_engine::search::{Belief, BeliefModel, Opponents, MAX_PARTICLES};
 use regalia_engine::{
-    Action, ActionSet, DynGame, DynState, Error, IsmctsConfig, IsmctsResult, Rollout, MAX_ACTIONS,
-    MAX_THREADS,
+    Action, ActionSet, DynGame, DynState, Error, IsmctsConfig, IsmctsResult, Options, Rollout,
+    MAX_ACTIONS, MAX_THREADS,
 };
 use std::sync::Arc;
 use std::time::Duration;
@@ -53,20 +53,20 @@ impl PyState {
         done
     }
 
-    /// Gives the class its ``apply``, a method of one argument (see [`add_method_o`]).
-    pub fn add_apply(py: Python<'_>) -> PyResult<()> {
+    /// Gives the class what the interpreter reaches without PyO3's wrappers (see
+    /// [`crate::direct`]): ``apply``, a method of one argument, and ``is_terminal``, a member
+    /// located within the object by a probe (a state of any game).
+    pub fn add_direct(py: Python<'_>) -> PyResult<()> {
         add_method_o::<PyState>(
             py,
             c"apply",
             c"apply($self, action, /)\n--\n\nPlays ``action``; an illegal one raises ``IllegalActionError`` and changes nothing.",
             apply_o,
-        )
-    }
-
-    /// Gives the class its ``is_terminal`` (a [`BoolMember`]), located with `probe`.
-    pub fn add_is_terminal(probe: &Bound<'_, PyState>) -> PyResult<()> {
+        )?;
+        let game = regalia_engine::make("duo", &Options::default()).map_err(to_py)?;
+        let probe = Bound::new(py, PyState::new(game.clone(), game.new_state(0)))?;
         add_bool_member(
-            probe,
+            &probe,
             |s| &s.terminal,
             c"is_terminal",
             c"Whether the game is over.",

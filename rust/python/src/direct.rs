@@ -1,11 +1,14 @@
-//! [`BoolMember`]: a read-only `bool` attribute that the interpreter reads straight from the
-//! object, with no call into Rust.
+//! What the interpreter reaches in a pyclass without PyO3's wrappers, for the two things a
+//! Python loop over a game touches on every step besides ``legal_actions``.
 //!
-//! A `#[getter]` is a getset descriptor: every read goes through the generic attribute lookup,
-//! a C call into PyO3's trampoline, a borrow of the state and a new reference to a bool. A
-//! struct member of type `Py_T_OBJECT_EX` is a pointer at a fixed place in the object, which
-//! CPython reads itself (and, from 3.11, specializes into a single load at the call site).
-//! `State.is_terminal` is read on every step of every Python loop over a game, so it is one.
+//! - [`BoolMember`], a read-only `bool` attribute. A `#[getter]` is a getset descriptor: every
+//!   read goes through the generic attribute lookup, a C call into PyO3's trampoline, a borrow
+//!   of the state and a new reference to a bool. A struct member of type `Py_T_OBJECT_EX` is
+//!   a pointer at a fixed place in the object, which CPython reads itself (and, from 3.11,
+//!   specializes into a single load at the call site).
+//! - A method of one argument (`METH_O`, [`add_method_o`]): the interpreter hands over the
+//!   argument as it is, where PyO3's methods take the fast-call convention and parse their
+//!   positional and keyword arguments on every call.
 
 use crate::errors::panic_error;
 use pyo3::exceptions::PyTypeError;
@@ -111,6 +114,10 @@ pub fn add_method_o<T: PyClass>(
 
 /// The body of a `METH_O` method of `T`: `body` run on `slf` and `arg`, its result `None`,
 /// or null with its error raised; a panic is caught and raised as `RegaliaError`.
+///
+/// PyO3 does not count the thread as attached here (its own trampoline would): a `Py`
+/// handle that `body` lets go of is released at PyO3's next call instead of at once (a
+/// `Bound` is released at once, as anywhere).
 ///
 /// # Safety
 /// The thread must be attached; `slf` must be a live instance of `T` and `arg` a live object,
