@@ -26,7 +26,9 @@ from urllib.parse import urlsplit
 import anyio
 import markdown_it
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, Security
+from fastapi.encoders import jsonable_encoder
 from fastapi.exception_handlers import http_exception_handler
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from fastapi.routing import APIRoute
 from fastapi.security import APIKeyCookie, APIKeyHeader
@@ -44,6 +46,7 @@ from regalia.table.saves import saves_folder
 from regalia.views.pictures import spectator_svg
 from regalia.views.pictures.canvas import font_file
 from regalia.web.models import GameInfo, Payload, ReplayAnswer, Saved, TableRow, TableStarted, refusals
+from regalia.web.security import Limits, Shield, allowed_hosts, json_safe, link_base
 from regalia.web.store import SHARED, Link, Store
 from regalia.web.tables import NotFound, Tables, WebError
 
@@ -253,9 +256,36 @@ class Guard:
 # --- the application ------------------------------------------------------------------------
 
 
-def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> FastAPI:
+class ShieldedApp(FastAPI):
+    """A FastAPI application inside a ``Shield``: outside even the layer that answers an
+    unexpected error (500), so that every response has the security headers."""
+
+    shield: Callable[[ASGIApp], ASGIApp] | None = None
+
+    def build_middleware_stack(self) -> ASGIApp:
+        """The application's layers, the shield outermost."""
+        stack = super().build_middleware_stack()
+        return self.shield(stack) if self.shield is not None else stack
+
+
+def create_app(
+    db: str | Path,
+    pace: float = 0.8,
+    key: str | None = None,
+    *,
+    public_url: str | None = None,
+    hosts: tuple[str, ...] = (),
+    limits: Limits | None = None,
+    api_docs: bool = False,
+) -> FastAPI:
     """The web application on the database at ``db``: bots move ``pace`` seconds apart; the
-    lobby's key is ``key`` (by default one kept in the database, the same after a restart)."""
+    lobby's key is ``key`` (by default one kept in the database, the same after a restart).
+
+    Links are made on ``public_url`` (by default the address the connection reached, never a
+    request's header); the server answers to the loopback names, ``public_url``'s host and
+    ``hosts`` (any other ``Host`` header is refused); ``limits`` bound what a client without
+    the key may ask (by default ``Limits()``); ``api_docs`` serves the API's schema at
+    ``/openapi.json`` and a page on it at ``/docs`` (both off by default)."""
     store = Store(db)
     server_key = key or store.setting("key", secrets.token_urlsafe(16))
     tables = Tables(store)
@@ -271,13 +301,20 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
         yield
         hub.stop()
 
-    app = FastAPI(
+    app = ShieldedApp(
         title="Regalia",
         summary="The five royal card games at a table in the browser.",
         version=str(getattr(_core, "__version__", "0")),
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/openapi.json" if api_docs else None,
+        responses=refusals(421, 429),
     )
-    app.state.tables, app.state.hub, app.state.key = tables, hub, server_key
+    public = public_url.rstrip("/") if public_url else None
+    names = allowed_hosts(public, *hosts)
+    app.shield = lambda inner: Shield(inner, names, server_key, MAX_BODY, limits or Limits())
+    app.state.tables, app.state.hub, app.state.key, app.state.public_url = tables, hub, server_key, public
     app.add_middleware(Guard)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
@@ -297,6 +334,11 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
             headers = {**(error.headers or {}), "Allow": ", ".join(sorted(allowed))}
             return JSONResponse({"detail": error.detail}, status_code=405, headers=headers)
         return await http_exception_handler(request, error)
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(request: Request, error: RequestValidationError) -> JSONResponse:
+        # The input quoted back may hold a float JSON cannot carry (NaN, Infinity).
+        return JSONResponse({"detail": json_safe(jsonable_encoder(error.errors()))}, status_code=422)
 
     @app.exception_handler(RegaliaError)
     async def bad_input(request: Request, error: RegaliaError) -> JSONResponse:
@@ -352,6 +394,13 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
         return templates.TemplateResponse(
             request, "rules.html", {"title": info["title"], "page": markdown.render(page)}
         )
+
+    if api_docs:
+
+        @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
+        def api_page(request: Request) -> Response:
+            # The schema as a page drawn here: nothing loaded from another site.
+            return templates.TemplateResponse(request, "api.html", {"schema": app.openapi()})
 
     @app.get("/font.ttf", include_in_schema=False)
     def font() -> Response:
@@ -511,6 +560,9 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
             "over": bool(state.is_terminal),
         }
 
+    for route in app.routes:  # a body may be too slow (the shield's body timeout)
+        if isinstance(route, APIRoute) and "POST" in (route.methods or ()):
+            route.responses = {**refusals(408), **route.responses}
     return app
 
 
@@ -523,8 +575,9 @@ def make_replay_game(record: MatchRecord) -> Any:
 
 def _links(request: Request, links: dict[int | None, str]) -> list[dict[str, Any]]:
     """The private links by seat (None: a watcher's; the people's shared screen is marked
-    ``shared``), as full addresses on this server."""
-    base = str(request.base_url).rstrip("/")
+    ``shared``), as full addresses on this server: on its public address, never on one a
+    request's header names."""
+    base = request.app.state.public_url or link_base(request.scope)
     return [
         {"seat": None if seat == SHARED else seat, "url": f"{base}/t/{token}", "shared": seat == SHARED}
         for seat, token in sorted(links.items(), key=lambda x: x[0] or 0)

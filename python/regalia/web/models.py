@@ -35,7 +35,10 @@ def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
         403: "Forbidden: no server key, a request from another site, or a watcher's link",
         404: "No such table, link, game or save",
         409: "Stale: the table has moved on since, or the table refuses (undo past something new)",
+        408: "The request body did not arrive in time",
         413: "The request body is too large",
+        421: "Not a host name this server answers to",
+        429: "Too many requests from this client without the server's key: slow down",
     }
     return {status: {"model": Problem, "description": why[status]} for status in statuses}
 

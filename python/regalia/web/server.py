@@ -1,20 +1,52 @@
 """Running the web server: a free port on the chosen address, the address printed (with the
-lobby's key in it) and opened in the browser."""
+lobby's key in it) and opened in the browser; the connections bounded in time and number,
+TLS when given a certificate, and a warning when links would travel in plain HTTP."""
 
 from __future__ import annotations
 
+import logging
+import re
 import socket
 import threading
 import webbrowser
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import uvicorn
 
 from regalia.web.app import create_app
+from regalia.web.connections import timed_protocol
+from regalia.web.security import LOOPBACK, Limits
 from regalia.web.store import default_db
 
-__all__ = ["free_port", "serve"]
+__all__ = ["Hosting", "check_public_url", "free_port", "notices", "serve"]
+
+#: What an access log line must not show: a seat's token, the server's key.
+SECRETS = re.compile(r"(/t/)[^/?\s]+|(key=)[^&\s]+")
+
+
+@dataclass(frozen=True)
+class Hosting:
+    """How the server meets people on other machines. ``public_url``: the address they reach
+    it at (``https://games.example.org`` behind a reverse proxy), on which links are made and
+    whose host name it answers to; ``ssl_certfile``/``ssl_keyfile``: serve HTTPS itself;
+    ``forwarded_allow_ips``: the proxies whose ``X-Forwarded-For``/``-Proto`` are believed
+    (none by default); ``idle_timeout``: seconds a connection may wait for a request's head
+    (new, or kept alive after a response); ``body_timeout``: seconds for a request's body;
+    ``max_connections``: past it, requests get 503; ``access_log``: a line per request
+    (tokens and key masked); ``api_docs``: the API's schema at ``/openapi.json`` and ``/docs``."""
+
+    public_url: str | None = None
+    ssl_certfile: str | None = None
+    ssl_keyfile: str | None = None
+    forwarded_allow_ips: str | None = None
+    idle_timeout: float = 10.0
+    body_timeout: float = 30.0
+    max_connections: int = 1000
+    access_log: bool = False
+    api_docs: bool = False
 
 
 def free_port(host: str) -> int:
@@ -26,6 +58,49 @@ def free_port(host: str) -> int:
         return port
 
 
+def check_public_url(url: str) -> str:
+    """``url`` without a trailing ``/`` if it is an ``http``/``https`` address with a host and
+    no path, query or fragment (the pages' links start at ``/``); else a ``ValueError``."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"--public-url {url!r}: give an address such as https://games.example.org")
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise ValueError(f"--public-url {url!r}: the server must be at the root of its address (no path)")
+    return url.rstrip("/")
+
+
+def notices(host: str, hosting: Hosting) -> list[str]:
+    """What to tell the person starting a server on ``host``: a warning when people reach it
+    in plain HTTP from other machines, and how to serve it over TLS."""
+    lines = []
+    if host in ("0.0.0.0", "::"):
+        lines.append("Listening on every network address: people on your network join by the private links.")
+    plain = hosting.ssl_certfile is None and not (hosting.public_url or "").startswith("https:")
+    if host not in LOOPBACK and hosting.ssl_certfile is None:
+        lines.append(
+            "Warning: this server speaks plain HTTP beyond this machine: the private links and the "
+            "server's key travel unencrypted, readable by anyone on the network between. Serve over "
+            "TLS with --ssl-certfile and --ssl-keyfile, or keep --host 127.0.0.1 behind a reverse "
+            "proxy such as Caddy (--public-url https://... --forwarded-allow-ips 127.0.0.1); see "
+            "'Hosting' in the docs."
+            if plain
+            else "Warning: this server also answers in plain HTTP on its own address; people should "
+            f"use {hosting.public_url} only."
+        )
+    if host in ("0.0.0.0", "::") and hosting.public_url is None:
+        lines.append("Links are made on the address each connection reached; give --public-url to name it.")
+    return lines
+
+
+class _Masked(logging.Filter):
+    """Masks the tokens and the key in the access log's lines."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(SECRETS.sub(r"\1\2…", a) if isinstance(a, str) else a for a in record.args)
+        return True
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int | None = None,
@@ -33,19 +108,51 @@ def serve(
     pace: float = 0.8,
     browser: bool = True,
     say: Callable[[str], None] = print,
+    hosting: Hosting | None = None,
 ) -> None:
     """Serves the tables on ``host``:``port`` (a free port when None) from the database ``db``
-    (the user's data folder's by default) until interrupted; bots move ``pace`` seconds apart.
-    The lobby's address is said with ``say`` and opened in the browser unless ``browser`` is
-    False."""
+    (the user's data folder's by default) until interrupted; bots move ``pace`` seconds apart;
+    ``hosting`` says how it meets other machines (``Hosting()`` by default). The lobby's
+    address is said with ``say`` and opened in the browser unless ``browser`` is False."""
+    hosting = hosting or Hosting()
+    public = check_public_url(hosting.public_url) if hosting.public_url else None
     path = Path(db) if db is not None else default_db()
-    app = create_app(path, pace=pace)
     port = free_port(host) if port is None else port
+    scheme = "https" if hosting.ssl_certfile else "http"
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    address = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}/?key={app.state.key}"
+    bound = f"{scheme}://{'[' + shown + ']' if ':' in shown else shown}:{port}"
+    links = public or (None if host in ("0.0.0.0", "::") else bound)
+    app = create_app(
+        path,
+        pace=pace,
+        public_url=links,
+        hosts=(host,),
+        limits=Limits(body_timeout=hosting.body_timeout),
+        api_docs=hosting.api_docs,
+    )
+    address = f"{public or bound}/?key={app.state.key}"
     say(f"Regalia at {address}  (tables kept in {path}; Ctrl-C stops the server, the games stay)")
-    if host in ("0.0.0.0", "::"):
-        say("Listening on every network address: people on your network join by the private links.")
+    for line in notices(host, hosting):
+        say(line)
     if browser:
         threading.Timer(0.8, webbrowser.open, args=(address,)).start()
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        http=timed_protocol(hosting.idle_timeout),
+        log_level="warning",
+        access_log=hosting.access_log,
+        timeout_keep_alive=max(1, round(hosting.idle_timeout)),
+        limit_concurrency=hosting.max_connections,
+        timeout_graceful_shutdown=3,
+        ssl_certfile=hosting.ssl_certfile,
+        ssl_keyfile=hosting.ssl_keyfile,
+        proxy_headers=hosting.forwarded_allow_ips is not None,
+        forwarded_allow_ips=hosting.forwarded_allow_ips,
+    )
+    if hosting.access_log:
+        access = logging.getLogger("uvicorn.access")
+        access.setLevel(logging.INFO)
+        access.addFilter(_Masked())
+    uvicorn.Server(config).run()
