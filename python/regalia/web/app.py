@@ -338,7 +338,7 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, error: RequestValidationError) -> JSONResponse:
         # The input quoted back may hold a float JSON cannot carry (NaN, Infinity).
-        return JSONResponse({"detail": json_safe(jsonable_encoder(error.errors()))}, status_code=422)
+        return JSONResponse({"detail": jsonable_encoder(json_safe(error.errors()))}, status_code=422)
 
     @app.exception_handler(RegaliaError)
     async def bad_input(request: Request, error: RegaliaError) -> JSONResponse:

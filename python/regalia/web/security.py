@@ -156,9 +156,14 @@ def host_name(header: str) -> str:
 
 def json_safe(value: Any) -> Any:
     """``value`` with every float that JSON cannot carry (``NaN``, the infinities) as its text,
-    so that a refusal quoting the request's input can always be sent."""
+    every lone surrogate in a string and every byte string not UTF-8 escaped, so that a refusal quoting the request's
+    input can always be sent."""
     if isinstance(value, float) and not math.isfinite(value):
         return repr(value)
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "backslashreplace")
     if isinstance(value, dict):
         return {k: json_safe(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
