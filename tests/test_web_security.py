@@ -25,6 +25,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from regalia.matches.match import play  # noqa: E402
 from regalia.registry import MatchRecord  # noqa: E402
 from regalia.web import create_app  # noqa: E402
+from regalia.web.app import MAX_BODY  # noqa: E402
 from regalia.web.security import SECURITY_HEADERS, Buckets, Limits, Rate, Shield, json_safe  # noqa: E402
 from regalia.web.store import Store  # noqa: E402
 from tests.web_helpers import KEY, start  # noqa: E402
@@ -316,3 +317,15 @@ def test_a_refusal_quoting_any_input_can_be_sent() -> None:
     assert json.loads(json.dumps(safe, allow_nan=False).encode("utf-8")) == [
         {"loc": ["body", "x"], "input": ["nan", "-inf", "\\ud800", "\\xff\\xfe", {"k": "inf"}]}
     ]
+
+
+def test_a_body_over_the_limit_gets_413_on_every_route(client: Any) -> None:
+    """Announced by its length on every route; sent in chunks of unknown total to a route that
+    reads its body (a route that reads none never holds it: the connection ends after)."""
+    big = b'{"record": "' + b"x" * MAX_BODY + b'"}'
+    for method, path, _ in every_request(client):
+        r = client.request(method, path, content=big, headers={"Content-Type": "application/json"})
+        assert r.status_code == 413, (method, path, r.status_code)
+        if method == "POST":
+            chunked = client.request(method, path, content=iter([big[:1000], big[1000:]]))
+            assert chunked.status_code == 413, (method, path, chunked.status_code)
