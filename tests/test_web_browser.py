@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -46,29 +47,85 @@ def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
     s.stop()
 
 
-def page_of(browser: Any, server: Server, path: str) -> Any:
-    """A page at ``path`` in a fresh context holding the lobby's key."""
+#: Reports every Content-Security-Policy violation on the console (where ``watch`` hears it).
+REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"}`);
+});
+"""
+#: What each context has seen go wrong: requests to another origin, CSP violations.
+PROBLEMS: dict[int, list[str]] = {}
+#: The origins each context may ask (its server's; a restarted server's too).
+ORIGINS: dict[int, set[str]] = {}
+
+
+def watch(context: Any, origin: str) -> None:
+    """Notes each request ``context`` makes to another origin than ``origin`` (or those added
+    to ``ORIGINS`` later), and each Content-Security-Policy violation its pages report."""
+    problems = PROBLEMS.setdefault(id(context), [])
+    origins = ORIGINS.setdefault(id(context), {origin})
+    context.add_init_script(REPORT_VIOLATIONS)
+
+    def request(r: Any) -> None:
+        if not r.url.startswith(("data:", "about:")) and r.url.split("/", 3)[:3] not in [
+            o.split("/", 3)[:3] for o in origins
+        ]:
+            problems.append(f"a request to another origin: {r.url}")
+
+    def console(message: Any) -> None:
+        if "Content Security Policy" in message.text or "CSP violation" in message.text:
+            problems.append(message.text)
+
+    context.on("request", request)
+    context.on("page", lambda page: page.on("console", console))
+
+
+def page_of(browser: Any, server: Server, path: str, key: bool = True) -> Any:
+    """A page at ``path`` in a fresh context (holding the lobby's key unless ``key`` is
+    False), watched for requests to another origin and CSP violations."""
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     context.set_default_timeout(90_000)  # a loaded CI machine: bots and two browsers share 2 cores
+    watch(context, server.url)
     page = context.new_page()
-    page.goto(f"{server.url}/?key={KEY}")
+    if key:
+        page.goto(f"{server.url}/?key={KEY}")
     page.goto(f"{server.url}{path}")
     return page
+
+
+def until(page: Any, expression: str, seconds: float = 90) -> None:
+    """Waits until ``expression`` is true in ``page``, polled from here: Playwright's own
+    ``wait_for_function`` evaluates its predicate with ``eval``, which the page's CSP forbids."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still not true after {seconds} s: {expression}")
+        time.sleep(0.03)
+
+
+def finish(page: Any) -> None:
+    """Closes the page's context, having checked that it asked nothing of another origin and
+    broke no rule of the Content-Security-Policy."""
+    problems = PROBLEMS.pop(id(page.context), [])
+    ORIGINS.pop(id(page.context), None)
+    page.context.close()
+    assert problems == []
 
 
 def click_to_the_end(page: Any, rnd: random.Random, limit: int = 3000) -> None:
     """Clicks a random offered move whenever it is the person's turn, until the game is over."""
     for _ in range(limit):
-        page.wait_for_function(
+        until(
+            page,
             "(document.body.dataset.turn === 'yes' && document.body.dataset.busy !== 'yes')"
-            " || document.body.dataset.over === 'true'"
+            " || document.body.dataset.over === 'true'",
         )
         if page.evaluate("document.body.dataset.over") == "true":
             return
         buttons = page.locator("#moves button")
         version = page.evaluate("document.body.dataset.version")
         buttons.nth(rnd.randrange(buttons.count())).click()
-        page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+        until(page, f"document.body.dataset.version !== '{version}'")
     raise AssertionError("the game did not end")
 
 
@@ -83,7 +140,7 @@ def test_a_person_clicks_a_whole_game_against_a_bot(
         (tok,) = start(c, game, ["human", "random"], seed=11, **options)
     page = page_of(browser, server, f"/t/{tok}")
     page.wait_for_selector("#picture svg")
-    page.wait_for_function("document.body.dataset.turn === 'yes'")
+    until(page, "document.body.dataset.turn === 'yes'")
     shots = Path(SHOTS_INTO) if SHOTS_INTO else tmp_path
     shots.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(shots / f"{game}.png"))
@@ -91,7 +148,7 @@ def test_a_person_clicks_a_whole_game_against_a_bot(
     click_to_the_end(page, random.Random(game))
     assert page.locator("#ending").inner_text().strip()
     assert page.locator("#log li").count() > 0
-    page.context.close()
+    finish(page)
 
 
 def test_the_lobby_starts_a_game_and_keys_play_it(browser: Any, server: Server) -> None:
@@ -101,29 +158,29 @@ def test_the_lobby_starts_a_game_and_keys_play_it(browser: Any, server: Server) 
     page.fill("#seed", "5")
     page.click("#start")
     page.wait_for_selector("#picture svg")
-    page.wait_for_function("document.body.dataset.turn === 'yes'")
+    until(page, "document.body.dataset.turn === 'yes'")
     version = page.evaluate("document.body.dataset.version")
     page.keyboard.press("1")  # the moves keep their numbers
-    page.wait_for_function(f"document.body.dataset.version !== '{version}'")
-    page.wait_for_function("document.body.dataset.turn === 'yes'")
+    until(page, f"document.body.dataset.version !== '{version}'")
+    until(page, "document.body.dataset.turn === 'yes'")
     page.keyboard.press("u")  # the opponent has moved since: refused, with the reason
-    page.wait_for_function("document.getElementById('message').textContent.includes('stands')")
-    page.context.close()
+    until(page, "document.getElementById('message').textContent.includes('stands')")
+    finish(page)
 
 
 def test_two_people_at_two_browsers_each_see_their_own_hand(browser: Any, server: Server) -> None:
     with server.client() as c:
         a, b = start(c, "duo", ["human", "human"], seed=4, rounds=1)
     one, two = page_of(browser, server, f"/t/{a}"), page_of(browser, server, f"/t/{b}")
-    one.wait_for_function("document.body.dataset.turn === 'yes'")
+    until(one, "document.body.dataset.turn === 'yes'")
     assert two.evaluate("document.body.dataset.turn") == "no"
     assert one.locator("#picture").inner_html() != two.locator("#picture").inner_html()
     assert b not in one.content() and a not in two.content()
     version = one.evaluate("document.body.dataset.version")
     one.locator("#moves button").first.click()
-    two.wait_for_function(f"document.body.dataset.version !== '{version}'")  # live, without a reload
-    one.context.close()
-    two.context.close()
+    until(two, f"document.body.dataset.version !== '{version}'")  # live, without a reload
+    finish(one)
+    finish(two)
 
 
 def test_people_at_one_screen_hand_it_over(browser: Any, server: Server) -> None:
@@ -131,22 +188,22 @@ def test_people_at_one_screen_hand_it_over(browser: Any, server: Server) -> None
         body = {"game": "duo", "seats": ["human", "human"], "seed": 4, "options": {"rounds": 1}, "hot_seat": True}
         tok = token(c.post("/api/tables", json=body).json()["links"][0]["url"])
     page = page_of(browser, server, f"/t/{tok}")
-    page.wait_for_function("document.body.dataset.handover === '0'")
+    until(page, "document.body.dataset.handover === '0'")
     assert page.locator("#picture svg").count() == 0 and page.locator("#board").is_hidden()
     page.click("#take")  # "I am seat 0"
-    page.wait_for_function("document.body.dataset.turn === 'yes'")
+    until(page, "document.body.dataset.turn === 'yes'")
     assert page.locator("#picture svg").count() == 1 and "Seat 0" in page.locator("#whose").inner_text()
     for _ in range(50):  # seat 0 plays until the screen is to go to seat 1
         version = page.evaluate("document.body.dataset.version")
         page.locator("#moves button").first.click()
-        page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+        until(page, f"document.body.dataset.version !== '{version}'")
         if page.evaluate("document.body.dataset.handover") == "1":
             break
     assert page.locator("#picture svg").count() == 0 and page.locator("#log li").count() == 0
     page.click("#take")
-    page.wait_for_function("document.body.dataset.turn === 'yes'")
+    until(page, "document.body.dataset.turn === 'yes'")
     assert "Seat 1" in page.locator("#whose").inner_text()
-    page.context.close()
+    finish(page)
 
 
 def test_undo_in_the_browser(browser: Any, server: Server) -> None:
@@ -154,21 +211,22 @@ def test_undo_in_the_browser(browser: Any, server: Server) -> None:
         (tok,) = start(c, "regnum", ["human", "random"], seed=2)
     page = page_of(browser, server, f"/t/{tok}")
     for _ in range(100):
-        page.wait_for_function("document.body.dataset.turn === 'yes'")
+        until(page, "document.body.dataset.turn === 'yes'")
         before = page.locator("#picture").inner_html()
         version = page.evaluate("document.body.dataset.version")
         page.locator("#moves button").first.click()
-        page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+        until(page, f"document.body.dataset.version !== '{version}'")
         if page.evaluate("document.body.dataset.turn") != "yes":
             continue
         moved = page.evaluate("document.body.dataset.version")
         page.click("#undo")
-        page.wait_for_function(
-            f"document.body.dataset.version !== '{moved}' || document.getElementById('message').textContent !== ''"
+        until(
+            page,
+            f"document.body.dataset.version !== '{moved}' || document.getElementById('message').textContent !== ''",
         )
         if page.locator("#message").inner_text() == "":
             assert page.locator("#picture").inner_html() == before
-            page.context.close()
+            finish(page)
             return
     raise AssertionError("no move could be undone")
 
@@ -179,12 +237,13 @@ def test_a_game_goes_on_after_a_restart(browser: Any, tmp_path: Path, monkeypatc
     with server.client() as c:
         (tok,) = start(c, "duell-der-drachen", ["human", "random"], seed=3)
     page = page_of(browser, server, f"/t/{tok}")
-    page.wait_for_function("document.body.dataset.turn === 'yes'")
+    until(page, "document.body.dataset.turn === 'yes'")
     page.locator("#moves button").first.click()
-    page.wait_for_function("document.body.dataset.version !== '0' && document.body.dataset.turn === 'yes'")
+    until(page, "document.body.dataset.version !== '0' && document.body.dataset.turn === 'yes'")
     seen = page.locator("#picture").inner_html()
     server.stop()
     server = Server(tmp_path / "web.sqlite3").start()
+    ORIGINS[id(page.context)].add(server.url)
     try:
         page.goto(f"{server.url}/t/{tok}")  # the same link on the restarted server (a new port here)
         page.wait_for_selector("#picture svg")
@@ -192,21 +251,53 @@ def test_a_game_goes_on_after_a_restart(browser: Any, tmp_path: Path, monkeypatc
         click_to_the_end(page, random.Random(3))
     finally:
         server.stop()
-        page.context.close()
+        finish(page)
 
 
 def test_bots_watched_then_replayed(browser: Any, server: Server) -> None:
     with server.client() as c:
         (tok,) = start(c, "duo-regna", ["random", "random"], seed=9)
         page = page_of(browser, server, f"/t/{tok}")
-        page.wait_for_function("document.body.dataset.over === 'true'", timeout=120_000)
+        until(page, "document.body.dataset.over === 'true'", seconds=120)
         table_id = c.get("/api/tables").json()[0]["id"]
     page.goto(f"{server.url}/replay?table={table_id}")
-    page.wait_for_function("document.body.dataset.ply === '0'")
+    until(page, "document.body.dataset.ply === '0'")
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("document.body.dataset.ply === '1'")
+    until(page, "document.body.dataset.ply === '1'")
     page.click("#last")
-    page.wait_for_function("Number(document.body.dataset.ply) > 1")
+    until(page, "Number(document.body.dataset.ply) > 1")
     page.click("#prev")
     assert page.locator("#log li").count() >= 1
-    page.context.close()
+    finish(page)
+
+
+def test_every_page_keeps_to_its_own_origin_under_the_csp(browser: Any, server: Server) -> None:
+    with server.client() as c:
+        (tok,) = start(c, "regnum", ["human", "random"], seed=1)
+    page = page_of(browser, server, "/")
+    page.wait_for_selector("#game option", state="attached")
+    paths = ["/replay", f"/t/{tok}", "/t/no-such-link", *(f"/rules/{g}" for g, _ in GAMES)]
+    for path in paths:
+        page.goto(f"{server.url}{path}")
+        page.wait_for_load_state("load")
+    page.goto(f"{server.url}/t/{tok}")
+    page.wait_for_selector("#picture svg")
+    finish(page)
+    stranger = page_of(browser, server, "/", key=False)  # no key: the page that says so
+    assert "key" in stranger.locator("#message").inner_text()
+    finish(stranger)
+
+
+def test_an_inline_script_is_refused_and_reported(browser: Any, server: Server) -> None:
+    """The watch hears a violation: a script written into the page is not run."""
+    page = page_of(browser, server, "/replay")
+    page.evaluate(
+        "() => { const s = document.createElement('script'); s.textContent = 'window.ran = 1';"
+        " document.body.append(s); }"
+    )
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.ran") is None
+    problems = PROBLEMS[id(page.context)]
+    assert any("script-src" in p for p in problems), problems
+    problems.clear()
+    finish(page)

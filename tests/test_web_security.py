@@ -26,7 +26,16 @@ from regalia.matches.match import play  # noqa: E402
 from regalia.registry import MatchRecord  # noqa: E402
 from regalia.web import create_app  # noqa: E402
 from regalia.web.app import MAX_BODY  # noqa: E402
-from regalia.web.security import SECURITY_HEADERS, Buckets, Limits, Rate, Shield, json_safe  # noqa: E402
+from regalia.web.security import (  # noqa: E402
+    SECURITY_HEADERS,
+    Buckets,
+    Limits,
+    Rate,
+    Shield,
+    allowed_hosts,
+    json_safe,
+    link_base,
+)
 from regalia.web.store import Store  # noqa: E402
 from tests.web_helpers import KEY, start  # noqa: E402
 
@@ -329,3 +338,47 @@ def test_a_body_over_the_limit_gets_413_on_every_route(client: Any) -> None:
         if method == "POST":
             chunked = client.request(method, path, content=iter([big[:1000], big[1000:]]))
             assert chunked.status_code == 413, (method, path, chunked.status_code)
+
+
+@pytest.mark.parametrize(
+    "server, host, allowed, link",
+    [
+        (("192.0.2.7", 8000), "192.0.2.7:8000", True, "http://192.0.2.7:8000"),
+        (("::ffff:192.0.2.7", 8000), "192.0.2.7:8000", True, "http://192.0.2.7:8000"),
+        (("2001:db8::1", 80), "[2001:db8::1]", True, "http://[2001:db8::1]"),
+        (("192.0.2.7", 8000), "192.0.2.8:8000", False, None),
+        (("192.0.2.7", 8000), "evil.example", False, None),
+    ],
+)
+def test_a_server_on_every_address_answers_on_the_one_reached(
+    server: tuple[str, int], host: str, allowed: bool, link: str | None
+) -> None:
+    """A server listening on ``0.0.0.0`` or ``::`` answers to the address the connection reached
+    (the socket's own: naming it cannot be a rebinding attack) and makes links on it."""
+    answered: list[str] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        answered.append(link_base(scope))
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    sent: list[Any] = []
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    async def receive() -> Any:
+        return {"type": "http.disconnect"}
+
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/",
+        "scheme": "http",
+        "headers": [(b"host", host.encode())],
+        "client": ("192.0.2.99", 5),
+        "server": server,
+    }
+    asyncio.run(Shield(app, allowed_hosts(None, "0.0.0.0"), KEY, 1000, Limits())(scope, receive, send))
+    assert sent[0]["status"] == (200 if allowed else 421)
+    assert answered == ([link] if allowed else [])

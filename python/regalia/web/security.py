@@ -141,10 +141,19 @@ def link_base(scope: Scope) -> str:
     """This server's address as the connection reached it (the socket's own address and port,
     never a request's header), for links when no public address is configured."""
     scheme = scope.get("scheme", "http")
-    host, port = scope.get("server") or ("127.0.0.1", None)
-    host = f"[{host}]" if ":" in str(host) else str(host)
+    server, port = scope.get("server") or ("127.0.0.1", None)
+    host = reached_address(scope) or str(server)
+    host = f"[{host}]" if ":" in host else host
     default = {"http": 80, "https": 443}.get(scheme)
     return f"{scheme}://{host}" if port in (None, default) else f"{scheme}://{host}:{port}"
+
+
+def reached_address(scope: Scope) -> str:
+    """The address the connection reached (the socket's own), an IPv4 address as such even on
+    a socket listening on IPv6 and IPv4 at once; empty if unknown (a Unix socket)."""
+    server = scope.get("server")
+    address = str(server[0]).lower() if server else ""
+    return address.removeprefix("::ffff:") if "." in address else address
 
 
 def host_name(header: str) -> str:
@@ -218,8 +227,7 @@ class Shield:
 
     def _check_host(self, scope: Scope, headers: dict[str, str]) -> None:
         name = host_name(headers.get("host", ""))
-        reached = (scope.get("server") or ("",))[0]
-        if name not in self.hosts and name != str(reached).lower():
+        if name not in self.hosts and (not name or name != reached_address(scope)):
             raise Refused(421, "this server does not answer to that host name (see --public-url)")
 
     def _check_rate(self, scope: Scope, headers: dict[str, str]) -> None:
