@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import selectors
+import shutil
 import socket
+import ssl
 import subprocess
 import time
 from collections.abc import Iterator
@@ -35,7 +37,7 @@ SLACK = 20.0
 class Serve:
     """``regalia serve ARGS`` on a free loopback port, until stopped."""
 
-    def __init__(self, tmp_path: Path, *args: str) -> None:
+    def __init__(self, tmp_path: Path, *args: str, scheme: str = "http") -> None:
         self.port = free_port("127.0.0.1")
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
@@ -44,7 +46,7 @@ class Serve:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
-                if httpx.get(f"{self.url}/api/games", timeout=2).status_code == 200:
+                if httpx.get(f"{scheme}://127.0.0.1:{self.port}/api/games", timeout=2, verify=False).status_code == 200:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
@@ -187,3 +189,39 @@ def test_the_serve_options_are_checked() -> None:
         assert result.exit_code != 0 and "--public-url" in result.stderr
     result = run("serve", "--no-browser", "--ssl-certfile", "cert.pem")
     assert result.exit_code != 0 and "--ssl-keyfile" in result.stderr
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="making a test certificate needs openssl")
+def test_the_server_speaks_tls_with_a_certificate_given(tmp_path: Path) -> None:
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1"]
+        + ["-addext", "subjectAltName=IP:127.0.0.1"]
+        + ["-keyout", str(key), "-out", str(cert)],
+        check=True,
+        capture_output=True,
+    )
+    server = Serve(tmp_path, "--ssl-certfile", str(cert), "--ssl-keyfile", str(key), scheme="https")
+    try:
+        with httpx.Client(verify=ssl.create_default_context(cafile=str(cert)), timeout=30) as c:
+            r = c.get(f"https://127.0.0.1:{server.port}/api/games")
+            assert r.status_code == 200 and r.headers["x-content-type-options"] == "nosniff"
+        with pytest.raises(httpx.HTTPError):  # no plain HTTP on the same port
+            httpx.get(f"http://127.0.0.1:{server.port}/api/games", timeout=10)
+    finally:
+        out = server.stop()
+    assert f"https://127.0.0.1:{server.port}/?key=" in out
+
+
+def test_the_access_log_masks_the_tokens_and_the_key(tmp_path: Path) -> None:
+    server = Serve(tmp_path, "--access-log")
+    key = Store(tmp_path / "w.sqlite3").setting("key", "none yet")
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as c:
+            c.get("/t/a-secret-token-of-a-seat")
+            c.get("/api/t/another-secret-token/events?seconds=0.1")
+            c.get(f"/?key={key}")
+    finally:
+        out = server.stop()
+    assert '"GET /t/… HTTP/1.1" 404' in out and "/api/t/…/events" in out and "/?key=…" in out
+    assert "secret" not in out and out.count(key) == 1  # the key only in the address printed at start
