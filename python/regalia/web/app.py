@@ -216,41 +216,25 @@ class Hub:
 
 
 class Guard:
-    """Refuses a body over ``MAX_BODY`` (413) and a request that changes something from a
-    page of another site (403: its ``Origin`` or ``Sec-Fetch-Site`` says so)."""
+    """Refuses a request that changes something from a page of another site (403: its
+    ``Origin`` or ``Sec-Fetch-Site`` says so). Bodies are bounded by the shield."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> Any:
         """Checks an HTTP request before the application sees it."""
-        if scope["type"] != "http":
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             return await self.app(scope, receive, send)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        refusal = None
-        if scope["method"] not in ("GET", "HEAD", "OPTIONS"):
-            origin, site = headers.get("origin"), headers.get("sec-fetch-site")
-            if origin is not None and urlsplit(origin).netloc != headers.get("host"):
-                refusal = 403, f"a request from another site ({origin}) may not change a game here"
-            elif site is not None and site not in ("same-origin", "none"):
-                refusal = 403, "a request from another site may not change a game here"
-        length = headers.get("content-length", "0")
-        if refusal is None and (not length.isdigit() or int(length) > MAX_BODY):
-            refusal = 413, f"the request body is larger than {MAX_BODY} bytes"
-        if refusal is not None:
-            response = JSONResponse({"detail": refusal[1]}, status_code=refusal[0])
-            return await response(scope, receive, send)
-        seen = 0
-
-        async def counted() -> Any:
-            nonlocal seen
-            message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > MAX_BODY:
-                raise HTTPException(413, f"the request body is larger than {MAX_BODY} bytes")
-            return message
-
-        return await self.app(scope, counted, send)
+        origin, site = headers.get("origin"), headers.get("sec-fetch-site")
+        if origin is not None and urlsplit(origin).netloc != headers.get("host"):
+            refusal = f"a request from another site ({origin}) may not change a game here"
+        elif site is not None and site not in ("same-origin", "none"):
+            refusal = "a request from another site may not change a game here"
+        else:
+            return await self.app(scope, receive, send)
+        return await JSONResponse({"detail": refusal}, status_code=403)(scope, receive, send)
 
 
 # --- the application ------------------------------------------------------------------------

@@ -215,9 +215,12 @@ class Shield:
         try:
             self._check_host(scope, headers)
             self._check_rate(scope, headers)
+            length = headers.get("content-length", "0")
+            if not length.isdigit() or int(length) > self.max_body:
+                raise Refused(413, f"the request body is larger than {self.max_body} bytes")
             if scope["method"] in ("GET", "HEAD", "OPTIONS"):
                 return await self.app(scope, receive, with_headers)
-            body = await self._read_body(receive, headers)
+            body = await self._read_body(receive)
         except Refused as e:
             response = JSONResponse({"detail": e.detail}, status_code=e.status, headers=e.headers)
             return await response(scope, receive, with_headers)
@@ -240,10 +243,7 @@ class Shield:
         if wait > 0:
             raise Refused(429, "too many requests: slow down", {"Retry-After": str(math.ceil(wait))})
 
-    async def _read_body(self, receive: Receive, headers: dict[str, str]) -> bytes:
-        length = headers.get("content-length", "0")
-        if not length.isdigit() or int(length) > self.max_body:
-            raise Refused(413, f"the request body is larger than {self.max_body} bytes")
+    async def _read_body(self, receive: Receive) -> bytes:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.limits.body_timeout
         chunks, size = [], 0
