@@ -182,7 +182,8 @@ def test_beyond_loopback_the_server_warns_of_plain_http() -> None:
 
 def test_the_serve_options_are_checked() -> None:
     assert check_public_url("https://games.example.org/") == "https://games.example.org"
-    for bad in ["ftp://games.example.org", "games.example.org", "https://", "https://x.org/sub/path", "http://x?a=1"]:
+    bad_urls = ["ftp://games.example.org", "games.example.org", "https://", "https://x.org/sub/path", "http://x?a=1"]
+    for bad in [*bad_urls, "https://x.org:99999"]:
         with pytest.raises(ValueError, match="--public-url"):
             check_public_url(bad)
         result = run("serve", "--no-browser", "--public-url", bad)

@@ -105,6 +105,24 @@ def test_a_host_not_allowed_is_refused_on_every_route(client: Any) -> None:
     assert client.get("/api/tables").json() == before  # no table started, none changed
 
 
+def test_two_host_headers_are_refused() -> None:
+    sent: list[Any] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        raise AssertionError("not reached")
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    async def receive() -> Any:
+        return {"type": "http.disconnect"}
+
+    headers = [(b"host", b"evil.example"), (b"host", b"127.0.0.1")]
+    scope = {"type": "http", "method": "GET", "path": "/", "headers": headers, "server": ("127.0.0.1", 80)}
+    asyncio.run(Shield(app, allowed_hosts(), KEY, 1000, Limits())(scope, receive, send))
+    assert sent[0]["status"] == 400
+
+
 @pytest.mark.parametrize("host", ["localhost", "127.0.0.1", "[::1]", "LOCALHOST:8000", "127.0.0.1:1234"])
 def test_the_loopback_names_are_answered(client: Any, host: str) -> None:
     assert client.get("/api/games", headers={"Host": host}).status_code == 200

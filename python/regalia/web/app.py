@@ -46,7 +46,7 @@ from regalia.table.saves import saves_folder
 from regalia.views.pictures import spectator_svg
 from regalia.views.pictures.canvas import font_file
 from regalia.web.models import GameInfo, Payload, ReplayAnswer, Saved, TableRow, TableStarted, refusals
-from regalia.web.security import Limits, Shield, allowed_hosts, json_safe, link_base
+from regalia.web.security import Limits, Shield, allowed_hosts, check_public_url, json_safe, link_base
 from regalia.web.store import SHARED, Link, Store
 from regalia.web.tables import NotFound, Tables, WebError
 
@@ -295,7 +295,7 @@ def create_app(
         openapi_url="/openapi.json" if api_docs else None,
         responses=refusals(421, 429),
     )
-    public = public_url.rstrip("/") if public_url else None
+    public = check_public_url(public_url) if public_url else None
     names = allowed_hosts(public, *hosts)
     app.shield = lambda inner: Shield(inner, names, server_key, MAX_BODY, limits or Limits())
     app.state.tables, app.state.hub, app.state.key, app.state.public_url = tables, hub, server_key, public

@@ -124,6 +124,21 @@ class Buckets:
         return wait
 
 
+def check_public_url(url: str) -> str:
+    """``url`` without a trailing ``/`` if it is an ``http``/``https`` address with a host and
+    no path, query or fragment (the pages' links start at ``/``); else a ``ValueError``."""
+    parts = urlsplit(url)
+    try:
+        _ = parts.port  # a port out of range is a ValueError
+    except ValueError:
+        raise ValueError(f"--public-url {url!r}: the port is not a number from 1 to 65535") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"--public-url {url!r}: give an address such as https://games.example.org")
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise ValueError(f"--public-url {url!r}: the server must be at the root of its address (no path)")
+    return url.rstrip("/")
+
+
 def allowed_hosts(*addresses: str | None) -> frozenset[str]:
     """The host names to answer to: the loopback names and each of ``addresses`` (a host such as
     ``--host``'s, or a URL such as ``--public-url``; a wildcard such as ``0.0.0.0`` adds none)."""
@@ -165,8 +180,8 @@ def host_name(header: str) -> str:
 
 def json_safe(value: Any) -> Any:
     """``value`` with every float that JSON cannot carry (``NaN``, the infinities) as its text,
-    every lone surrogate in a string and every byte string not UTF-8 escaped, so that a refusal quoting the request's
-    input can always be sent."""
+    and every lone surrogate in a string and every byte not UTF-8 escaped, so that a refusal
+    quoting the request's input can always be sent."""
     if isinstance(value, float) and not math.isfinite(value):
         return repr(value)
     if isinstance(value, str):
@@ -174,7 +189,7 @@ def json_safe(value: Any) -> Any:
     if isinstance(value, bytes):
         return value.decode("utf-8", "backslashreplace")
     if isinstance(value, dict):
-        return {k: json_safe(v) for k, v in value.items()}
+        return {json_safe(k): json_safe(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [json_safe(v) for v in value]
     return value
@@ -229,6 +244,8 @@ class Shield:
         return await self.app(scope, _replaying(body, receive), with_headers)
 
     def _check_host(self, scope: Scope, headers: dict[str, str]) -> None:
+        if sum(1 for k, _ in scope["headers"] if k.lower() == b"host") > 1:
+            raise Refused(400, "a request has one Host header")
         name = host_name(headers.get("host", ""))
         if name not in self.hosts and (not name or name != reached_address(scope)):
             raise Refused(421, "this server does not answer to that host name (see --public-url)")

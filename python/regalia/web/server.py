@@ -12,13 +12,12 @@ import webbrowser
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import uvicorn
 
 from regalia.web.app import create_app
 from regalia.web.connections import timed_protocol
-from regalia.web.security import LOOPBACK, Limits
+from regalia.web.security import LOOPBACK, Limits, check_public_url
 from regalia.web.store import default_db
 
 __all__ = ["Hosting", "check_public_url", "free_port", "notices", "serve"]
@@ -56,17 +55,6 @@ def free_port(host: str) -> int:
         s.bind((host, 0))
         port: int = s.getsockname()[1]
         return port
-
-
-def check_public_url(url: str) -> str:
-    """``url`` without a trailing ``/`` if it is an ``http``/``https`` address with a host and
-    no path, query or fragment (the pages' links start at ``/``); else a ``ValueError``."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"--public-url {url!r}: give an address such as https://games.example.org")
-    if parts.path not in ("", "/") or parts.query or parts.fragment:
-        raise ValueError(f"--public-url {url!r}: the server must be at the root of its address (no path)")
-    return url.rstrip("/")
 
 
 def notices(host: str, hosting: Hosting) -> list[str]:
