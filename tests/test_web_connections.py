@@ -22,7 +22,8 @@ pytest.importorskip("fastapi", reason='the web table needs the web extra (pip in
 
 import httpx  # noqa: E402
 
-from regalia.web.server import Hosting, check_public_url, free_port, notices  # noqa: E402
+from regalia.web import Hosting, check_public_url  # noqa: E402
+from regalia.web.server import free_port, notices  # noqa: E402
 from regalia.web.store import Store  # noqa: E402
 from tests.cli_helpers import run, script  # noqa: E402
 

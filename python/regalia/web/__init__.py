@@ -11,6 +11,7 @@ May import: everything below the front-ends; never ``regalia.cli``.
 """
 
 from regalia.web.app import create_app
-from regalia.web.server import serve
+from regalia.web.security import check_public_url
+from regalia.web.server import Hosting, serve
 
-__all__ = ["create_app", "serve"]
+__all__ = ["Hosting", "check_public_url", "create_app", "serve"]

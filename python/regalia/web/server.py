@@ -20,7 +20,7 @@ from regalia.web.connections import timed_protocol
 from regalia.web.security import LOOPBACK, Limits, check_public_url
 from regalia.web.store import default_db
 
-__all__ = ["Hosting", "check_public_url", "free_port", "notices", "serve"]
+__all__ = ["Hosting", "free_port", "notices", "serve"]
 
 #: What an access log line must not show: a seat's token, the server's key.
 SECRETS = re.compile(r"(/t/)[^/?\s]+|(key=)[^&\s]+")

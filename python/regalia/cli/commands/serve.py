@@ -77,8 +77,8 @@ def serve(
     machines. Every table is saved on every move, so stopping the server loses nothing.
     """
     try:
-        from regalia.web import serve as run  # the web extra: FastAPI, uvicorn, Jinja2
-        from regalia.web.server import Hosting, check_public_url
+        from regalia.web import Hosting, check_public_url  # the web extra: FastAPI, uvicorn, Jinja2
+        from regalia.web import serve as run
     except ModuleNotFoundError as e:
         exits.fail(f'regalia serve needs the web extra ({e.name} is missing): pip install "regalia[web]"')
     if (ssl_certfile is None) != (ssl_keyfile is None):
