@@ -80,7 +80,9 @@ ASGIApp = Callable[[MutableMapping[str, Any], Callable[[], Awaitable[Any]], Call
 class NewTable(BaseModel):
     """A table to start: the game, its options (its declared defaults for those left out),
     who sits at each seat (``"human"`` or an agent such as ``"best"`` or
-    ``"ismcts:iterations=200"``), and the seed (a random one when left out)."""
+    ``"ismcts:iterations=200"``), and the seed: given, it replays the same game; left out, every
+    deal and draw comes from the operating system's generator as it happens, and no seat can
+    recover the deck."""
 
     game: str = Field(max_length=40)
     options: dict[str, Any] = Field(default_factory=dict, max_length=20)
@@ -369,8 +371,7 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
     def new_table(request: Request, new: NewTable) -> dict[str, Any]:
         """Starts a table; answers its id and its private links (one a person, or a watcher's
         for bots alone)."""
-        seed = secrets.randbits(32) if new.seed is None else new.seed
-        table_id, links = tables.create(new.game, dict(new.options), list(new.seats), seed, new.hot_seat)
+        table_id, links = tables.create(new.game, dict(new.options), list(new.seats), new.seed, new.hot_seat)
         return {"id": table_id, "links": _links(request, links)}
 
     @app.get("/api/tables", dependencies=[Host], response_model=list[TableRow], responses=refusals(403))

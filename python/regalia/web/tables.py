@@ -18,6 +18,7 @@ from regalia.agents import make_agent
 from regalia.core.errors import RegaliaError
 from regalia.registry import MatchRecord, games, make
 from regalia.table import HUMAN, Refused, Table
+from regalia.table.secret import secret_seed
 from regalia.web.payload import screen_holder, seat_payload, shared_payload, watcher_payload
 from regalia.web.store import SHARED, Link, Store
 
@@ -60,15 +61,25 @@ class Live:
     payloads: dict[int | None, dict[str, Any]] = field(default_factory=dict)
 
 
-def _game(name: str, options: dict[str, Any]) -> Any:
-    """The game ``name`` with ``options`` for a table (seeded chance only)."""
+def _game(name: str, options: dict[str, Any], secret: bool = False) -> Any:
+    """The game ``name`` with ``options`` for a table: seeded chance, or with ``secret``
+    explicit chance (the table draws it from the operating system). A person chooses no
+    ``chance``: a table without a seed gets explicit chance from the server."""
+    if options.get("chance", "seeded") != "seeded":
+        raise WebError(
+            "a table chooses its own chance: give a seed for a game you can replay, or none for a deal "
+            "nobody can recover (chance='explicit' is for exact methods in Python)"
+        )
     try:
-        game = make(name, **options)
+        return make(name, **{**options, "chance": "explicit"}) if secret else make(name, **options)
     except RegaliaError as e:
         raise WebError(str(e)) from None
-    if game.options.get("chance", "seeded") != "seeded":
-        raise WebError("a table plays seeded games only (chance='explicit' is for exact methods in Python)")
-    return game
+
+
+def _is_secret(record: MatchRecord) -> bool:
+    """Whether a stored table draws its chance from the operating system (its game has
+    explicit chance: the web makes such tables only so)."""
+    return isinstance(record.options, dict) and record.options.get("chance") == "explicit"
 
 
 def _check_bot(spec: str, game: str) -> None:
@@ -98,23 +109,26 @@ class Tables:
     # --- starting a table --------------------------------------------------------------
 
     def create(
-        self, game: str, options: dict[str, Any], seats: list[str], seed: int, hot_seat: bool = False
+        self, game: str, options: dict[str, Any], seats: list[str], seed: int | None, hot_seat: bool = False
     ) -> tuple[str, dict[int | None, str]]:
         """A new table of ``game`` with ``options``, ``seats`` (``"human"`` or an agent spec)
         and ``seed``; returns its id and its private links by seat (a game of bots alone has
         one link, a watcher's, under None; ``hot_seat``, people at one screen, one link under
-        ``SHARED``). Bad input raises ``WebError``."""
+        ``SHARED``). Without a seed every deal and draw comes from the operating system's
+        generator as it happens (``regalia.table.secret``): no seat can recover the deck.
+        Bad input raises ``WebError``."""
         known = {g["name"] for g in games()}
         if game not in known:
             raise NotFound(f"unknown game {game!r}; games: {', '.join(sorted(known))}")
         if "players" not in options:
             options = {**options, "players": len(seats)}
-        g = _game(game, options)
+        secret = seed is None
+        g = _game(game, options, secret)
         for spec in seats:
             if spec != HUMAN:
                 _check_bot(spec, g.name)
         try:
-            table = Table(g, seats, seed)
+            table = Table(g, seats, secret_seed(), chance_from="system") if secret else Table(g, seats, seed or 0)
         except RegaliaError as e:
             raise WebError(str(e)) from None
         people: list[int | None] = list(table.humans) or [None]
@@ -322,7 +336,11 @@ class Tables:
         return payload
 
     def _resume(self, record: MatchRecord) -> Table:
-        return Table.resume(record, _game(record.game, dict(record.options)), record.agents)
+        """The table of ``record``, replayed; a table without a seed draws on from the system."""
+        if not _is_secret(record):
+            return Table.resume(record, _game(record.game, dict(record.options)), record.agents)
+        options = {k: v for k, v in record.options.items() if k != "chance"}
+        return Table.resume(record, _game(record.game, options, True), record.agents, chance_from="system")
 
     def _keep(self, live: Live) -> None:
         with live.lock:
