@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -88,6 +89,8 @@ class Table:
         self._names: list[str] = []
         #: The moves so far that were decisions (not chance draws): the number of the last.
         self._plies = 0
+        #: Lines said to everyone of a move (by its number), before what it told them.
+        self._notes: dict[int, str] = {}
         #: Recorded moves still to replay (a resumed game's); chance nodes take theirs from it.
         self._script: deque[int] = deque(int(a) for a in actions)
         #: Where each of the person's own chosen moves starts (what ``undo`` takes back to).
@@ -173,7 +176,10 @@ class Table:
         for a seat's page while people play."""
         moves = [(seat, action, name) for seat, action, name in zip(self._movers, self.actions, self._names)]
         decisions = [(seat, action, name) for seat, action, name in moves if seat is not None]
-        return [Event(ply, seat, action, name, ()) for ply, (seat, action, name) in enumerate(decisions, 1)]
+        return [
+            Event(ply, seat, action, name, (name, self._notes[ply]) if ply in self._notes else ())
+            for ply, (seat, action, name) in enumerate(decisions, 1)
+        ]
 
     def seats_of(self, viewer: int, neutral: bool = False) -> narrate.Seats:
         """The seats as ``viewer`` calls them (``neutral``: every seat by its number)."""
@@ -213,13 +219,25 @@ class Table:
         self._move(action, chosen=True)
         self._settle()
 
-    def play_bot(self) -> int:
-        """Lets the bot to move play; returns its action. ``AgentError`` when it fails."""
+    def bot_turn(self) -> tuple[int, Agent, View]:
+        """The bot to move: its seat, its agent and its view, for a front-end that lets it
+        think elsewhere and then plays its choice (``play_bot(chosen)``); the bots are told
+        the game starts first. ``IllegalActionError`` when no bot is to move."""
         seat = self.to_move
         if seat is None or seat not in self.bots:
             raise IllegalActionError("no bot is to move")
         self._begin()
-        chosen = self.bots[seat].act(self.view(seat))
+        return seat, self.bots[seat], self.view(seat)
+
+    def play_bot(self, chosen: Any = None) -> int:
+        """Lets the bot to move play ``chosen`` (by default, what it chooses now); returns
+        its action. ``AgentError`` when it chose no legal move."""
+        seat = self.to_move
+        if seat is None or seat not in self.bots:
+            raise IllegalActionError("no bot is to move")
+        self._begin()
+        if chosen is None:
+            chosen = self.bots[seat].act(self.view(seat))
         try:
             action = action_id(chosen)
         except TypeError:
@@ -229,6 +247,21 @@ class Table:
         self._move(action, chosen=True)
         self._settle()
         return action
+
+    @property
+    def plies(self) -> int:
+        """How many moves have been played (chance draws not counted): the last one's number."""
+        return self._plies
+
+    def annotate(self, ply: int, line: str) -> None:
+        """Says ``line`` to everyone of move ``ply``, before what each person was told of
+        it (in their log and ``open_log``): a front-end's word on the move, such as a bot
+        that ran out of time. It must say nothing a seat may not know."""
+        self._notes[ply] = line
+        for events in self._story.values():
+            for i, event in enumerate(events):
+                if event.ply == ply:
+                    events[i] = replace(event, lines=(line, *event.lines))
 
     def undo(self, seat: int) -> None:
         """Takes back the person's last move and the bots' moves after it. Refused (with
@@ -425,4 +458,5 @@ class Table:
         self._plies = sum(seat is not None for seat in self._movers)
         self._marks = [m for m in self._marks if m < length]
         self._story = {h: [e for e in events if e.ply <= self._plies] for h, events in self._story.items()}
+        self._notes = {ply: line for ply, line in self._notes.items() if ply <= self._plies}
         self._seen = {h: self._state.observation(h) for h in self.humans}

@@ -37,12 +37,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import regalia._core as _core
 from regalia.agents import AGENTS
+from regalia.agents.bounds import served_help
 from regalia.core.errors import RegaliaError
 from regalia.registry import MatchRecord, games, make
 from regalia.registry.saves import load_game, save_game
 from regalia.table.saves import saves_folder
 from regalia.views.pictures import spectator_svg
 from regalia.views.pictures.canvas import font_file
+from regalia.web.bots import Bots
 from regalia.web.models import GameInfo, Payload, ReplayAnswer, Saved, TableRow, TableStarted, refusals
 from regalia.web.store import SHARED, Link, Store
 from regalia.web.tables import NotFound, Tables, WebError
@@ -136,6 +138,7 @@ class Hub:
     def __init__(self, tables: Tables, pace: float) -> None:
         self.tables = tables
         self.pace = pace
+        self.bots = Bots(tables, pace)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._events: dict[str, asyncio.Event] = {}
         self._bots: dict[str, asyncio.Task[None]] = {}
@@ -185,16 +188,10 @@ class Hub:
             self._bots[table_id] = asyncio.get_running_loop().create_task(self._play_bots(table_id))
 
     async def _play_bots(self, table_id: str) -> None:
-        """The bots move, one every ``pace`` seconds, while a bot is to move."""
+        """The bots move, one every ``pace`` seconds, while a bot is to move (thinking in
+        workers of their own, see ``regalia.web.bots``)."""
         try:
-            while await anyio.to_thread.run_sync(self.tables.waiting_for_bot, table_id):
-                await asyncio.sleep(self.pace)
-                await anyio.to_thread.run_sync(self.tables.bot_move, table_id)
-        except WebError as e:
-            if e.status != 409:  # 409: another process moved first; the next change wakes us
-                log.warning("table %s: %s", table_id, e)
-        except RegaliaError as e:
-            log.warning("table %s: a bot failed: %s", table_id, e)
+            await self.bots.play(table_id)
         finally:
             self._bots.pop(table_id, None)
 
@@ -207,6 +204,7 @@ class Hub:
         """Stops the bots and the watch (the game stays as last saved)."""
         for task in [*self._bots.values(), *self._watch]:
             task.cancel()
+        self.bots.close()
 
     def start(self) -> None:
         """Starts the watch for changes by other processes (on the event loop)."""
@@ -331,7 +329,9 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
             host(request.headers.get("x-regalia-key"), request.cookies.get(KEY_COOKIE))
         except HTTPException as e:
             return templates.TemplateResponse(request, "message.html", {"message": e.detail}, status_code=403)
-        return templates.TemplateResponse(request, "lobby.html", {"games": games(), "agents": list(AGENTS)})
+        return templates.TemplateResponse(
+            request, "lobby.html", {"games": games(), "agents": list(AGENTS), "bounds": served_help()}
+        )
 
     @app.get("/t/{token}", response_class=HTMLResponse, include_in_schema=False)
     def table_page(request: Request, token: str) -> Response:
