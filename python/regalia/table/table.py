@@ -265,16 +265,30 @@ class Table:
 
     def undo(self, seat: int) -> None:
         """Takes back the person's last move and the bots' moves after it. Refused (with
-        ``Refused`` saying why) with several people, with no move to take back, or past a move
-        that showed the person something new or another seat's choice."""
-        if len(self.humans) != 1 or seat not in self.humans:
-            raise Refused("undo is for a game against bots (one person at the table)")
-        if not self._marks:
-            raise Refused("there is no move of yours to take back")
-        if self._marks[-1] < self._floor:
-            raise Refused(f"{self._floor_reason}, so your last move stands")
+        ``Refused`` saying why) with several people, once the game is over, with no move to
+        take back, or past a move that showed the person something new or another seat's
+        choice (``can_undo`` says beforehand)."""
+        why = self._undo_refusal(seat)
+        if why is not None:
+            raise Refused(why)
         self._rewind(self._marks.pop())
         self._news = {h: ["you took back your last move"] for h in self.humans}
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether ``undo(seat)`` would take a move back now (what a front-end offers)."""
+        return self._undo_refusal(seat) is None
+
+    def _undo_refusal(self, seat: int) -> str | None:
+        """Why ``undo(seat)`` is refused now, None when it is not."""
+        if len(self.humans) != 1 or seat not in self.humans:
+            return "undo is for a game against bots (one person at the table)"
+        if self.is_over:
+            return "the game is over: it stands as played"
+        if not self._marks:
+            return "there is no move of yours to take back"
+        if self._marks[-1] < self._floor:
+            return f"{self._floor_reason}, so your last move stands"
+        return None
 
     def back(self, seat: int) -> None:
         """Backs out of a purchase not yet paid for (Regnum): takes back ``seat``'s moves

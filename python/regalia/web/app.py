@@ -355,6 +355,12 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
             request, "rules.html", {"title": info["title"], "page": markdown.render(page)}
         )
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        """The icon, for a browser that asks the old address (the pages link the SVG)."""
+        icon = (HERE / "static" / "favicon.svg").read_bytes()
+        return Response(icon, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
     @app.get("/font.ttf", include_in_schema=False)
     def font() -> Response:
         return Response(font_file(), media_type="font/ttf", headers={"Cache-Control": "max-age=86400"})
