@@ -33,7 +33,7 @@ from tests.web_helpers import KEY, Server, token  # noqa: E402
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 #: The largest bot a served table seats.
-LARGEST = "ismcts:iterations=100000:particles=1024"
+LARGEST = "ismcts:iterations=100000:threads=4:particles=1024"
 
 
 def test_every_option_of_every_agent_has_a_bound() -> None:

@@ -171,9 +171,27 @@ def test_undo_never_draws_a_card_again() -> None:
         before = list(table.actions)
         table.play(0, moves["draw"])
         assert table._movers[len(before) + 1] is None  # the card came from a chance node
+        if table.is_over:  # the draw ended the game
+            break
         played = list(table.actions)
         with pytest.raises(Refused, match="a card was drawn since"):
             table.undo(0)
         assert table.actions == played
         drawn += 1
     assert drawn >= 3
+
+
+def test_a_finished_unseeded_table_replays_with_its_draws_as_chance(tmp_path: Path) -> None:
+    with app_client(tmp_path / "web.sqlite3") as client:
+        (tok,) = new_table(client, "duell-der-drachen", ["random", "random"])
+        end = wait_for(client, tok, lambda p: p["over"])
+        assert end["over"] and all(e["seat"] is not None and e["name"] for e in end["log"])
+        table_id = client.get("/api/tables").json()[0]["id"]
+        record = client.get(f"/api/tables/{table_id}/record").json()
+        r = client.post("/api/replay", json={"record": json.dumps(record), "ply": len(record["actions"])})
+    assert r.status_code == 200, r.text
+    moves = r.json()["moves"]
+    assert r.json()["over"] and len(moves) == len(record["actions"])
+    seats = {m["seat"] for m in moves}
+    assert None in seats and seats <= {None, 0, 1}  # the cards dealt and drawn, and the two seats' moves
+    assert len(end["log"]) == sum(m["seat"] is not None for m in moves)

@@ -504,7 +504,8 @@ def create_app(db: str | Path, pace: float = 0.8, key: str | None = None) -> Fas
         ply = min(body.ply, len(record.actions))
         names = []
         for action in record.actions[:ply]:
-            names.append({"seat": state.current_player, "name": state.action_name(action)})
+            seat = None if state.is_chance_node else state.current_player  # a draw of an unseeded table
+            names.append({"seat": seat, "name": state.action_name(action)})
             state.apply(action)
         observations = [state.observation(k) for k in range(game.num_players)]
         return {
