@@ -210,24 +210,31 @@ def test_undo_in_the_browser(browser: Any, server: Server) -> None:
     with server.client() as c:
         (tok,) = start(c, "regnum", ["human", "random"], seed=2)
     page = page_of(browser, server, f"/t/{tok}")
+    until(page, "document.body.dataset.turn === 'yes'")
+    assert page.locator("#undo").is_hidden()  # nothing to take back before the first move
     for _ in range(100):
         until(page, "document.body.dataset.turn === 'yes'")
         before = page.locator("#picture").inner_html()
         version = page.evaluate("document.body.dataset.version")
         page.locator("#moves button").first.click()
         until(page, f"document.body.dataset.version !== '{version}'")
-        if page.evaluate("document.body.dataset.turn") != "yes":
+        if page.evaluate("document.body.dataset.turn") != "yes" or page.locator("#undo").is_hidden():
             continue
+        # Offered only when it acts: the undo is done, the move's picture gone.
         moved = page.evaluate("document.body.dataset.version")
         page.click("#undo")
-        until(
-            page,
-            f"document.body.dataset.version !== '{moved}' || document.getElementById('message').textContent !== ''",
-        )
-        if page.locator("#message").inner_text() == "":
-            assert page.locator("#picture").inner_html() == before
-            finish(page)
-            return
+        until(page, f"document.body.dataset.version !== '{moved}'")
+        assert page.locator("#message").inner_text() == ""
+        assert page.locator("#picture").inner_html() == before
+        # Each log line carries one number, its move's (the list's own number, set to the ply).
+        lines = page.evaluate("[...document.querySelectorAll('#log li')].map(li => [li.value, li.textContent])")
+        with server.client() as c:
+            log = c.get(f"/api/t/{tok}").json()["log"]
+        plies = [e["ply"] for e in log for _ in (e["lines"] or ([e["name"]] if e["name"] else []))]
+        assert lines and [value for value, _ in lines] == plies
+        assert not any(text.split(" ")[0].rstrip(".").isdigit() for _, text in lines)
+        finish(page)
+        return
     raise AssertionError("no move could be undone")
 
 

@@ -108,6 +108,13 @@ class BestAgent:
             self._played = played
         return self._agent
 
+    def limit_time(self, seconds: float) -> None:
+        """Stops its search after at most ``seconds`` a move, playing its best so far (its
+        own ``time_limit``, if shorter, stays); the exact solver takes no limit."""
+        given = self.options.get("time_limit")
+        self.options["time_limit"] = seconds if given is None else min(given, seconds)
+        self._played = None  # the agent is made again, with the limit, at its next move
+
     def game_start(self, view: View) -> None:
         """Forgets the last game; passed on to the agent of this game."""
         self._exploiter.forget()

@@ -109,6 +109,10 @@ class IsmctsAgent:
                 f"make {view.game} with chance='explicit' (or use belief='none')"
             )
 
+    def limit_time(self, seconds: float) -> None:
+        """Stops each search after at most ``seconds`` (its own limit, if shorter, stays)."""
+        self.time_limit = seconds if self.time_limit is None else min(self.time_limit, seconds)
+
     def act(self, view: View) -> int:
         """The action the search visits most from a world sampled for this seat (the only
         legal action at once, without a search)."""

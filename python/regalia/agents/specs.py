@@ -11,7 +11,7 @@ from typing import Any
 from regalia.agents.base import Agent
 from regalia.core.errors import InvalidOptionError
 
-__all__ = ["build_agent", "maker_options"]
+__all__ = ["build_agent", "maker_options", "parse_spec"]
 
 
 def _spec_value(text: str) -> Any:
@@ -27,13 +27,9 @@ def build_agent(
     """The agent ``name`` of ``makers`` (options may follow the name after colons, and
     ``options`` add to them), seeded with ``seed``; an unknown name or option, or options its
     maker refuses, raise ``InvalidOptionError`` saying what is allowed."""
-    base, *pairs = str(name).split(":")
-    base = base.strip()
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise InvalidOptionError(f"agent options are key=value after a colon, got {pair!r} in {name!r}")
-        options.setdefault(key.strip(), _spec_value(value.strip()))
+    base, given = parse_spec(name)
+    for key, value in given.items():
+        options.setdefault(key, value)
     try:
         maker = makers[base]
     except KeyError:
@@ -47,6 +43,20 @@ def build_agent(
         return maker(seed, **options)
     except TypeError as e:
         raise InvalidOptionError(f"bad options for agent {base!r}: {e}") from None
+
+
+def parse_spec(name: str) -> tuple[str, dict[str, Any]]:
+    """The agent's name and the options written after it (``"ismcts:iterations=200"`` ->
+    ``("ismcts", {"iterations": 200})``, values read as JSON where they are);
+    ``InvalidOptionError`` for a part that is not ``key=value``."""
+    base, *pairs = str(name).split(":")
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise InvalidOptionError(f"agent options are key=value after a colon, got {pair!r} in {name!r}")
+        options.setdefault(key.strip(), _spec_value(value.strip()))
+    return base.strip(), options
 
 
 def maker_options(maker: Callable[..., Agent]) -> list[str] | None:

@@ -88,3 +88,8 @@ class ChanceDraws:
     def draw(self, outcomes: list[tuple[int, float]]) -> int:
         """One outcome of ``[(outcome, probability), ...]``."""
         return draw_outcome(self._rng, outcomes)
+
+    def skip(self, outcomes: list[tuple[int, float]]) -> None:
+        """A recorded outcome stands for a draw: the generator draws anyway, so the draws
+        after it are the ones the match made."""
+        self.draw(outcomes)

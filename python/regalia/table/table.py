@@ -10,13 +10,15 @@ id, and undo never goes back past something new to the person (``regalia.table.u
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, Protocol
 
 from regalia.agents import Agent, make_agent
 from regalia.agents.base import agent_name, as_agent, call_hook
-from regalia.core.errors import AgentError, IllegalActionError, InvalidArgumentError
+from regalia.core.errors import AgentError, IllegalActionError, InvalidArgumentError, InvalidStateError
 from regalia.core.seeds import derive_seed
 from regalia.core.view import View, action_id, view_of, world_seed
 from regalia.registry.records import ChanceDraws, MatchRecord
@@ -24,9 +26,20 @@ from regalia.registry.saves import save_game
 from regalia.table import narrate
 from regalia.table.events import Event, Refused, Waiting
 from regalia.table.seating import HUMAN, strongest_agent
+from regalia.table.secret import SystemDraws
 from regalia.table.undo import told_nothing
 
-__all__ = ["Table"]
+__all__ = ["ChanceFrom", "Table"]
+
+#: Where a table's chance outcomes come from (a game made with explicit chance): the seed
+#: (``"seed"``, as ``regalia.play`` draws them), or the operating system's generator as each
+#: happens (``"system"``: no seed to search, see ``regalia.table.secret``).
+ChanceFrom = Literal["seed", "system"]
+
+
+class _Draws(Protocol):
+    def draw(self, outcomes: list[tuple[int, float]]) -> int: ...
+    def skip(self, outcomes: list[tuple[int, float]]) -> None: ...
 
 
 class Table:
@@ -35,8 +48,10 @@ class Table:
 
     ``start`` (a state) replaces the deal of ``seed`` (for tests). A person's only legal move
     is played for them unless ``ask_forced``. Chance nodes of a game with explicit chance are
-    drawn from the seed, as ``regalia.play`` draws them. Bad seats, options or actions raise a
-    ``ValueError`` subclass.
+    drawn from the seed, as ``regalia.play`` draws them, or with ``chance_from="system"`` from
+    the operating system's generator when they happen; a move and the chance draws after it
+    are told to each person as one event, as the seeded game tells them. Bad seats, options
+    or actions raise a ``ValueError`` subclass.
     """
 
     def __init__(
@@ -47,7 +62,10 @@ class Table:
         actions: Sequence[int] = (),
         start: Any = None,
         ask_forced: bool = False,
+        chance_from: ChanceFrom = "seed",
     ) -> None:
+        if chance_from not in ("seed", "system"):
+            raise InvalidArgumentError(f"chance_from is 'seed' or 'system', got {chance_from!r}")
         if len(seats) != game.num_players:
             raise InvalidArgumentError(f"{game.title} needs {game.num_players} seats, got {len(seats)}")
         self.game = game
@@ -62,12 +80,19 @@ class Table:
         #: Who sits at each seat: ``"human"``, or the agent's name.
         self.seats = [s if isinstance(s, str) else agent_name(self.bots[i]) for i, s in enumerate(seats)]
         self._start = start
+        self.chance_from = chance_from
         self._state = game.new_state(seed) if start is None else start.clone()
-        self._chance = ChanceDraws(seed)
+        self._chance = self._draws()
         self._hinter: Agent | None = None
         self.actions: list[int] = []
         self._movers: list[int | None] = []
         self._names: list[str] = []
+        #: The moves so far that were decisions (not chance draws): the number of the last.
+        self._plies = 0
+        #: Lines said to everyone of a move (by its number), before what it told them.
+        self._notes: dict[int, str] = {}
+        #: Recorded moves still to replay (a resumed game's); chance nodes take theirs from it.
+        self._script: deque[int] = deque(int(a) for a in actions)
         #: Where each of the person's own chosen moves starts (what ``undo`` takes back to).
         self._marks: list[int] = []
         #: Undo goes back no further than this many moves; ``_floor_reason`` says why.
@@ -75,11 +100,11 @@ class Table:
         self._floor_reason = ""
         self._news: dict[int, list[str]] = {h: [] for h in self.humans}
         self._story: dict[int, list[Event]] = {h: [] for h in self.humans}
-        self._seen = {h: self._state.observation(h) for h in self.humans}
         self._handed_to: int | None = None
         self._started = False
-        for a in actions:
-            self._apply(int(a), chosen=True)
+        self._draw_chance()  # the deal, when chance is explicit
+        self._seen = {h: self._state.observation(h) for h in self.humans}
+        self._replay()
         self._news = {h: [] for h in self.humans}
         self._settle()
 
@@ -145,11 +170,16 @@ class Table:
         return list(self._story.get(seat, []))
 
     def open_log(self) -> list[Event]:
-        """Every move so far with every card open, one event a move: who moved (None for a
-        chance draw), the action and its name, no sentences. For an onlooker of a game of
-        bots alone, or of a game that is over; never for a seat's page while people play."""
-        moves = zip(self._movers, self.actions, self._names)
-        return [Event(ply, seat, action, name, ()) for ply, (seat, action, name) in enumerate(moves, 1)]
+        """Every move so far with every card open, one event a move: who moved, the action
+        and its name, no sentences (chance draws are not listed: the cards show what they
+        dealt). For an onlooker of a game of bots alone, or of a game that is over; never
+        for a seat's page while people play."""
+        moves = [(seat, action, name) for seat, action, name in zip(self._movers, self.actions, self._names)]
+        decisions = [(seat, action, name) for seat, action, name in moves if seat is not None]
+        return [
+            Event(ply, seat, action, name, (name, self._notes[ply]) if ply in self._notes else ())
+            for ply, (seat, action, name) in enumerate(decisions, 1)
+        ]
 
     def seats_of(self, viewer: int, neutral: bool = False) -> narrate.Seats:
         """The seats as ``viewer`` calls them (``neutral``: every seat by its number)."""
@@ -186,38 +216,79 @@ class Table:
         if isinstance(action, bool) or not isinstance(action, int) or action not in self._state.legal_actions():
             raise IllegalActionError(f"{action!r} is not a legal move of seat {seat} now")
         self._begin()
-        self._apply(action, chosen=True)
+        self._move(action, chosen=True)
         self._settle()
 
-    def play_bot(self) -> int:
-        """Lets the bot to move play; returns its action. ``AgentError`` when it fails."""
+    def bot_turn(self) -> tuple[int, Agent, View]:
+        """The bot to move: its seat, its agent and its view, for a front-end that lets it
+        think elsewhere and then plays its choice (``play_bot(chosen)``); the bots are told
+        the game starts first. ``IllegalActionError`` when no bot is to move."""
         seat = self.to_move
         if seat is None or seat not in self.bots:
             raise IllegalActionError("no bot is to move")
         self._begin()
-        chosen = self.bots[seat].act(self.view(seat))
+        return seat, self.bots[seat], self.view(seat)
+
+    def play_bot(self, chosen: Any = None) -> int:
+        """Lets the bot to move play ``chosen`` (by default, what it chooses now); returns
+        its action. ``AgentError`` when it chose no legal move."""
+        seat = self.to_move
+        if seat is None or seat not in self.bots:
+            raise IllegalActionError("no bot is to move")
+        self._begin()
+        if chosen is None:
+            chosen = self.bots[seat].act(self.view(seat))
         try:
             action = action_id(chosen)
         except TypeError:
             action = -1
         if action not in self._state.legal_actions():
             raise AgentError(f"seat {seat} ({self.seats[seat]}) chose {chosen!r}, not a legal move", seat=seat)
-        self._apply(action, chosen=True)
+        self._move(action, chosen=True)
         self._settle()
         return action
 
+    @property
+    def plies(self) -> int:
+        """How many moves have been played (chance draws not counted): the last one's number."""
+        return self._plies
+
+    def annotate(self, ply: int, line: str) -> None:
+        """Says ``line`` to everyone of move ``ply``, before what each person was told of
+        it (in their log and ``open_log``): a front-end's word on the move, such as a bot
+        that ran out of time. It must say nothing a seat may not know."""
+        self._notes[ply] = line
+        for events in self._story.values():
+            for i, event in enumerate(events):
+                if event.ply == ply:
+                    events[i] = replace(event, lines=(line, *event.lines))
+
     def undo(self, seat: int) -> None:
         """Takes back the person's last move and the bots' moves after it. Refused (with
-        ``Refused`` saying why) with several people, with no move to take back, or past a move
-        that showed the person something new or another seat's choice."""
-        if len(self.humans) != 1 or seat not in self.humans:
-            raise Refused("undo is for a game against bots (one person at the table)")
-        if not self._marks:
-            raise Refused("there is no move of yours to take back")
-        if self._marks[-1] < self._floor:
-            raise Refused(f"{self._floor_reason}, so your last move stands")
+        ``Refused`` saying why) with several people, once the game is over, with no move to
+        take back, or past a move that showed the person something new or another seat's
+        choice (``can_undo`` says beforehand)."""
+        why = self._undo_refusal(seat)
+        if why is not None:
+            raise Refused(why)
         self._rewind(self._marks.pop())
         self._news = {h: ["you took back your last move"] for h in self.humans}
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether ``undo(seat)`` would take a move back now (what a front-end offers)."""
+        return self._undo_refusal(seat) is None
+
+    def _undo_refusal(self, seat: int) -> str | None:
+        """Why ``undo(seat)`` is refused now, None when it is not."""
+        if len(self.humans) != 1 or seat not in self.humans:
+            return "undo is for a game against bots (one person at the table)"
+        if self.is_over:
+            return "the game is over: it stands as played"
+        if not self._marks:
+            return "there is no move of yours to take back"
+        if self._marks[-1] < self._floor:
+            return f"{self._floor_reason}, so your last move stands"
+        return None
 
     def back(self, seat: int) -> None:
         """Backs out of a purchase not yet paid for (Regnum): takes back ``seat``'s moves
@@ -265,10 +336,17 @@ class Table:
 
     @classmethod
     def resume(
-        cls, record: MatchRecord, game: Any, seats: Sequence[str] | None = None, ask_forced: bool = False
+        cls,
+        record: MatchRecord,
+        game: Any,
+        seats: Sequence[str] | None = None,
+        ask_forced: bool = False,
+        chance_from: ChanceFrom = "seed",
     ) -> Table:
-        """The table of a saved game (``record``'s seed and moves) with its seats, or ``seats``."""
-        return cls(game, list(record.agents if seats is None else seats), record.seed, record.actions, None, ask_forced)
+        """The table of a saved game (``record``'s seed and moves) with its seats, or ``seats``;
+        its chance to come drawn as ``chance_from`` says."""
+        seated = list(record.agents if seats is None else seats)
+        return cls(game, seated, record.seed, record.actions, None, ask_forced, chance_from)
 
     # --- inside ------------------------------------------------------------------------
 
@@ -286,54 +364,82 @@ class Table:
                 call_hook(bot, "game_start", self.view(seat))
 
     def _settle(self) -> None:
-        """Plays what needs no decision: chance draws, and a person's only legal move (unless
-        ``ask_forced``); tells the bots when the game is over."""
+        """Plays what needs no decision: a person's only legal move (unless ``ask_forced``);
+        tells the bots when the game is over."""
         while not self._state.is_terminal:
-            if self._state.is_chance_node:
-                self._apply(None, chosen=False)
-                continue
             seat = int(self._state.current_player)
             legal = self._state.legal_actions()
             if seat in self.bots or self.ask_forced or len(legal) != 1:
                 return
-            self._apply(legal[0], chosen=False)
+            self._move(legal[0], chosen=False)
         if self._started:
             self._started = False
             returns = self._state.returns()
             for seat, bot in self.bots.items():
                 call_hook(bot, "game_end", self.view(seat), returns)
 
-    def _apply(self, action: int | None, chosen: bool) -> None:
-        """Plays ``action``: tells every person what they see of it (an event in their log)
-        and moves the undo floor past anything new it showed the one person. At a chance
-        node the outcome is drawn from the seed (``action``, when given, is the outcome a
-        saved game recorded: the draw still advances the generator)."""
-        chance = bool(self._state.is_chance_node)
-        if chance:
-            drawn = self._chance.draw(self._state.chance_outcomes())
-            action = drawn if action is None else action
-        assert action is not None
-        seat = None if chance else int(self._state.current_player)
+    def _replay(self) -> None:
+        """Plays the recorded moves of a resumed game, each told as it was: a person's only
+        legal move as played for them (unless ``ask_forced``), the others as chosen."""
+        while self._script:
+            if self._state.is_terminal:
+                raise InvalidStateError(f"the game ended with {len(self._script)} recorded moves still to play")
+            action = self._script.popleft()
+            seat = int(self._state.current_player)
+            legal = self._state.legal_actions()
+            if action not in legal:
+                raise IllegalActionError(f"recorded move {action} is not legal for seat {seat} there")
+            forced = seat in self.humans and not self.ask_forced and len(legal) == 1
+            self._move(action, chosen=not forced)
+
+    def _move(self, action: int, chosen: bool) -> None:
+        """Plays the decision ``action`` and the chance draws after it, tells every person
+        what they see of both (one event in their log), and moves the undo floor past
+        anything new it showed the one person."""
+        seat = int(self._state.current_player)
         if seat in self.humans and chosen:
             self._marks.append(len(self.actions))
         name = self._state.action_name(action)
-        said = None if chance else narrate.public(self.game.name, name)
+        said = narrate.public(self.game.name, name)
         self._move_floor(seat, action)
-        self._state.apply(action)
-        self.actions.append(action)
-        self._movers.append(seat)
-        self._names.append(name)
+        self._push(seat, action, name)
+        self._draw_chance()
+        self._plies += 1
         for h in self.humans:
             after = self._state.observation(h)
             own = seat == h
             told = name if own else said
-            lines = [] if chance else narrate.news(self.game.name, self._seen[h], after, self.seats_of(h), told)
+            lines = narrate.news(self.game.name, self._seen[h], after, self.seats_of(h), told)
             if own and not chosen:
                 lines = [f"Your only legal move, {name}, is played for you.", *lines]
             self._news[h] += lines
-            event = Event(len(self.actions), seat, action if own else None, told, tuple(lines), own and not chosen)
+            event = Event(self._plies, seat, action if own else None, told, tuple(lines), own and not chosen)
             self._story[h].append(event)
             self._seen[h] = after
+
+    def _draw_chance(self) -> None:
+        """Plays the chance nodes from here on (a game with explicit chance): each outcome
+        the recorded one of a resumed game, else drawn (``chance_from``)."""
+        while self._state.is_chance_node:
+            outcomes = self._state.chance_outcomes()
+            if self._script:
+                outcome = self._script.popleft()
+                self._chance.skip(outcomes)
+            else:
+                outcome = self._chance.draw(outcomes)
+            self._move_floor(None, outcome)
+            self._push(None, outcome, self._state.action_name(outcome))
+
+    def _push(self, seat: int | None, action: int, name: str) -> None:
+        """Applies ``action`` (of ``seat``, None: chance) and keeps it with its name."""
+        self._state.apply(action)
+        self.actions.append(action)
+        self._movers.append(seat)
+        self._names.append(name)
+
+    def _draws(self) -> _Draws:
+        """A fresh source of chance outcomes, as ``chance_from`` says."""
+        return SystemDraws() if self.chance_from == "system" else ChanceDraws(self.seed)
 
     def _move_floor(self, seat: int | None, action: int) -> None:
         """Before ``seat`` plays ``action``: undo may not go back past this move if it is
@@ -352,19 +458,19 @@ class Table:
         self._floor, self._floor_reason = len(self.actions) + 1, why
 
     def _rewind(self, length: int) -> None:
-        """The game as it was after its first ``length`` moves."""
+        """The game as it was after its first ``length`` moves (``length`` a decision's
+        place: undo never goes back past a chance draw)."""
         keep = self.actions[:length]
         self._state = self.game.new_state(self.seed) if self._start is None else self._start.clone()
-        self._chance = ChanceDraws(self.seed)
+        self._chance = self._draws() if self.chance_from == "seed" else self._chance
         self.actions, self._movers, self._names = [], [], []
         for a in keep:
             chance = self._state.is_chance_node
             if chance:
-                self._chance.draw(self._state.chance_outcomes())
-            self._movers.append(None if chance else int(self._state.current_player))
-            self._names.append(self._state.action_name(a))
-            self._state.apply(a)
-            self.actions.append(a)
+                self._chance.skip(self._state.chance_outcomes())
+            self._push(None if chance else int(self._state.current_player), a, self._state.action_name(a))
+        self._plies = sum(seat is not None for seat in self._movers)
         self._marks = [m for m in self._marks if m < length]
-        self._story = {h: events[:length] for h, events in self._story.items()}
+        self._story = {h: [e for e in events if e.ply <= self._plies] for h, events in self._story.items()}
+        self._notes = {ply: line for ply, line in self._notes.items() if ply <= self._plies}
         self._seen = {h: self._state.observation(h) for h in self.humans}

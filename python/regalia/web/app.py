@@ -39,12 +39,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import regalia._core as _core
 from regalia.agents import AGENTS
+from regalia.agents.bounds import served_help
 from regalia.core.errors import RegaliaError
 from regalia.registry import MatchRecord, games, make
 from regalia.registry.saves import load_game, save_game
 from regalia.table.saves import saves_folder
 from regalia.views.pictures import spectator_svg
 from regalia.views.pictures.canvas import font_file
+from regalia.web.bots import Bots
 from regalia.web.models import GameInfo, Payload, ReplayAnswer, Saved, TableRow, TableStarted, refusals
 from regalia.web.security import Limits, Shield, allowed_hosts, check_public_url, json_safe, link_base
 from regalia.web.store import SHARED, Link, Store
@@ -83,7 +85,9 @@ ASGIApp = Callable[[MutableMapping[str, Any], Callable[[], Awaitable[Any]], Call
 class NewTable(BaseModel):
     """A table to start: the game, its options (its declared defaults for those left out),
     who sits at each seat (``"human"`` or an agent such as ``"best"`` or
-    ``"ismcts:iterations=200"``), and the seed (a random one when left out)."""
+    ``"ismcts:iterations=200"``), and the seed: given, it replays the same game; left out, every
+    deal and draw comes from the operating system's generator as it happens, and no seat can
+    recover the deck."""
 
     game: str = Field(max_length=40)
     options: dict[str, Any] = Field(default_factory=dict, max_length=20)
@@ -137,6 +141,7 @@ class Hub:
     def __init__(self, tables: Tables, pace: float) -> None:
         self.tables = tables
         self.pace = pace
+        self.bots = Bots(tables, pace)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._events: dict[str, asyncio.Event] = {}
         self._bots: dict[str, asyncio.Task[None]] = {}
@@ -186,16 +191,10 @@ class Hub:
             self._bots[table_id] = asyncio.get_running_loop().create_task(self._play_bots(table_id))
 
     async def _play_bots(self, table_id: str) -> None:
-        """The bots move, one every ``pace`` seconds, while a bot is to move."""
+        """The bots move, one every ``pace`` seconds, while a bot is to move (thinking in
+        workers of their own, see ``regalia.web.bots``)."""
         try:
-            while await anyio.to_thread.run_sync(self.tables.waiting_for_bot, table_id):
-                await asyncio.sleep(self.pace)
-                await anyio.to_thread.run_sync(self.tables.bot_move, table_id)
-        except WebError as e:
-            if e.status != 409:  # 409: another process moved first; the next change wakes us
-                log.warning("table %s: %s", table_id, e)
-        except RegaliaError as e:
-            log.warning("table %s: a bot failed: %s", table_id, e)
+            await self.bots.play(table_id)
         finally:
             self._bots.pop(table_id, None)
 
@@ -208,6 +207,7 @@ class Hub:
         """Stops the bots and the watch (the game stays as last saved)."""
         for task in [*self._bots.values(), *self._watch]:
             task.cancel()
+        self.bots.close()
 
     def start(self) -> None:
         """Starts the watch for changes by other processes (on the event loop)."""
@@ -355,7 +355,9 @@ def create_app(
             host(request.headers.get("x-regalia-key"), request.cookies.get(KEY_COOKIE))
         except HTTPException as e:
             return templates.TemplateResponse(request, "message.html", {"message": e.detail}, status_code=403)
-        return templates.TemplateResponse(request, "lobby.html", {"games": games(), "agents": list(AGENTS)})
+        return templates.TemplateResponse(
+            request, "lobby.html", {"games": games(), "agents": list(AGENTS), "bounds": served_help()}
+        )
 
     @app.get("/t/{token}", response_class=HTMLResponse, include_in_schema=False)
     def table_page(request: Request, token: str) -> Response:
@@ -386,6 +388,12 @@ def create_app(
             # The schema as a page drawn here: nothing loaded from another site.
             return templates.TemplateResponse(request, "api.html", {"schema": app.openapi()})
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        """The icon, for a browser that asks the old address (the pages link the SVG)."""
+        icon = (HERE / "static" / "favicon.svg").read_bytes()
+        return Response(icon, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
     @app.get("/font.ttf", include_in_schema=False)
     def font() -> Response:
         return Response(font_file(), media_type="font/ttf", headers={"Cache-Control": "max-age=86400"})
@@ -402,8 +410,7 @@ def create_app(
     def new_table(request: Request, new: NewTable) -> dict[str, Any]:
         """Starts a table; answers its id and its private links (one a person, or a watcher's
         for bots alone)."""
-        seed = secrets.randbits(32) if new.seed is None else new.seed
-        table_id, links = tables.create(new.game, dict(new.options), list(new.seats), seed, new.hot_seat)
+        table_id, links = tables.create(new.game, dict(new.options), list(new.seats), new.seed, new.hot_seat)
         return {"id": table_id, "links": _links(request, links)}
 
     @app.get("/api/tables", dependencies=[Host], response_model=list[TableRow], responses=refusals(403))
@@ -530,7 +537,8 @@ def create_app(
         ply = min(body.ply, len(record.actions))
         names = []
         for action in record.actions[:ply]:
-            names.append({"seat": state.current_player, "name": state.action_name(action)})
+            seat = None if state.is_chance_node else state.current_player  # a draw of an unseeded table
+            names.append({"seat": seat, "name": state.action_name(action)})
             state.apply(action)
         observations = [state.observation(k) for k in range(game.num_players)]
         return {

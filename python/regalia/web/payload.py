@@ -46,7 +46,7 @@ def seat_payload(table: Table, seat: int, version: int) -> dict[str, Any]:
         "log": [event.to_dict() for event in table.log(seat)],
         "introduction": table.introduction(seat),
         "ending": table.ending(seat) if table.is_over else [],
-        "undo": len(table.humans) == 1,
+        "undo": table.can_undo(seat),
         "back": bool(moves) and observation.get("phase") == "pay",
         "shared": False,
         "hand_over": None,

@@ -42,6 +42,12 @@ CREATE TABLE IF NOT EXISTS links (
     table_id TEXT NOT NULL REFERENCES tables(id),
     seat INTEGER
 );
+CREATE TABLE IF NOT EXISTS notes (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    ply INTEGER NOT NULL,
+    line TEXT NOT NULL,
+    PRIMARY KEY (table_id, ply)
+);
 CREATE TABLE IF NOT EXISTS settings (
     name TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -206,6 +212,17 @@ class Store:
                 (record_json(record), int(bool(record.returns)), time.time(), table_id, version),
             ).rowcount
         return done == 1
+
+    def note(self, table_id: str, ply: int, line: str) -> None:
+        """Keeps ``line``, said to everyone of move ``ply`` of the table (``Table.annotate``)."""
+        with self._write() as db:
+            db.execute("INSERT OR REPLACE INTO notes (table_id, ply, line) VALUES (?, ?, ?)", (table_id, ply, line))
+
+    def notes(self, table_id: str) -> dict[int, str]:
+        """The lines kept of the table's moves, by move number."""
+        with self._connect() as db:
+            rows = db.execute("SELECT ply, line FROM notes WHERE table_id = ?", (table_id,)).fetchall()
+        return {int(ply): str(line) for ply, line in rows}
 
     def link(self, token: str) -> Link | None:
         """What the private link ``token`` opens (None for a token that is no link)."""

@@ -9,19 +9,22 @@ table's lock.
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from regalia.agents import make_agent
+from regalia.agents import Agent, View, make_agent
+from regalia.agents.bounds import check_served, limit_time
 from regalia.core.errors import RegaliaError
 from regalia.registry import MatchRecord, games, make
 from regalia.table import HUMAN, Refused, Table
+from regalia.table.secret import secret_seed
 from regalia.web.payload import screen_holder, seat_payload, shared_payload, watcher_payload
 from regalia.web.store import SHARED, Link, Store
 
-__all__ = ["Live", "NotFound", "Stale", "Tables", "WebError"]
+__all__ = ["BotTurn", "Live", "NotFound", "Stale", "Tables", "WebError"]
 
 
 class WebError(Exception):
@@ -60,20 +63,44 @@ class Live:
     payloads: dict[int | None, dict[str, Any]] = field(default_factory=dict)
 
 
-def _game(name: str, options: dict[str, Any]) -> Any:
-    """The game ``name`` with ``options`` for a table (seeded chance only)."""
+def _game(name: str, options: dict[str, Any], secret: bool = False) -> Any:
+    """The game ``name`` with ``options`` for a table: seeded chance, or with ``secret``
+    explicit chance (the table draws it from the operating system). A person chooses no
+    ``chance``: a table without a seed gets explicit chance from the server."""
+    if options.get("chance", "seeded") != "seeded":
+        raise WebError(
+            "a table chooses its own chance: give a seed for a game you can replay, or none for a deal "
+            "nobody can recover (chance='explicit' is for exact methods in Python)"
+        )
     try:
-        game = make(name, **options)
+        return make(name, **{**options, "chance": "explicit"}) if secret else make(name, **options)
     except RegaliaError as e:
         raise WebError(str(e)) from None
-    if game.options.get("chance", "seeded") != "seeded":
-        raise WebError("a table plays seeded games only (chance='explicit' is for exact methods in Python)")
-    return game
+
+
+def _is_secret(record: MatchRecord) -> bool:
+    """Whether a stored table draws its chance from the operating system (its game has
+    explicit chance: the web makes such tables only so)."""
+    return isinstance(record.options, dict) and record.options.get("chance") == "explicit"
+
+
+@dataclass(frozen=True)
+class BotTurn:
+    """A bot's turn at a table, taken at ``version``: the seat, its agent and its view (what
+    the bot thinks over, away from the table and its lock)."""
+
+    table_id: str
+    version: int
+    seat: int
+    agent: Agent
+    view: View
 
 
 def _check_bot(spec: str, game: str) -> None:
-    """Refuses an agent spec that makes no agent, or one that does not play ``game``."""
+    """Refuses an agent spec that makes no agent, one past a served table's bounds
+    (``regalia.agents.bounds``), or one that does not play ``game``."""
     try:
+        check_served(spec)
         agent = make_agent(spec, 0)
         plays = getattr(agent, "games", None)
         if plays is not None and game not in plays:
@@ -83,6 +110,12 @@ def _check_bot(spec: str, game: str) -> None:
             agent_for(game)
     except RegaliaError as e:
         raise WebError(str(e)) from None
+
+
+def _limit_bots(table: Table) -> None:
+    """Every bot's search at the table stops after ``SEARCH_SECONDS`` a move."""
+    for bot in table.bots.values():
+        limit_time(bot)
 
 
 class Tables:
@@ -98,25 +131,29 @@ class Tables:
     # --- starting a table --------------------------------------------------------------
 
     def create(
-        self, game: str, options: dict[str, Any], seats: list[str], seed: int, hot_seat: bool = False
+        self, game: str, options: dict[str, Any], seats: list[str], seed: int | None, hot_seat: bool = False
     ) -> tuple[str, dict[int | None, str]]:
         """A new table of ``game`` with ``options``, ``seats`` (``"human"`` or an agent spec)
         and ``seed``; returns its id and its private links by seat (a game of bots alone has
         one link, a watcher's, under None; ``hot_seat``, people at one screen, one link under
-        ``SHARED``). Bad input raises ``WebError``."""
+        ``SHARED``). Without a seed every deal and draw comes from the operating system's
+        generator as it happens (``regalia.table.secret``): no seat can recover the deck.
+        Bad input raises ``WebError``."""
         known = {g["name"] for g in games()}
         if game not in known:
             raise NotFound(f"unknown game {game!r}; games: {', '.join(sorted(known))}")
         if "players" not in options:
             options = {**options, "players": len(seats)}
-        g = _game(game, options)
+        secret = seed is None
+        g = _game(game, options, secret)
         for spec in seats:
             if spec != HUMAN:
                 _check_bot(spec, g.name)
         try:
-            table = Table(g, seats, seed)
+            table = Table(g, seats, secret_seed(), chance_from="system") if secret else Table(g, seats, seed or 0)
         except RegaliaError as e:
             raise WebError(str(e)) from None
+        _limit_bots(table)
         people: list[int | None] = list(table.humans) or [None]
         if hot_seat:
             if len(table.humans) < 2:
@@ -171,7 +208,7 @@ class Tables:
         row = self.store.load(table_id)
         if row is None:
             raise NotFound("no such table")
-        fresh = Live(table_id, self._resume(row.record), row.version)
+        fresh = Live(table_id, self._resume(row.record, table_id), row.version)
         with self._guard:
             live = self._live.setdefault(table_id, fresh)
         if live is fresh:
@@ -228,18 +265,44 @@ class Tables:
             return self._payload(live, link)
 
     def bot_move(self, table_id: str) -> bool:
-        """Lets the bot to move play, if a bot is to move; whether the table changed."""
+        """Lets the bot to move think here and play, if a bot is to move; whether the table
+        changed. (The server lets bots think in workers of their own: ``bot_turn``, then
+        ``bot_play``.)"""
+        turn = self.bot_turn(table_id)
+        return turn is not None and self.bot_play(turn, turn.agent.act(turn.view))
+
+    def bot_turn(self, table_id: str) -> BotTurn | None:
+        """The bot to move and what it sees, None when no bot is to move."""
         live = self.live(table_id)
         with live.lock:
             if live.table.waiting().kind != "bot":
+                return None
+            seat, agent, view = live.table.bot_turn()
+            return BotTurn(table_id, live.version, seat, agent, view)
+
+    def bot_play(self, turn: BotTurn, chosen: Any, ran_out: float | None = None) -> bool:
+        """Plays what the bot of ``turn`` chose, unless the table has moved on since (then
+        nothing changes: False). ``ran_out`` (seconds) says the bot thought that long and
+        chose nothing: it plays a random legal move, and every log says so."""
+        live = self.live(turn.table_id)
+        with live.lock:
+            table = live.table
+            if live.version != turn.version or table.to_move != turn.seat or table.waiting().kind != "bot":
                 return False
+            if ran_out is not None:
+                chosen = secrets.choice(turn.view.legal_actions)
             try:
-                live.table.play_bot()
+                table.play_bot(chosen)
             except RegaliaError:
                 self._reload(live)
                 raise
+            if ran_out is not None:
+                who = f"Seat {turn.seat} ({table.seats[turn.seat]})"
+                line = f"{who} ran out of time ({ran_out:g} s) and played a random legal move."
+                table.annotate(table.plies, line)
+                self.store.note(live.id, table.plies, line)
             self._save(live)
-        self.changed(table_id)
+        self.changed(turn.table_id)
         return True
 
     def waiting_for_bot(self, table_id: str) -> bool:
@@ -297,7 +360,7 @@ class Tables:
         row = self.store.load(live.id)
         if row is None:
             raise NotFound("no such table")
-        live.table, live.version = self._resume(row.record), row.version
+        live.table, live.version = self._resume(row.record, live.id), row.version
         self._refresh(live)
 
     def _refresh(self, live: Live) -> None:
@@ -321,8 +384,27 @@ class Tables:
             live.payloads[key] = payload
         return payload
 
-    def _resume(self, record: MatchRecord) -> Table:
-        return Table.resume(record, _game(record.game, dict(record.options)), record.agents)
+    def _resume(self, record: MatchRecord, table_id: str | None = None) -> Table:
+        """The table of ``record``, replayed (with what was said of its moves, when it is
+        the stored table ``table_id``); a table without a seed draws on from the system. A
+        bot past the served bounds is refused."""
+        for spec in record.agents:
+            if spec != HUMAN:
+                try:
+                    check_served(spec)
+                except RegaliaError as e:
+                    raise WebError(f"the game's bot {spec!r} is not allowed on this server: {e}") from None
+        if _is_secret(record):
+            options = {k: v for k, v in record.options.items() if k != "chance"}
+            table = Table.resume(record, _game(record.game, options, True), record.agents, chance_from="system")
+        else:
+            table = Table.resume(record, _game(record.game, dict(record.options)), record.agents)
+        _limit_bots(table)
+        if table_id is not None:
+            for ply, line in self.store.notes(table_id).items():
+                if ply <= table.plies:
+                    table.annotate(ply, line)
+        return table
 
     def _keep(self, live: Live) -> None:
         with live.lock:

@@ -10,10 +10,11 @@
   let typedTimer = null;
   let busy = false;
 
-  function item(text, cls) {
+  function item(text, cls, number) {
     const li = document.createElement("li");
     li.textContent = text;
     if (cls) li.className = cls;
+    if (number !== undefined) li.value = number;
     return li;
   }
 
@@ -62,7 +63,8 @@
     log.replaceChildren();
     for (const e of p.log) {
       const lines = e.lines.length ? e.lines : (e.name ? [e.name] : []);
-      for (const line of lines) log.append(item(`${e.ply}. ${line}`, e.forced ? "forced" : ""));
+      // The list numbers each line with its move's number (its ply), and nothing else does.
+      for (const line of lines) log.append(item(line, e.forced ? "forced" : "", e.ply));
     }
     log.parentElement.scrollTop = log.parentElement.scrollHeight;
     $("undo").hidden = !p.undo;
@@ -127,7 +129,8 @@
       const n = Number(typed);
       typed = "";
       playNumber(n);
-    } else if (ev.key === "u" && state.undo) {
+    } else if (ev.key === "u" && state.seat !== null) {
+      // The button shows only when undo acts; the key asks anyway, and shows why not.
       send("undo", { version: state.version });
     } else if (ev.key === "b" && state.back) {
       send("back", { version: state.version });
