@@ -27,6 +27,7 @@ use crate::chance::{draw_from_counts, ChanceMode, CHANCE_CHOICES};
 use crate::error::Result;
 use crate::game::{Game, GameNames, Seat};
 use crate::options::{declare_options, invalid, read, Allowed, Options};
+use crate::outcome::Outcome;
 use crate::rng::Rng;
 use crate::tensor::{TensorOut, TensorWriter};
 use serde::{Deserialize, Serialize};
@@ -346,6 +347,27 @@ impl Game for DuoRegna {
 
     fn scores(&self, s: &State) -> Vec<i64> {
         vec![s.captured[0] as i64, s.captured[1] as i64]
+    }
+
+    /// `"target_reached"` (a seat captured `dragons_to_win` dragons), `"dragon_pile_empty"`
+    /// (a new dragon was needed and none was left) or `"round_guard"` (`max_rounds` rounds),
+    /// checked in the order the rules end the game; `"dragon_side"` breaks a tie on dragons
+    /// at the round guard.
+    fn outcome(&self, s: &State) -> Option<Outcome> {
+        if !s.over {
+            return None;
+        }
+        let reason = if s.captured.iter().any(|&c| c >= self.config.dragons_to_win) {
+            "target_reached"
+        } else if s.dragon == 0 && s.next_dragon >= s.pile_len {
+            "dragon_pile_empty"
+        } else {
+            "round_guard"
+        };
+        let winner = self.winner(s);
+        let tie_break =
+            (s.captured[0] == s.captured[1] && winner.is_some()).then_some("dragon_side");
+        Some(Outcome::single(reason, self.scores(s), winner, tie_break))
     }
 
     // ---- Observation ----
