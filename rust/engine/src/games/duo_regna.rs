@@ -861,10 +861,16 @@ mod tests {
         play(&g, &mut s, "6 king", "1");
         assert!(s.over && s.dragon == 0);
         assert_eq!(g.returns(&s), vec![1.0, -1.0]);
+        let ended = g.outcome(&s).unwrap();
+        assert_eq!(
+            (ended.reason, ended.winners, ended.scores, ended.tie_break),
+            ("dragon_pile_empty", vec![0], vec![1, 0], None)
+        );
 
         let mut g = game();
         g.config.max_rounds = 1;
         let mut s = g.new_state(Rng::new(1));
+        assert_eq!(g.outcome(&s), None);
         play(&g, &mut s, "1", "2");
         assert!(s.over);
         assert_eq!(
@@ -872,12 +878,21 @@ mod tests {
             vec![-1.0, 1.0],
             "tie on dragons: the dragon lies on seat 1's side"
         );
+        let ended = g.outcome(&s).unwrap();
+        assert_eq!(
+            (ended.reason, ended.winners, ended.tie_break),
+            ("round_guard", vec![1], Some("dragon_side"))
+        );
         let mut s = g.new_state(Rng::new(1));
         play(&g, &mut s, "X", "2");
         assert_eq!(
             g.returns(&s),
             vec![0.0, 0.0],
             "dragon in the centre: a draw"
+        );
+        let ended = g.outcome(&s).unwrap();
+        assert!(
+            ended.reason == "round_guard" && ended.winners.is_empty() && ended.tie_break.is_none()
         );
     }
 
