@@ -240,7 +240,10 @@ def test_replay_shows_all_hands_or_one_seat_and_an_unfinished_game_only_as_unfin
     out = run("replay", str(path), "--no-color").stdout
     assert out.startswith("all hands shown: every move named\n")
     assert "final board of seat 0 (random)" in out and "final board of seat 1 (random)" in out
-    assert "Dragons captured: seat 0 " in out
+    done = MatchRecord.from_json(path.read_text())
+    winner = done.returns.index(1.0)
+    said = f"Seat {winner} wins. Final scores (dragons): seat 0 {done.scores[0]}, seat 1 {done.scores[1]}."
+    assert said in " ".join(out.split())
     told = run("replay", str(path), "--view", "1", "--no-color").stdout
     assert told.startswith("told from seat 1 (random)")
     assert all(line.endswith("The opponent (random) moves") or "You (random): " in line for line in move_lines(told))
@@ -251,4 +254,4 @@ def test_replay_shows_all_hands_or_one_seat_and_an_unfinished_game_only_as_unfin
     for view in ([], ["--view", "0"]):
         unfinished = run("replay", str(cut), "--no-color", *view).stdout
         assert f"The game stops after 10 moves, unfinished; continue it with: regalia resume {cut}" in unfinished
-        assert "Dragons captured" not in unfinished and "draw" not in unfinished and "final board" not in unfinished
+        assert "Final scores" not in unfinished and "draw" not in unfinished and "final board" not in unfinished

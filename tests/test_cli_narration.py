@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 import regalia
+from regalia.core.outcome import Outcome
 from regalia.table import narrate
 from regalia.table.narrate import common, duell_der_drachen, duo, regine_suits
 
@@ -43,8 +44,9 @@ def told(state: Any, action: int, seats: narrate.Seats) -> tuple[list[str], Any]
     after_state.apply(action)
     after = after_state.observation(viewer)
     lines = narrate.news(state.game_name, before, after, seats, said)
-    if after_state.is_terminal:
-        lines += narrate.ending(state.game_name, after, seats)
+    outcome = after_state.outcome()
+    if outcome is not None:
+        lines += narrate.ending(state.game_name, after, outcome, seats)
     return lines, after_state
 
 
@@ -339,3 +341,61 @@ def test_the_shared_pieces_of_english() -> None:
     assert common.score_changes("Markers", [1, 2], [1, 2], TWO) == []
     even = common.score_changes("Scores", [9, 4], [9, 4], TWO, ["characters +3, standards -3", ""])
     assert even == ["Scores: you 9 -> 9 (characters +3, standards -3)."]
+
+
+def test_the_duo_regna_ending_tells_the_outcome_it_is_given() -> None:
+    """The ending says what the outcome says, whatever the board: the reason, the tie-break and
+    the winner come from it, the target from the options in force (no default of its own)."""
+    seats = narrate.Seats(0, ["human", "random"], {"dragons_to_win": 6})
+    obs = regalia.make("duo-regna").new_state(1).observation(0)  # the board plays no part
+    cases = [
+        (
+            Outcome("target_reached", (0,), (6, 2)),
+            ["The duel ends: 6 dragons win the duel.", "You win. Final scores (dragons): you 6, the opponent 2."],
+        ),
+        (
+            Outcome("dragon_pile_empty", (), (3, 3)),
+            [
+                "The duel ends: the dragon pile ran out: most dragons wins.",
+                "It is a draw. Final scores (dragons): you 3, the opponent 3.",
+            ],
+        ),
+        (
+            Outcome("round_guard", (1,), (2, 2), "dragon_side"),
+            [
+                "The duel ends: the round limit was reached: most dragons wins, then the side the dragon lies on.",
+                "Equal dragons: the dragon lies on the opponent's side.",
+                "The opponent wins. Final scores (dragons): you 2, the opponent 2.",
+            ],
+        ),
+    ]
+    for outcome, lines in cases:
+        assert narrate.ending("duo-regna", obs, outcome, seats) == lines
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_ending_names_the_winners_and_the_final_scores(game: str) -> None:
+    """A shared win names every winner; each seat hears the result in its own words."""
+    players = 3 if game in ("duo", "regine", "regnum") else 2
+    made = regalia.make(game, players=players)
+    state = made.new_state(2)
+    rnd = random.Random(game)
+    while not state.is_terminal:
+        state.apply(rnd.choice(state.legal_actions()))
+    outcome = state.outcome()
+    assert outcome is not None
+    won = [k for k, r in enumerate(state.returns()) if r > 0]
+    for viewer in range(players):
+        seats = narrate.Seats(viewer, ["random"] * players, dict(made.options))
+        last = narrate.ending(game, state.observation(viewer), outcome, seats)[-1]
+        listed = ", ".join(f"{seats.name(k)} {x}" for k, x in enumerate(state.scores()))
+        assert last.endswith(f"Final scores ({narrate.UNITS.get(game, 'points')}): {listed}.")
+        if len(won) == 1:
+            assert last.startswith(seats.Verb(won[0], "win", "wins") + ".")
+        elif not won:
+            assert last.startswith("It is a draw.")
+        else:
+            assert "share the win." in last and all(seats.name(k) in last.lower() for k in won)
+    shared = Outcome("final_round", (0, 2), (5, 1, 5), "inhabitants")
+    line = common.result(shared, narrate.Seats(1, ["a", "b", "c"]))
+    assert line == "Seat 0 and seat 2 share the win. Final scores (points): seat 0 5, you 1, seat 2 5."

@@ -29,12 +29,29 @@ SESSIONS = {
 }
 #: The ending's first words per game.
 ENDINGS = {
-    "duo-regna": "Dragons captured: you ",
-    "duo": "Scores: you ",
+    "duo-regna": "The duel ends: ",
+    "duo": "The game ends: ",
     "duell-der-drachen": "",
     "regine": "The game ends: ",
     "regnum": "Scores (characters + wizards + Jesters bonus + standards):",
 }
+#: What each game's final scores count, as the ending says.
+UNITS = {"duo-regna": "dragons", "duell-der-drachen": "markers"}
+
+
+def said_result(record: MatchRecord, names: list[str]) -> str:
+    """The line that must end the game's ending, written from the record's returns and
+    scores (not from the outcome the table reads): who won and the final scores."""
+    won = [k for k, r in enumerate(record.returns) if r > 0]
+    if not won:
+        who = "It is a draw."
+    elif len(won) == 1:
+        who = "You win." if won == [0] else f"{names[won[0]].capitalize()} wins."
+    else:
+        together = ", ".join(names[k] for k in won[:-1]) + " and " + names[won[-1]]
+        who = f"{together[0].upper()}{together[1:]} share the win."
+    scores = ", ".join(f"{names[k]} {x}" for k, x in enumerate(record.scores))
+    return f"{who} Final scores ({UNITS.get(record.game, 'points')}): {scores}."
 
 
 @pytest.mark.parametrize("game", sorted(SESSIONS))
@@ -52,6 +69,8 @@ def test_a_whole_game_is_introduced_narrated_and_explained(game: str, tmp_path: 
         assert line in out, line
     assert ENDINGS[game] in out
     record = MatchRecord.from_json(path.read_text())
+    names = ["you"] + (["the opponent"] if len(seats) == 2 else [f"seat {k}" for k in range(1, len(seats))])
+    assert said_result(record, names) in " ".join(out.split()), said_result(record, names)
     assert f"over after {len(record.actions)} moves" in out
     assert "hidden from you" not in out and "played play" not in out
 
@@ -207,13 +226,14 @@ def test_watch_tells_what_each_move_did_and_why_the_game_ended() -> None:
     assert "      You chose 5, face down; the opponent chooses now." in out
     assert "      You played 5, the opponent 6 king: the opponent wins the round" in out
     end = out[out.index("final board of seat 0") :]
-    assert "Dragons captured: you 5, the opponent 3 (4 dragons win the duel)." in end
+    assert "The duel ends: 4 dragons win the duel." in end
+    assert "You win. Final scores (dragons): you 5, the opponent 3." in end
 
 
 def test_watch_with_a_view_tells_the_moves_from_that_seat() -> None:
     out = run("watch", "duo-regna", "--seats", "random,random", "--seed", "2", "--delay", "0", "--view", "1").stdout
     assert "      The opponent chose a card, face down.\n" in out and "      You chose 6 king.\n" in out
-    assert "Dragons captured: you 3, the opponent 5" in out
+    assert "The opponent wins. Final scores (dragons): the opponent 5, you 3." in " ".join(out.split())
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

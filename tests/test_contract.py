@@ -5,6 +5,7 @@ only at the end and zero-sum), and bad input refused without changing anything."
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from typing import Any
@@ -20,6 +21,7 @@ from regalia.core.errors import (
     InvalidStateError,
     RegaliaError,
 )
+from regalia.core.outcome import Outcome
 from regalia.reference.base import CHANCE_PLAYER
 from tests.conftest import assert_consistent, make_explicit, make_game, pick_step
 
@@ -48,6 +50,7 @@ def check_step(game: Any, state: Any, rnd: random.Random) -> None:
     assert list(np.flatnonzero(mask)) == legal
     if not state.is_terminal:
         assert all(r == 0 for r in state.returns())
+    check_outcome(state)
     before = state.to_json()
     # Illegal actions and garbage are refused and change nothing.
     illegal = [a for a in range(game.num_actions) if a not in legal]
@@ -86,6 +89,24 @@ def check_step(game: Any, state: Any, rnd: random.Random) -> None:
         back = game.state_from_json(before)
         assert back.to_json() == before and back == state
     # Determinization is checked in test_hidden_information.py.
+
+
+def check_outcome(state: Any) -> None:
+    """None while the game runs; at the end an immutable ``Outcome`` whose scores are the
+    state's and whose winners are the seats with a positive return (none on a draw)."""
+    outcome = state.outcome()
+    if not state.is_terminal:
+        assert outcome is None
+        return
+    assert isinstance(outcome, Outcome)
+    assert isinstance(outcome.reason, str) and outcome.reason
+    assert outcome.scores == tuple(state.scores())
+    assert outcome.winners == tuple(k for k, r in enumerate(state.returns()) if r > 0)
+    assert outcome.is_draw == all(r == 0 for r in state.returns())
+    assert outcome.tie_break is None or isinstance(outcome.tie_break, str)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        outcome.reason = "changed"  # type: ignore[misc]
+    assert state.outcome() == outcome
 
 
 def test_random_games_keep_the_contract(config: tuple[str, int], backend: str) -> None:

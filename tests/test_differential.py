@@ -145,6 +145,7 @@ def play_both(rust: Any, ref: Any, games: int, rnd: random.Random) -> None:
                     assert r.observation(seat) == p.observation(seat)
                     assert np.array_equal(r.observation_tensor(seat), p.observation_tensor(seat))
                 assert r.returns() == p.returns() and r.scores() == p.scores()
+                assert r.outcome() == p.outcome()
                 if legal:
                     a = legal[0]
                     assert r.action_name(a) == p.action_name(a)
@@ -153,6 +154,7 @@ def play_both(rust: Any, ref: Any, games: int, rnd: random.Random) -> None:
                     seat = rnd.randrange(players)
                     assert r.determinize(seat, d_seed).to_json() == p.determinize(seat, d_seed).to_json()
             if not legal:
+                check_outcome(r, p)
                 break
             a = pick_step(r, rnd)
             r.apply(a)
@@ -166,3 +168,49 @@ def test_native_playouts_agree_with_the_reference(config: tuple[str, int]) -> No
     ref = make_game(name, players, "reference")
     assert rust.random_playouts(30, seed=5) == ref.random_playouts(30, seed=5)
     assert rust.random_playouts(30, seed=5, threads=2) == rust.random_playouts(30, seed=5)
+
+
+def check_outcome(rust_state: Any, ref_state: Any) -> str:
+    """At the end both backends give the same outcome, which agrees with the scores and the
+    returns (the winners are the seats with a positive return); its reason."""
+    outcome = rust_state.outcome()
+    assert outcome is not None and outcome == ref_state.outcome()
+    assert list(outcome.scores) == rust_state.scores()
+    assert outcome.winners == tuple(k for k, r in enumerate(rust_state.returns()) if r > 0)
+    return str(outcome.reason)
+
+
+#: Option sets whose games end in each way the game can end, and the reasons random games
+#: with them reach (a small pile runs out, the guards stop short games, a short target).
+ENDINGS: list[tuple[str, dict[str, Any], set[str]]] = [
+    ("duo-regna", {"dragon_deck": [2, 1], "dragons_to_win": 3}, {"target_reached", "dragon_pile_empty"}),
+    ("duo-regna", {"dragon_deck": [3, 3], "dragons_to_win": 3, "max_rounds": 8}, {"target_reached", "round_guard"}),
+    ("duo-regna", {"max_rounds": 3, "chance": "explicit"}, {"round_guard"}),
+    ("duell-der-drachen", {}, {"all_markers", "board_full", "no_legal_move"}),
+    ("duo", {"rounds": 1}, {"rounds_played"}),
+    ("duo", {"target": 3, "rounds": 0}, {"target_reached", "round_guard"}),
+    ("regine", {"max_rounds": 1}, {"round_guard"}),
+    ("regine", {"target": 8}, {"target_reached"}),
+    ("regnum", {"max_turns": 6}, {"turn_guard"}),
+    ("regnum", {"players": 3}, {"final_round"}),
+]
+
+
+@pytest.mark.parametrize(("name", "options", "reasons"), ENDINGS, ids=[f"{n}-{sorted(o)}" for n, o, _ in ENDINGS])
+def test_backends_agree_on_every_kind_of_ending(name: str, options: dict[str, Any], reasons: set[str]) -> None:
+    """Random games of option sets that end in different ways: the same outcome on both
+    backends, and every reason listed is reached."""
+    rust, ref = backends(name, options)
+    rnd = random.Random(f"endings {name} {options}")
+    seen = set()
+    games = 200 if name == "duell-der-drachen" else 30
+    for _ in range(games):
+        seed = rnd.getrandbits(64)
+        r, p = rust.new_state(seed), ref.new_state(seed)
+        while not r.is_terminal:
+            assert r.outcome() is None and p.outcome() is None
+            a = pick_step(r, rnd)
+            r.apply(a)
+            p.apply(a)
+        seen.add(check_outcome(r, p))
+    assert seen == reasons

@@ -11,6 +11,7 @@ import pytest
 
 import regalia
 from regalia.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from regalia.core.outcome import Outcome
 
 GAME = "duell-der-drachen"
 COLOURS = ["red", "blue", "green", "yellow", "white"]
@@ -223,6 +224,7 @@ def test_five_markers_win_at_once(backend: str) -> None:
     play(s, "white 8 face up")
     assert s.is_terminal and s.current_player is None and s.legal_actions() == []
     assert s.returns() == [1.0, -1.0] and s.scores() == [5, 0]
+    assert s.outcome() == Outcome("all_markers", (0,), (5, 0))
     assert s.observation(1)["winner"] == 0 and not s.observation(1)["final_count"]
     tensor = s.observation_tensor(0)  # ends with: my turn, final count made, game over
     assert list(tensor[-3:]) == [0.0, 0.0, 1.0] and tensor.shape == (21 * 45 + 52,)
@@ -249,9 +251,11 @@ def test_a_player_without_a_legal_move_loses(backend: str, given: str, stuck: bo
     if stuck:
         assert s.current_player is None and s.legal_actions() == []
         assert s.returns() == [1.0, -1.0]
+        assert s.outcome() == Outcome("no_legal_move", (0,), (3, 1))  # yellow 5 took yellow
         assert s.observation(0)["opponent_hand"] == ["red 8", "blue 7", "blue 8"]
     else:
         assert s.current_player == 1 and names(s) == {"green 9 face up"}
+        assert s.outcome() is None
 
 
 def final_position(backend: str, blue: tuple[list[str], list[str]], marker: int | None) -> Any:
@@ -288,6 +292,7 @@ def test_the_final_count_reveals_and_applies_the_doubling_rule(backend: str) -> 
     assert t[2]["face_down"][1] == ["yellow 8", "white 8", "white 9"]  # revealed, none counts
     assert t[3]["face_down"][0] == ["yellow 4"]  # revealed, of the colour: counts
     assert s.scores() == [3, 2] and s.returns() == [1.0, -1.0] and obs["winner"] == 0
+    assert s.outcome() == Outcome("board_full", (0,), (3, 2))
 
 
 @pytest.mark.parametrize(("marker", "returns"), [(None, [0.0, 0.0]), (0, [1.0, -1.0])])
@@ -302,6 +307,8 @@ def test_equal_strength_keeps_the_marker_and_equal_markers_draw(
     assert [x["marker"] for x in t] == [1, marker, 0, 0, 1]
     assert s.returns() == returns
     assert s.observation(0)["winner"] == (None if marker is None else 0)
+    scores = (2, 2) if marker is None else (3, 2)
+    assert s.outcome() == Outcome("board_full", () if marker is None else (0,), scores)
 
 
 def test_what_each_seat_sees(backend: str) -> None:

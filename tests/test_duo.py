@@ -12,6 +12,7 @@ import pytest
 
 import regalia
 from regalia.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from regalia.core.outcome import Outcome
 
 COLOURS = ["blue", "red", "yellow", "green"]
 SHAPES = ["circle", "square", "triangle", "cross"]
@@ -235,12 +236,14 @@ def test_target_by_player_count_and_reaching_it_wins(backend: str, players: int,
     assert s.is_terminal and s.current_player is None and s.legal_actions() == []
     assert s.scores()[0] == target - 1 + players - 1
     assert s.returns() == [1.0] + [-1.0 / (players - 1)] * (players - 1)
+    assert s.outcome() == Outcome("target_reached", (0,), (target + players - 2,) + (0,) * (players - 1))
 
 
 def test_short_of_the_target_the_game_goes_on(backend: str) -> None:
     s = position(backend, [["red 3 circle"], ["green 4 cross"]], ["red 3 cross"], ["yellow 2 circle"], scores=[8, 0])
     play(s, "play red 3 circle on left")
     assert s.scores() == [9, 0] and not s.is_terminal and s.returns() == [0.0, 0.0]
+    assert s.outcome() is None
 
 
 def test_rounds_option_ends_the_game_highest_score_wins_ties_share(backend: str) -> None:
@@ -253,6 +256,10 @@ def test_rounds_option_ends_the_game_highest_score_wins_ties_share(backend: str)
     play(s, DRAW)  # seat 0 now holds 3 cards, like seat 2; seat 1 holds 2
     assert s.is_terminal and s.scores() == [-3, -2, -3]
     assert s.returns() == [-0.5, 1.0, -0.5]
+    assert s.outcome() == Outcome("rounds_played", (1,), (-3, -2, -3))
+    s = position(backend, [hands[0][:1], *hands[1:]], ["red 1 cross"], ["yellow 2 circle"], draw=1, rounds=1)
+    play(s, DRAW)  # seats 0 and 1 now hold two cards each: they share the win
+    assert s.returns() == [0.5, 0.5, -1.0] and s.outcome() == Outcome("rounds_played", (0, 1), (-2, -2, -3))
     s = position(backend, hands[:2], ["red 1 cross"], ["yellow 2 circle"], draw=1, rounds=1)
     play(s, DRAW)
     assert s.is_terminal and s.scores() == [-3, -2] and s.returns() == [-1.0, 1.0]
@@ -260,6 +267,15 @@ def test_rounds_option_ends_the_game_highest_score_wins_ties_share(backend: str)
     s = position(backend, hands, ["red 1 cross"], ["yellow 2 circle"], draw=1, rounds=1)
     play(s, DRAW)
     assert s.is_terminal and s.scores() == [-3, -3] and s.returns() == [0.0, 0.0], "a tie is a draw"
+    assert s.outcome() == Outcome("rounds_played", (), (-3, -3))
+
+
+def test_the_stalemate_guard_ends_a_game_to_the_target_after_100_rounds(backend: str) -> None:
+    hands = [["red 3 circle", "blue 1 square"], ["yellow 4 triangle"]]
+    s = position(backend, hands, ["red 1 cross"], ["yellow 2 circle"], draw=1, round=100, scores=[4, 6])
+    play(s, DRAW)  # the last card drawn ends round 100, short of the target
+    assert s.is_terminal and s.scores() == [1, 5]
+    assert s.outcome() == Outcome("round_guard", (1,), (1, 5))
 
 
 #: The options of the whole deck and the rulebook's hand (the defaults).

@@ -9,6 +9,7 @@ import pytest
 
 import regalia
 from regalia.core.errors import IllegalActionError, InvalidStateError
+from regalia.core.outcome import Outcome
 
 NAMES = ["X", "0", "1", "2", "3", "4", "5", "6 king", "6 queen"]
 
@@ -107,6 +108,7 @@ def test_four_dragons_end_the_game(backend: str) -> None:
     assert s.scores() == [4, 0] and s.is_terminal
     assert s.observation(1)["dragon"] is None  # the fourth dragon left the track with its captor
     assert s.returns() == [1.0, -1.0] and s.current_player is None and s.legal_actions() == []
+    assert s.outcome() == Outcome("target_reached", (0,), (4, 0))
 
 
 def test_seat_one_never_sees_seat_zeros_pending_card(backend: str) -> None:
@@ -123,12 +125,19 @@ def test_seat_one_never_sees_seat_zeros_pending_card(backend: str) -> None:
 def test_options_change_the_game(backend: str) -> None:
     s = regalia.make("duo-regna", backend=backend, dragon_deck=[1, 0]).new_state(0)  # type: ignore[arg-type]
     play_round(s, "5", "3")
+    assert s.outcome() is None
     play_round(s, "6 king", "1")
     assert s.is_terminal and s.returns() == [1.0, -1.0]  # the pile is empty: most dragons wins
+    assert s.outcome() == Outcome("dragon_pile_empty", (0,), (1, 0))
     s = regalia.make("duo-regna", backend=backend, max_rounds=2).new_state(0)  # type: ignore[arg-type]
     play_round(s, "1", "2")
     play_round(s, "X", "X")
     assert s.is_terminal and s.returns() == [-1.0, 1.0]  # tie on dragons: the dragon's side wins
+    assert s.outcome() == Outcome("round_guard", (1,), (0, 0), "dragon_side")
+    s = regalia.make("duo-regna", backend=backend, max_rounds=2).new_state(0)  # type: ignore[arg-type]
+    play_round(s, "1", "2")
+    play_round(s, "2", "1")  # back to the centre: nothing breaks the tie
+    assert s.returns() == [0.0, 0.0] and s.outcome() == Outcome("round_guard", (), (0, 0))
     for bad in ({"dragon_deck": [0, 0]}, {"dragon_deck": [40, 1]}, {"max_rounds": 0}, {"players": 3}):
         with pytest.raises(regalia.InvalidOptionError):
             regalia.make("duo-regna", backend=backend, **bad)  # type: ignore[arg-type]

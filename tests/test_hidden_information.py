@@ -1,7 +1,8 @@
 """No seat learns what it may not see. For every game, player count, backend and seat: the
 true state and its determinizations for that seat (states that differ only in what the seat
 cannot see) show the seat the same observation, the same tensor bit for bit, on its turn the
-same legal actions with the same names, and the same agent view; and determinizing really
+same legal actions with the same names, the same agent view and, at the end, the same
+outcome (public once the game is over); and determinizing really
 resamples the hidden cards (every seat has something hidden at some point of a game)."""
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ def shown(game: Any, state: Any, seat: int) -> tuple[Any, ...]:
         legal,
         [state.action_name(a) for a in legal],
         public_view(game, state, seat),
+        state.outcome(),  # public at the end: nothing hidden beyond the final scores
     )
 
 
@@ -67,6 +69,23 @@ def test_a_seat_cannot_tell_the_truth_from_its_determinizations(config: tuple[st
 def test_duell_der_drachen_small_boards_hide_the_same(board: dict[str, Any], chance: str, backend: str) -> None:
     game = regalia.make("duell-der-drachen", backend=backend, chance=chance, **board)  # type: ignore[arg-type]
     assert_determinizations_hide(game, random.Random(f"leak small duell {board}{chance}{backend}"))
+
+
+#: Games that end by their guards or a set number of rounds, whose outcomes read the most state.
+GUARDED = [
+    ("duo-regna", {"max_rounds": 5}),
+    ("duo", {"rounds": 1, "players": 3}),
+    ("regine", {"max_rounds": 1}),
+    ("regnum", {"max_turns": 7}),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), GUARDED, ids=[n for n, _ in GUARDED])
+def test_an_outcome_is_the_same_in_every_world_a_seat_cannot_tell_apart(
+    name: str, options: dict[str, Any], backend: str
+) -> None:
+    game = regalia.make(name, backend=backend, **options)  # type: ignore[arg-type]
+    assert_determinizations_hide(game, random.Random(f"leak ending {name}{backend}"))
 
 
 def assert_determinizations_hide(game: Any, rnd: random.Random) -> None:

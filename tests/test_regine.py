@@ -13,6 +13,7 @@ import pytest
 
 import regalia
 from regalia.core.errors import IllegalActionError, InvalidStateError
+from regalia.core.outcome import Outcome
 
 NAMES = ["jester", "peasant", "assassin", "courtesan", "herald", "knight", "princess", "queen"]
 KIND = {n: i for i, n in enumerate(NAMES)}
@@ -563,12 +564,14 @@ def test_equal_points_at_the_end_go_to_the_closest_to_the_last_dealer(backend: s
         pass_all_suits(s)  # seat 0: Queens and Game (1 + 1); seat 1: Jesters and Pairs (1 + 1)
         assert s.scores() == [31, 31, 0] and s.is_terminal
         assert s.returns()[winner] == 1.0, (dealer, winner)
+        assert s.outcome() == Outcome("target_reached", (winner,), (31, 31, 0), "nearest_dealer")
 
 
 def test_more_points_win_when_several_reach_the_target(backend: str) -> None:
     s = wager(backend, COMBOS, scores=[29, 30, 0, 0], dealer=1, turn=1)
     pass_all_suits(s)
     assert s.scores() == [31, 32, 2] and s.returns() == [-0.5, 1.0, -0.5]
+    assert s.outcome() == Outcome("target_reached", (1,), (31, 32, 2))
 
 
 def test_options_target_and_max_rounds(backend: str) -> None:
@@ -580,6 +583,7 @@ def test_options_target_and_max_rounds(backend: str) -> None:
     pass_all_suits(s)
     assert s.is_terminal and s.scores() == [2, 2, 2]
     assert s.returns() == [1.0, -0.5, -0.5], "one round only; equal points go to the Dealer"
+    assert s.outcome() == Outcome("round_guard", (0,), (2, 2, 2), "nearest_dealer")
     for bad in ({"dealer_rotation": "up"}, {"target": 0}, {"max_rounds": 0}, {"players": 5}, {"players": 1}):
         with pytest.raises(regalia.InvalidOptionError):
             regalia.make("regine", backend=backend, **bad)  # type: ignore[arg-type]

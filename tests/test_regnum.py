@@ -12,6 +12,7 @@ import pytest
 import regalia
 from regalia.core.cards.regnum import DEFAULT_PATH, KIND_NAMES
 from regalia.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from regalia.core.outcome import Outcome
 
 DATA = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
 CHAR = {c["name"]: i for i, c in enumerate(DATA["characters"])}
@@ -364,6 +365,8 @@ def test_resource_deck_running_out_finishes_the_round_then_plays_one_more(backen
         assert s.current_player == seat and not s.is_terminal
         play(s, "draw two", "discard Y")
     assert s.is_terminal and s.observation(0)["final_turns"] == 0 and s.observation(0)["turn"] == 9
+    outcome = s.outcome()
+    assert outcome is not None and outcome.reason == "final_round" and outcome.scores == tuple(s.scores())
 
 
 def test_final_round_one_each_gives_one_more_turn_from_the_next_player(backend: str) -> None:
@@ -408,6 +411,17 @@ def test_max_turns_guard(backend: str) -> None:
         play(s, "draw two")
         play(s, "discard " + s.observation(s.current_player)["hand"][0])
     assert s.is_terminal
+    assert s.outcome() is not None and s.outcome().reason == "turn_guard"
+
+
+def test_the_turn_guard_ends_the_game_and_says_so(backend: str) -> None:
+    kw: dict[str, Any] = {"realms": [["King"], []], "standards": ("BLUE", "RED", "WIZARDS")}
+    kw["lineup"] = ["Queen", "Spy", "Squire", "Fool"]
+    s = position(backend, hands=[["Y"], ["Y"]], phase="draw", turn=5, options={"max_turns": 6}, **kw)
+    play(s, "draw two")
+    assert s.outcome() is None
+    play(s, "discard Y")
+    assert s.is_terminal and s.outcome() == Outcome("turn_guard", (0,), (3 + 3, 0))  # the King and blue
 
 
 # -- scoring ----------------------------------------------------------------------------
@@ -425,8 +439,10 @@ def test_score_icons_and_the_inhabitant_tie_break(backend: str) -> None:
     s = over(backend, realms=realms, standards=("BLUE", "RED", "INHABITANTS"))
     assert s.scores() == [13 + 3, 10 + 3 + 3]
     assert s.returns() == [-1.0, 1.0]  # 16 each: five inhabitants beat four
+    assert s.outcome() == Outcome("final_round", (1,), (16, 16), "inhabitants")
     s = over(backend, realms=realms, standards=("BLUE", "RED", "INHABITANTS"), castles=["Bannerhold", "Stonewall"])
     assert s.scores() == [13 + 4, 16] and s.returns() == [1.0, -1.0]
+    assert s.outcome() == Outcome("final_round", (0,), (17, 16))
 
 
 def test_queen_bonuses_wizard_table_and_jester_ties(backend: str) -> None:
@@ -466,9 +482,11 @@ def test_a_full_tie_is_a_shared_win(backend: str) -> None:
     realms = [["Squire"], ["Herald"], ["Farmer of the Hills"]]
     s = over(backend, 3, realms=realms, castles=castles, standards=("BLUE", "RED", "WIZARDS", "INHABITANTS"))
     assert s.scores() == [0, 0, 0] and s.returns() == [0.0, 0.0, 0.0]
+    assert s.outcome() == Outcome("final_round", (), (0, 0, 0))  # shared by every seat: a draw
     realms = [["Squire"], ["Herald"], []]
     s = over(backend, 3, realms=realms, castles=castles, standards=("BLUE", "WIZARDS", "EFFECTS", "HAND"))
     assert s.scores() == [0, 0, 0] and s.returns() == [0.5, 0.5, -1.0]
+    assert s.outcome() == Outcome("final_round", (0, 1), (0, 0, 0), "inhabitants")
 
 
 # -- the card set -----------------------------------------------------------------------

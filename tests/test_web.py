@@ -79,12 +79,24 @@ def test_a_person_plays_a_whole_game_against_a_bot(client: Any, game: str) -> No
     assert end["picture"].startswith("<svg") and end["log"]
     record = client.get("/api/tables").json()[0]
     assert record["over"] and record["moves"] > 0
+    # The ending names the winner (or a draw) and the final scores: checked against the
+    # saved record's returns and scores, in the names the seat's page uses.
+    saved = client.get(f"/api/tables/{record['id']}/record").json()
+    won = [k for k, r in enumerate(saved["returns"]) if r > 0]
+    assert end["outcome"]["scores"] == saved["scores"] and end["outcome"]["winners"] == won
+    assert end["outcome"]["reason"] and end["names"] == ["you", "the opponent"]
+    unit = {"duo-regna": "dragons", "duell-der-drachen": "markers"}.get(game, "points")
+    listed = ", ".join(f"{name} {score}" for name, score in zip(end["names"], saved["scores"]))
+    said = {(): "It is a draw.", (0,): "You win.", (1,): "The opponent wins."}[tuple(won)]
+    assert end["ending"][-1] == f"{said} Final scores ({unit}): {listed}."
 
 
 def test_a_game_of_bots_alone_is_watched_to_its_end(client: Any) -> None:
     (tok,) = start(client, "duell-der-drachen", ["random", "random"], seed=5)
     end = wait_for(client, tok, lambda p: p["over"])
     assert end["over"] and end["seat"] is None and end["ending"]
+    assert end["outcome"]["reason"] in ("all_markers", "board_full", "no_legal_move")
+    assert "Final scores (markers): seat 0 " in end["ending"][-1]
     assert all(e["name"] for e in end["log"])  # a watcher of bots alone sees every move by name
     table_id = client.get("/api/tables").json()[0]["id"]
     record = client.get(f"/api/tables/{table_id}/record").json()

@@ -145,8 +145,20 @@ def test_a_person_clicks_a_whole_game_against_a_bot(
     shots.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(shots / f"{game}.png"))
     assert (shots / f"{game}.png").stat().st_size > 0
+    assert page.locator("#scores").is_hidden()
     click_to_the_end(page, random.Random(game))
     assert page.locator("#ending").inner_text().strip()
+    # The final scores from the outcome: a row a seat, the winners marked, as the ending says.
+    with server.client() as c:
+        outcome = c.get(f"/api/t/{tok}").json()["outcome"]
+    rows = page.locator("#scores tr")
+    assert page.locator("#scores").is_visible() and rows.count() == 2
+    for seat, name in enumerate(["you", "the opponent"]):
+        won = seat in outcome["winners"]
+        cells = [rows.nth(seat).locator("td").nth(i).inner_text() for i in range(3)]
+        assert cells == [name, str(outcome["scores"][seat]), "wins" if won else ""]
+    ending = page.locator("#ending").inner_text()
+    assert "Final scores" in ending and ("It is a draw." in ending) == (not outcome["winners"])
     assert page.locator("#log li").count() > 0
     finish(page)
 

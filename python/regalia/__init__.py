@@ -23,6 +23,7 @@ from regalia.core.errors import (
     InvalidStateError,
     RegaliaError,
 )
+from regalia.core.outcome import Outcome
 from regalia.matches.gauntlet import GauntletResult, gauntlet
 from regalia.matches.match import play
 from regalia.matches.simulations import Simulation, simulate
@@ -55,6 +56,7 @@ __all__ = [
     "InvalidOptionError",
     "InvalidStateError",
     "MatchRecord",
+    "Outcome",
     "GauntletResult",
     "RegaliaError",
     "Simulation",

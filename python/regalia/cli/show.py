@@ -108,13 +108,14 @@ class Narrator:
         seen = None if self.view is None else state.observation(self.view)
         if seen is not None:
             self._news(state.game_name, seen)
-        over = state.is_terminal
+        outcome = state.outcome()  # public at the end: nothing hidden beyond the final scores
+        over = outcome is not None
         self._draw(state, "final board of {seat}" if over else f"board of {{seat}} after move {self.count}", seen)
-        if not over:
+        if outcome is None:
             return
         viewer = 0 if self.view is None else self.view
         obs = state.observation(viewer) if seen is None else seen
-        for line in narrate.ending(state.game_name, obs, self._seats(viewer, neutral=self.view is None)):
+        for line in narrate.ending(state.game_name, obs, outcome, self._seats(viewer, neutral=self.view is None)):
             self.screen.tell(line)
 
 

@@ -20,6 +20,7 @@ from regalia.core.errors import (
     InvalidArgumentError,
     InvalidStateError,
 )
+from regalia.core.outcome import Outcome
 from regalia.core.seeds import MASK64, derive_seed
 from regalia.reference import codec, recall
 from regalia.reference import options as game_options
@@ -157,6 +158,10 @@ class Rules(ABC, Generic[S, C]):
     @abstractmethod
     def scores(self, s: S) -> list[int]:
         """Per-seat game points."""
+
+    @abstractmethod
+    def outcome(self, s: S) -> Outcome | None:
+        """How the game ended (see ``regalia.core.outcome``), None while it runs."""
 
     @abstractmethod
     def action_info(self, s: S, action: int) -> dict[str, Any]:
@@ -529,6 +534,11 @@ class State:
         """Per-seat game points."""
         return self._rules.scores(self.data)
 
+    def outcome(self) -> Outcome | None:
+        """How the game ended: why, the winners, the final scores and the tie-break that
+        decided (``regalia.core.outcome.Outcome``), None while it runs. Public once over."""
+        return self._rules.outcome(self.data) if self.is_terminal else None
+
     def history(self) -> list[int]:
         """Every action since the start."""
         return list(self._history)
@@ -648,6 +658,19 @@ class State:
         cp = self.current_player
         who = "over" if cp is None else f"seat {cp} to act"
         return f"<State {self.game_name} after {len(self._history)} actions, {who}>"
+
+
+def ended(reason: str, scores: list[int], won: list[bool], tie_break: str | None = None) -> Outcome:
+    """The outcome of a game that ended for ``reason`` with ``scores``, won by the seats
+    flagged in ``won``; all of them winning is a draw (no winners)."""
+    winners = tuple(k for k, w in enumerate(won) if w)
+    return Outcome(reason, () if len(winners) == len(won) else winners, tuple(scores), tie_break)
+
+
+def best_of(keys: list[Any]) -> list[bool]:
+    """Which seats have the highest of ``keys`` (compared whole)."""
+    best = max(keys)
+    return [k == best for k in keys]
 
 
 def winner_returns(winners: list[bool]) -> list[float]:

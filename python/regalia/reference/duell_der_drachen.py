@@ -25,7 +25,8 @@ from typing import Annotated, Any
 import numpy as np
 import numpy.typing as npt
 
-from regalia.reference.base import GameInfo, Rules
+from regalia.core.outcome import Outcome
+from regalia.reference.base import GameInfo, Rules, ended
 from regalia.reference.bits import count, iter_bits
 from regalia.reference.chance import ChanceMode, chance_option, draw_from_counts
 from regalia.reference.codec import U8, U64, Items, Maybe
@@ -383,6 +384,17 @@ class DuellDerDrachen(Rules[State, DuellDerDrachenOptions]):
 
     def scores(self, s: State) -> list[int]:
         return [self._markers_of(s, 0), self._markers_of(s, 1)]
+
+    def outcome(self, s: State) -> Outcome | None:
+        if not s.over:
+            return None
+        if s.final_count:
+            reason = "board_full"
+        elif s.winner is not None and self._all_markers(s) == s.winner:
+            reason = "all_markers"
+        else:
+            reason = "no_legal_move"
+        return ended(reason, self.scores(s), [k == s.winner for k in range(2)])
 
     def _strength(self, cards: int, t: int) -> int:
         return sum(self.value(c) for c in iter_bits(cards & self._colour_cards[t]))

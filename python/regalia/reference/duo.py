@@ -24,7 +24,8 @@ from typing import Annotated, Any
 import numpy as np
 import numpy.typing as npt
 
-from regalia.reference.base import GameInfo, Rules, winner_returns
+from regalia.core.outcome import Outcome
+from regalia.reference.base import GameInfo, Rules, best_of, ended, winner_returns
 from regalia.reference.bits import count, iter_bits, nth_bit
 from regalia.reference.chance import ChanceMode, chance_option, draw_from_counts
 from regalia.reference.codec import U8, U32, Int32, Items, Maybe, Set128
@@ -440,6 +441,16 @@ class Duo(Rules[State, DuoOptions]):
 
     def scores(self, s: State) -> list[int]:
         return list(s.scores[: self.config.players])
+
+    def outcome(self, s: State) -> Outcome | None:
+        if not s.over:
+            return None
+        scores = self.scores(s)
+        if max(scores) >= self.target:
+            reason = "target_reached"
+        else:
+            reason = "rounds_played" if self.config.rounds > 0 else "round_guard"
+        return ended(reason, scores, best_of(scores))
 
     def _end_round(self, s: State, winner: int | None) -> None:
         held = [count(h) for h in s.hands]

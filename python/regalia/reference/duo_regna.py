@@ -19,7 +19,8 @@ from typing import Annotated, Any
 import numpy as np
 import numpy.typing as npt
 
-from regalia.reference.base import GameInfo, Rules
+from regalia.core.outcome import Outcome
+from regalia.reference.base import GameInfo, Rules, ended
 from regalia.reference.chance import ChanceMode, chance_option, draw_from_counts
 from regalia.reference.codec import U8, U16, U32, Items, Maybe
 from regalia.reference.options import Integer, IntegerList, invalid, option, read
@@ -277,6 +278,19 @@ class DuoRegna(Rules[State, DuoRegnaOptions]):
 
     def scores(self, s: State) -> list[int]:
         return list(s.captured)
+
+    def outcome(self, s: State) -> Outcome | None:
+        if not s.over:
+            return None
+        if max(s.captured) >= self.config.dragons_to_win:
+            reason = "target_reached"
+        elif s.dragon == 0 and s.next_dragon >= s.pile_len:
+            reason = "dragon_pile_empty"
+        else:
+            reason = "round_guard"
+        w = self._winner(s)
+        tie_break = "dragon_side" if w is not None and s.captured[0] == s.captured[1] else None
+        return ended(reason, self.scores(s), [k == w for k in range(2)], tie_break)
 
     def _winner(self, s: State) -> int | None:
         a, b = s.captured

@@ -41,7 +41,8 @@ from regalia.core.cards.regine import (
     suit_key,
     suit_points,
 )
-from regalia.reference.base import GameInfo, Rules, winner_returns
+from regalia.core.outcome import Outcome
+from regalia.reference.base import GameInfo, Rules, ended, winner_returns
 from regalia.reference.chance import ChanceMode, chance_option, draw_from_counts
 from regalia.reference.codec import U8, U16, Items, Maybe
 from regalia.reference.options import Boolean, Choice, Integer, IntegerList, invalid, option, read
@@ -789,6 +790,16 @@ class Regine(Rules[State, RegineOptions]):
 
     def scores(self, s: State) -> list[int]:
         return list(s.scores[: self.config.players])
+
+    def outcome(self, s: State) -> Outcome | None:
+        if s.phase != OVER:
+            return None
+        scores = self.scores(s)
+        top = max(scores)
+        reason = "target_reached" if top >= self.config.target else "round_guard"
+        tie_break = "nearest_dealer" if scores.count(top) > 1 else None
+        w = self._winner(s)
+        return ended(reason, scores, [k == w for k in range(self.config.players)], tie_break)
 
     def suit_winner(self, s: State, suit: int, mask: int) -> tuple[int, int] | None:
         """The winner of ``suit`` among the seats in ``mask``, with the Suit's points."""

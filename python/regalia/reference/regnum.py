@@ -44,7 +44,8 @@ from regalia.core.cards.regnum import (
     score_parts,
     standard_winners,
 )
-from regalia.reference.base import GameInfo, Rules, winner_returns
+from regalia.core.outcome import Outcome
+from regalia.reference.base import GameInfo, Rules, best_of, ended, winner_returns
 from regalia.reference.bits import count, iter_bits
 from regalia.reference.chance import ChanceMode, chance_option, draw_from_counts
 from regalia.reference.codec import U8, U16, U32, U64, Codec, Items, Maybe, Text
@@ -896,16 +897,26 @@ class Regnum(Rules[State, RegnumOptions]):
 
     # ---- Scoring ----
     def returns(self, s: State) -> list[float]:
-        n = self.config.players
         if s.phase != "over":
-            return [0.0] * n
-        points = self.scores(s)
-        key = [(points[p], count(s.realms[p])) for p in range(n)]
-        best = max(key)
-        return winner_returns([k == best for k in key])
+            return [0.0] * self.config.players
+        return winner_returns(best_of(self._final_keys(s)))
 
     def scores(self, s: State) -> list[int]:
         return [sum(parts.values()) for parts in self._parts(s)]
+
+    def outcome(self, s: State) -> Outcome | None:
+        if s.phase != "over":
+            return None
+        reason = "final_round" if s.final_turns == 0 else "turn_guard"
+        scores = self.scores(s)
+        won = best_of(self._final_keys(s))
+        tie_break = "inhabitants" if won != best_of(scores) else None
+        return ended(reason, scores, won, tie_break)
+
+    def _final_keys(self, s: State) -> list[tuple[int, int]]:
+        """What decides the winner, per seat: points, then inhabitants."""
+        points = self.scores(s)
+        return [(points[p], count(s.realms[p])) for p in range(self.config.players)]
 
     def _standing(self, s: State) -> tuple[Any, ...]:
         """What scoring reads of ``s``: the card set, each seat's realm, hand size and

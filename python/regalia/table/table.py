@@ -19,6 +19,7 @@ from typing import Any, Literal, Protocol
 from regalia.agents import Agent, make_agent
 from regalia.agents.base import agent_name, as_agent, call_hook
 from regalia.core.errors import AgentError, IllegalActionError, InvalidArgumentError, InvalidStateError
+from regalia.core.outcome import Outcome
 from regalia.core.seeds import derive_seed
 from regalia.core.view import View, action_id, view_of, world_seed
 from regalia.registry.records import ChanceDraws, MatchRecord
@@ -190,11 +191,23 @@ class Table:
         seats = self.seats_of(0, neutral=True) if viewer is None else self.seats_of(viewer)
         return narrate.introduction(self.game.title, seats)
 
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended (``State.outcome()``), None while it runs. Public once over: its
+        reason, winners and scores reveal nothing hidden beyond the final scores, so every seat
+        (and a watcher) may be shown it."""
+        outcome: Outcome | None = self._state.outcome()
+        return outcome
+
     def ending(self, viewer: int | None = None) -> list[str]:
-        """Why the game ended and the score breakdown, told to ``viewer`` (None: from seat 0,
-        naming every seat by its number)."""
+        """Why the game ended, the score breakdown and who won, told to ``viewer`` (None:
+        from seat 0, naming every seat by its number); none while the game runs. Made from
+        the viewer's own observation and the public outcome only."""
+        outcome = self.outcome
+        if outcome is None:
+            return []
         seats = self.seats_of(0, neutral=True) if viewer is None else self.seats_of(viewer)
-        return narrate.ending(self.game.name, self._state.observation(seats.viewer), seats)
+        return narrate.ending(self.game.name, self._state.observation(seats.viewer), outcome, seats)
 
     def hint(self, seat: int) -> tuple[str, int]:
         """The strongest built-in agent's name and the move it would play for ``seat`` now."""

@@ -127,6 +127,15 @@ class Event(BaseModel):
     forced: bool
 
 
+class OutcomeModel(BaseModel):
+    """How the game ended (``State.outcome()``): public once it is over."""
+
+    reason: str = Field(description="why the game ended, an identifier listed on the game's rules page")
+    winners: list[int] = Field(description="the seats that won (none: a draw)")
+    scores: list[int] = Field(description="each seat's final game points")
+    tie_break: str | None = Field(description="the tie-break that decided between seats level on points")
+
+
 class Payload(BaseModel):
     """What a link's page is sent: the seat's view alone (or a watcher's, of bots alone)."""
 
@@ -136,6 +145,7 @@ class Payload(BaseModel):
     agents: list[str]
     waiting: Waiting
     over: bool
+    outcome: OutcomeModel | None = Field(description="how the game ended, once it is over")
     seat: int | None
     names: list[str]
     picture: str = Field(description="the seat's view as SVG")

@@ -10,6 +10,7 @@ seat's page receives.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from regalia.table import Table
@@ -19,8 +20,11 @@ __all__ = ["screen_holder", "seat_payload", "shared_payload", "watcher_payload"]
 
 
 def _common(table: Table, version: int) -> dict[str, Any]:
-    """What every seat sees alike: the game, who sits where, whose turn, the version."""
+    """What every seat sees alike: the game, who sits where, whose turn, the version, and once
+    the game is over its outcome (why it ended, the winners, the final scores), which is
+    public at the end: it reveals nothing hidden beyond the final scores."""
     waiting = table.waiting()
+    outcome = table.outcome
     return {
         "game": table.game.name,
         "title": table.game.title,
@@ -28,6 +32,7 @@ def _common(table: Table, version: int) -> dict[str, Any]:
         "agents": list(table.seats),
         "waiting": {"kind": waiting.kind, "seat": waiting.seat},
         "over": table.is_over,
+        "outcome": None if outcome is None else asdict(outcome),
     }
 
 

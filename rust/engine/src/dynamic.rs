@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::game::{Game, GameInfo, Seat};
 use crate::opponents::OpponentPool;
 use crate::options::Options;
+use crate::outcome::Outcome;
 use crate::playout::{random_playouts, PlayoutStats};
 use crate::recall;
 use crate::search::{IsmctsConfig, IsmctsResult};
@@ -99,6 +100,8 @@ pub trait DynState: Send + Sync {
     fn returns(&self) -> Vec<f64>;
     /// Per-seat game points.
     fn scores(&self) -> Vec<i64>;
+    /// How the game ended, `None` while it runs (see [`Game::outcome`]).
+    fn outcome(&self) -> Option<Outcome>;
     /// Every action played since the start (empty for a determinized state).
     fn history(&self) -> &[Action];
     /// The seed the game started from (`None` for a determinized state).
@@ -261,6 +264,9 @@ impl<G: Game> DynState for Session<G> {
     }
     fn scores(&self) -> Vec<i64> {
         Session::scores(self)
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        Session::outcome(self)
     }
     fn history(&self) -> &[Action] {
         Session::history(self)

@@ -5,6 +5,7 @@ use crate::actions::{Action, ActionSet};
 use crate::error::Result;
 pub use crate::options::GameInfo;
 use crate::options::{echo, GameOptions, Options};
+use crate::outcome::Outcome;
 use crate::rng::Rng;
 use crate::tensor::TensorOut;
 use serde::de::DeserializeOwned;
@@ -133,6 +134,10 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn returns(&self, s: &Self::State) -> Vec<f64>;
     /// Per-seat game points as the rulebook counts them.
     fn scores(&self, s: &Self::State) -> Vec<i64>;
+    /// How the game ended (why, who won, the final [`Game::scores`], the tie-break that
+    /// decided), `None` while it runs. Made only when asked; it reads only what is public
+    /// at the end.
+    fn outcome(&self, s: &Self::State) -> Option<Outcome>;
     /// What an action id means in this game, decoded once: its display name is its
     /// `Display`, its structured info (`State.action_info` in Python) its `Serialize`, an
     /// object tagged by `"kind"` (`#[serde(tag = "kind", rename_all = "snake_case")]`), so

@@ -7,6 +7,7 @@ use crate::actions::{Action, ActionSet};
 use crate::cfr::key::key_of_record;
 use crate::error::{Error, Result};
 use crate::game::{Game, Seat};
+use crate::outcome::Outcome;
 use crate::recall::{self, Memo, Progress};
 use crate::rng::{derive_seed, Rng};
 use crate::search::belief::{Belief, BeliefModel, ParticleFilter, Worlds};
@@ -415,6 +416,15 @@ impl<G: Game> Session<G> {
     /// Per-seat game points.
     pub fn scores(&self) -> Vec<i64> {
         self.game.scores(&self.state)
+    }
+    /// How the game ended, `None` while it runs (no legal action is left exactly when the
+    /// game is over).
+    pub fn outcome(&self) -> Option<Outcome> {
+        if self.is_terminal() {
+            self.game.outcome(&self.state)
+        } else {
+            None
+        }
     }
     /// Every action played since the start (empty for a determinized state).
     pub fn history(&self) -> &[Action] {

@@ -162,6 +162,7 @@ fn every_game_keeps_its_invariants_over_random_games() {
             let mut own = vec![0; game.num_players()];
             while !s.is_terminal() {
                 s.check_state().unwrap();
+                assert!(s.outcome().is_none(), "{name}: an outcome before the end");
                 if i < FULLY_CHECKED_GAMES || picker.below(8) == 0 {
                     varied |= check_step(&*game, &*s, size, &mut picker);
                 }
@@ -192,10 +193,33 @@ fn every_game_keeps_its_invariants_over_random_games() {
                 r.iter().sum::<f64>().abs() < 1e-9,
                 "{name}: returns are not zero-sum: {r:?}"
             );
+            check_outcome(name, &*s);
         }
         // Every game hides cards from someone (a shuffled deck, an opponent's hand).
         assert!(varied, "{name}: determinize never changed a hidden card");
     }
+}
+
+/// The end report of a finished game agrees with its scores and returns: the winners are
+/// exactly the seats with a positive return (none on a draw), the reason is one of the game's.
+fn check_outcome(name: &str, s: &dyn DynState) {
+    let outcome = s.outcome().expect("a finished game has an outcome");
+    assert_eq!(outcome.scores, s.scores(), "{name}");
+    let r = s.returns();
+    let positive: Vec<usize> = (0..r.len()).filter(|&k| r[k] > 0.0).collect();
+    assert_eq!(
+        outcome.winners, positive,
+        "{name}: {outcome:?} against {r:?}"
+    );
+    let reasons: &[&str] = match name {
+        "duo-regna" => &["target_reached", "dragon_pile_empty", "round_guard"],
+        "duell-der-drachen" => &["all_markers", "board_full", "no_legal_move"],
+        "duo" => &["target_reached", "rounds_played", "round_guard"],
+        "regine" => &["target_reached", "round_guard"],
+        "regnum" => &["final_round", "turn_guard"],
+        _ => panic!("{name}: no reasons listed"),
+    };
+    assert!(reasons.contains(&outcome.reason), "{name}: {outcome:?}");
 }
 
 /// Small variants with bounded histories, walked whole with explicit chance, and whether the

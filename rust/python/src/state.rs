@@ -9,7 +9,7 @@ use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyDict, PyInt, PyList};
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyTuple, PyType};
 use regalia_engine::recall::DEFAULT_SLOTS;
 use regalia_engine::search::{Belief, BeliefModel, Opponents, MAX_PARTICLES};
 use regalia_engine::{
@@ -379,6 +379,26 @@ impl PyState {
     /// Per-seat game points.
     fn scores(&self, py: Python<'_>) -> PyResult<Vec<i64>> {
         Ok(self.inner.borrow(py)?.scores())
+    }
+    /// How the game ended, a ``regalia.core.outcome.Outcome`` (why, the winners, the final
+    /// scores, the tie-break that decided), or None while it runs. Public once over: it
+    /// reveals nothing hidden beyond the final scores.
+    fn outcome<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let outcome = {
+            let state = self.inner.borrow(py)?;
+            guard(|| Ok(state.outcome()))?
+        };
+        let Some(o) = outcome else {
+            return Ok(py.None().into_bound(py));
+        };
+        static OUTCOME: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+        let class = OUTCOME.import(py, "regalia.core.outcome", "Outcome")?;
+        class.call1((
+            o.reason,
+            PyTuple::new(py, o.winners)?,
+            PyTuple::new(py, o.scores)?,
+            o.tie_break,
+        ))
     }
     /// Every action played since the start.
     fn history(&self, py: Python<'_>) -> PyResult<Vec<Action>> {

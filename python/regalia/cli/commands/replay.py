@@ -57,7 +57,8 @@ def replay(
         exits.fail(f"{file}: {len(rec.agents)} agents for {game.num_players} seats")
     if view is not None and view >= game.num_players:
         exits.fail(f"there is no seat {view}: seats are 0 to {game.num_players - 1}", exits.USAGE)
-    narrator = Narrator(screen(), rec.agents, boards=boards, view=view, delay=delay, step=step, options=rec.options)
+    options = dict(game.options)  # in force, defaults filled in: what the narration names
+    narrator = Narrator(screen(), rec.agents, boards=boards, view=view, delay=delay, step=step, options=options)
     if not as_json:
         screen().say(narrator.heading(), style="italic")
     try:

@@ -1,10 +1,13 @@
 """What the table tells one seat: who sits where, a line after every move saying what
-happened and why, and at the end the reason and the score breakdown.
+happened and why, and at the end the reason, the score breakdown and who won.
 
 Everything here is a function of what the seat itself may know: its observations before
-and after each move, the name of its own move, the seats' agent names and the game's
-options. The true state never reaches this package, so nothing hidden can leak through it
-(``tests/test_cli_leaks.py`` checks the whole screen of a seat across determinized worlds).
+and after each move, the name of its own move, the seats' agent names, the game's options
+and, at the end, the game's outcome (``State.outcome()``), which is public once the game is
+over: its reason, winners and tie-break follow from the final scores and the open board,
+and reveal nothing hidden beyond the final scores. The true state never reaches this
+package, so nothing hidden can leak through it (``tests/test_cli_leaks.py`` checks the
+whole screen of a seat across determinized worlds).
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from regalia.core.outcome import Outcome
 from regalia.table.narrate import duell_der_drachen, duo, duo_regna, regine, regnum
+from regalia.table.narrate.common import result
 from regalia.table.narrate.seats import Seats
 
 __all__ = ["Seats", "ending", "introduction", "news", "public"]
@@ -20,8 +25,9 @@ __all__ = ["Seats", "ending", "introduction", "news", "public"]
 Obs = dict[str, Any]
 #: ``news(before, after, mover, told, seats)``: the lines after one move.
 News = Callable[[Obs, Obs, int, "str | None", Seats], list[str]]
-#: ``ending(obs, seats)``: the reason the game ended and the score breakdown.
-Ending = Callable[[Obs, Seats], list[str]]
+#: ``ending(obs, outcome, seats)``: the reason the game ended (the outcome's, in words) and
+#: the score breakdown.
+Ending = Callable[[Obs, Outcome, Seats], list[str]]
 
 NARRATORS: dict[str, tuple[News, Ending]] = {
     "duo-regna": (duo_regna.news, duo_regna.ending),
@@ -30,6 +36,8 @@ NARRATORS: dict[str, tuple[News, Ending]] = {
     "regine": (regine.news, regine.ending),
     "regnum": (regnum.news, regnum.ending),
 }
+#: What each game's final scores count.
+UNITS = {"duo-regna": "dragons", "duell-der-drachen": "markers"}
 
 
 def public(game: str, name: str) -> str | None:
@@ -56,9 +64,11 @@ def news(game: str, before: Obs, after: Obs, seats: Seats, told: str | None = No
     return [f"{seats.Name(mover)} moved."]
 
 
-def ending(game: str, obs: Obs, seats: Seats) -> list[str]:
-    """Why the game ended and how the score came about, as ``seats.viewer`` sees it."""
-    return NARRATORS[game][1](obs, seats) if game in NARRATORS else []
+def ending(game: str, obs: Obs, outcome: Outcome, seats: Seats) -> list[str]:
+    """Why the game ended, how the score came about and who won, as ``seats.viewer`` sees
+    it (``obs``, its observation at the end) from the game's ``outcome``."""
+    lines = NARRATORS[game][1](obs, outcome, seats) if game in NARRATORS else []
+    return [*lines, result(outcome, seats, UNITS.get(game, "points"))]
 
 
 def introduction(title: str, seats: Seats) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
+from regalia.core.outcome import Outcome
 from regalia.registry.catalog import make
 from regalia.table.narrate.seats import Seats
 
@@ -66,6 +67,22 @@ def score_changes(
         f"{seats.name(k)} {before[k]} -> {after[k]}{f' ({reasons[k]})' if reasons[k] else ''}" for k in moved
     )
     return [f"{label}: {listed}."]
+
+
+def result(outcome: Outcome, seats: Seats, unit: str = "points") -> str:
+    """The last line of every ending, from the game's outcome: who won (or that it is a
+    draw) and the final scores, ``You win. Final scores (dragons): you 4, the opponent 1.``"""
+    winners = outcome.winners
+    if not winners:
+        said = "It is a draw."
+    elif len(winners) == 1:
+        said = f"{seats.Verb(winners[0], 'win', 'wins')}."
+    else:
+        names = [seats.name(k) for k in winners]
+        together = ", ".join(names[:-1]) + " and " + names[-1]
+        said = f"{together[0].upper()}{together[1:]} share the win."
+    listed = ", ".join(f"{seats.name(k)} {x}" for k, x in enumerate(outcome.scores))
+    return f"{said} Final scores ({unit}): {listed}."
 
 
 @cache

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from regalia.core.outcome import Outcome
 from regalia.table.narrate.common import added, score_changes
 from regalia.table.narrate.seats import Seats
 
@@ -100,29 +101,27 @@ def _count_line(t: Obs, seats: Seats) -> str:
     return line + f"{why} -> {_side(seats, t['marker'])}"
 
 
-def ending(obs: Obs, seats: Seats) -> list[str]:
-    """Why the game ended; after a final count, each territory with the doubling rule."""
-    winner = obs["winner"]
-    held = markers(obs)
+def ending(obs: Obs, outcome: Outcome, seats: Seats) -> list[str]:
+    """Why the game ended (the outcome's reason, in words); after the final count, each
+    territory with the doubling rule."""
     me, other = seats.viewer, 1 - seats.viewer
-    tally = f"markers: {seats.name(me)} {held[me]}, {seats.name(other)} {held[other]}"
-    if obs["final_count"]:
+    winner = outcome.winners[0] if outcome.winners else None
+    if outcome.reason == "board_full":
         lines = [
-            f"The final count ({seats.name(me)} : {seats.name(other)}; every card shown, a face-down card"
-            " counts in the territory of its colour only):"
+            f"Both sides are full. The final count ({seats.name(me)} : {seats.name(other)}; every card"
+            " shown, a face-down card counts in the territory of its colour only):"
         ]
         lines += [_count_line(t, seats) for t in obs["territories"]]
-        result = "a draw" if winner is None else seats.verb(winner, "win", "wins")
-        return [*lines, f"Final {tally}: {result}."]
-    if winner is not None and held[winner] == len(obs["territories"]):
+        return [*lines, "The most markers win; equal is a draw."]
+    if outcome.reason == "all_markers" and winner is not None:
         return [
-            f"{seats.Verb(winner, 'hold', 'holds')} all {held[winner]} markers"
+            f"{seats.Verb(winner, 'hold', 'holds')} all {outcome.scores[winner]} markers"
             f" and {seats.verb(winner, 'win', 'wins')} at once."
         ]
-    if winner is not None:
+    if outcome.reason == "no_legal_move" and winner is not None:
         loser = 1 - winner
         return [
             f"{seats.Verb(loser, 'have', 'has')} no legal move at the start of the turn"
-            f" and {seats.verb(loser, 'lose', 'loses')} ({tally})."
+            f" and {seats.verb(loser, 'lose', 'loses')}."
         ]
-    return [f"The game ended in a draw ({tally})."]
+    return [f"The game ends ({outcome.reason})."]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from regalia.core.outcome import Outcome
 from regalia.table.narrate.common import action_info, added, score_changes
 from regalia.table.narrate.seats import Seats
 from regalia.views.render.words import count
@@ -107,15 +108,15 @@ def news(before: Obs, after: Obs, mover: int, told: str | None, seats: Seats) ->
     return lines
 
 
-def ending(obs: Obs, seats: Seats) -> list[str]:
-    """The scores, and whether the target or the last round ended the game."""
-    scores = obs["scores"]
-    listed = ", ".join(f"{seats.name(k)} {x}" for k, x in enumerate(scores))
-    best = max(scores)
-    if best >= obs["target"]:
-        reason = f"the target {obs['target']} is reached"
-    else:
-        reason = f"the last round is played (target {obs['target']} not reached)"
-    winners = [k for k, x in enumerate(scores) if x == best]
-    names = " and ".join(seats.name(k) for k in winners)
-    return [f"Scores: {listed}. The game ends: {reason}; the highest score wins: {names}."]
+#: What ended the game, by the outcome's reason (``{target}``: the points that win).
+REASONS = {
+    "target_reached": "the target {target} is reached",
+    "rounds_played": "the last of the rounds it was set to is played (target {target} not reached)",
+    "round_guard": "the round limit is reached (target {target} not reached)",
+}
+
+
+def ending(obs: Obs, outcome: Outcome, seats: Seats) -> list[str]:
+    """What ended the game (the outcome's reason, in words): the target or the last round."""
+    reason = REASONS.get(outcome.reason, outcome.reason).format(target=obs["target"])
+    return [f"The game ends: {reason}; the highest score wins, equal scores share."]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from regalia.core.outcome import Outcome
 from regalia.table.narrate.common import score_changes
 from regalia.table.narrate.seats import Seats
 from regalia.views.render.words import count
@@ -75,18 +76,23 @@ def news(before: Obs, after: Obs, mover: int, told: str | None, seats: Seats) ->
     return lines
 
 
-def ending(obs: Obs, seats: Seats) -> list[str]:
-    """Who captured how many dragons, and what ended the duel."""
-    me, other = seats.viewer, 1 - seats.viewer
-    caught = obs["captured"]
-    target = seats.options.get("dragons_to_win", 4)
-    if max(caught) >= target:
+#: What ended the duel, by the outcome's reason.
+REASONS = {
+    "target_reached": "a kingdom captured the dragons that win the duel",
+    "dragon_pile_empty": "the dragon pile ran out: most dragons wins",
+    "round_guard": "the round limit was reached: most dragons wins, then the side the dragon lies on",
+}
+
+
+def ending(obs: Obs, outcome: Outcome, seats: Seats) -> list[str]:
+    """What ended the duel and, when the dragons were level, what decided it (the outcome's
+    reason and tie-break, in words)."""
+    reason = REASONS.get(outcome.reason, outcome.reason)
+    target = seats.options.get("dragons_to_win")
+    if outcome.reason == "target_reached" and target is not None:
         reason = f"{count(target, 'dragon')} win the duel"
-    elif obs["dragon"] is None and obs["dragons_in_pile"] == 0:
-        reason = "the dragon pile ran out: most dragons wins"
-    else:
-        reason = "the round limit was reached: most dragons wins, then the side the dragon lies on"
-    result = "" if caught[me] != caught[other] else "; equal dragons"
-    return [
-        f"Dragons captured: {seats.name(me)} {caught[me]}, {seats.name(other)} {caught[other]} ({reason}){result}.",
-    ]
+    lines = [f"The duel ends: {reason}."]
+    if outcome.tie_break == "dragon_side" and outcome.winners:
+        w = outcome.winners[0]
+        lines.append(f"Equal dragons: the dragon lies on {seats.whose(w)} side.")
+    return lines

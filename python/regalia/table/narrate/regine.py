@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from regalia.core.outcome import Outcome
 from regalia.table.narrate import regine_suits
 from regalia.table.narrate.common import action_info, added, cards_in_words, score_changes
 from regalia.table.narrate.seats import Seats
@@ -213,16 +214,14 @@ def news(before: Obs, after: Obs, mover: int, told: str | None, seats: Seats) ->
     return lines
 
 
-def ending(obs: Obs, seats: Seats) -> list[str]:
-    """The last round's Suits and the reason the game ended."""
-    scores = obs["scores"]
-    best = max(scores)
-    reached = [k for k, x in enumerate(scores) if x >= obs["target"]]
-    reason = (
-        f"{' and '.join(seats.name(k) for k in reached)} reached the target {obs['target']}"
-        if reached
-        else "the round limit was reached"
-    )
-    tied = [k for k, x in enumerate(scores) if x == best]
-    tie = " (a tie: the seat closest to the Dealer's left wins it)" if len(tied) > 1 else ""
+def ending(obs: Obs, outcome: Outcome, seats: Seats) -> list[str]:
+    """The reason the game ended and the tie-break that decided (the outcome's, in words)."""
+    if outcome.reason == "target_reached":
+        reached = [k for k, x in enumerate(outcome.scores) if x >= obs["target"]]
+        reason = f"{' and '.join(seats.name(k) for k in reached)} reached the target {obs['target']}"
+    else:
+        reason = "the round limit was reached"
+    tie = ""
+    if outcome.tie_break == "nearest_dealer":
+        tie = " (equal points: the tied seat nearest the last Dealer wins, the Dealer first, then to her left)"
     return [f"The game ends: {reason}; the most points win{tie}."]

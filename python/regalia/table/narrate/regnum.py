@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from regalia.core.cards.regnum import CardSet, Character, card_set_for, score_parts, standard_winners, tally
+from regalia.core.outcome import Outcome
 from regalia.table.narrate.common import added, score_changes
 from regalia.table.narrate.seats import Seats
 from regalia.views.render.words import count
@@ -257,18 +258,29 @@ def breakdown(obs: Obs, seats: Seats) -> list[dict[str, int]]:
     return _standing(obs, seats, _cards(seats))[0]
 
 
-def ending(obs: Obs, seats: Seats) -> list[str]:
-    """Each realm's score in parts and who won."""
+#: What ended the game, by the outcome's reason.
+REASONS = {
+    "final_round": "a deck ran out and the final round was played",
+    "turn_guard": "the turn limit was reached",
+}
+#: What decided between seats level on points, by the outcome's tie-break.
+TIE_BREAKS = {"inhabitants": "Equal points: the most inhabitants win."}
+
+
+def ending(obs: Obs, outcome: Outcome, seats: Seats) -> list[str]:
+    """Why the game ended, each realm's score in parts and what decided a tie (the outcome's
+    reason and tie-break, in words)."""
     parts = breakdown(obs, seats)
-    lines = ["Scores (characters + wizards + Jesters bonus + standards):"]
+    lines = [f"The game ends: {REASONS.get(outcome.reason, outcome.reason)}."]
+    lines.append("Scores (characters + wizards + Jesters bonus + standards):")
     for k, p in enumerate(parts):
         total = sum(p.values())
         lines.append(
             f"  {seats.name(k):<12} {p['characters']:>3} + {p['wizards']:>2} + {p['jesters']:>2} + {p['standards']:>2}"
             f" = {total:>3}   ({len(obs['realms'][k])} inhabitants)"
         )
-    totals = [sum(p.values()) for p in parts]
-    best = max(totals)
-    if totals.count(best) > 1:
-        lines.append("Equal points: the most inhabitants win, then the win is shared.")
+    if outcome.tie_break in TIE_BREAKS:
+        lines.append(TIE_BREAKS[outcome.tie_break])
+    elif len(outcome.winners) != 1:
+        lines.append("Equal points and inhabitants: the win is shared.")
     return lines

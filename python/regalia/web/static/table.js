@@ -26,6 +26,29 @@
     return `${p.names[w.seat]} (${p.agents[w.seat]}) to move…`;
   }
 
+  // The final scores, from the game's outcome (public once it is over): one row a seat, the
+  // winners marked; hidden while the game runs. The ending above says the result in words.
+  function finalScores(p) {
+    const table = $("scores");
+    table.replaceChildren();
+    table.hidden = !p.outcome;
+    if (!p.outcome) return;
+    const caption = document.createElement("caption");
+    caption.textContent = p.outcome.winners.length ? "Final scores" : "Final scores: a draw";
+    table.append(caption);
+    p.outcome.scores.forEach((score, seat) => {
+      const row = document.createElement("tr");
+      const won = p.outcome.winners.includes(seat);
+      if (won) row.className = "won";
+      for (const text of [p.names[seat], String(score), won ? "wins" : ""]) {
+        const cell = document.createElement("td");
+        cell.textContent = text;
+        row.append(cell);
+      }
+      table.append(row);
+    });
+  }
+
   function render(p, first) {
     // A move's answer may come after the live update of a later move: never go back.
     if (!first && p.version < state.version) return;
@@ -70,6 +93,7 @@
     $("undo").hidden = !p.undo;
     $("back").hidden = !p.back;
     $("ending").textContent = p.ending.join("\n");
+    finalScores(p);
     document.body.dataset.version = p.version;
     document.body.dataset.over = p.over;
     document.body.dataset.turn = p.moves.length ? "yes" : "no";

@@ -44,6 +44,7 @@ use crate::chance::{draw_from_counts, ChanceMode, CHANCE_CHOICES};
 use crate::error::Result;
 use crate::game::{uniform_action, Game, GameNames, Seat};
 use crate::options::{declare_options, invalid, read, Allowed, Options};
+use crate::outcome::Outcome;
 use crate::rng::Rng;
 use crate::tensor::{TensorOut, TensorWriter};
 use serde::{Deserialize, Serialize};
@@ -487,6 +488,23 @@ impl Game for DuellDerDrachen {
         (0..2)
             .map(|seat| Self::markers_of(s, seat) as i64)
             .collect()
+    }
+
+    /// `"all_markers"` (a seat took every marker), `"board_full"` (the final count after
+    /// both sides filled up) or `"no_legal_move"` (the seat to move had none and lost).
+    fn outcome(&self, s: &State) -> Option<Outcome> {
+        if !s.over {
+            return None;
+        }
+        let winner = s.winner.map(usize::from);
+        let reason = if s.final_count {
+            "board_full"
+        } else if winner.is_some() && self.all_markers(s).map(usize::from) == winner {
+            "all_markers"
+        } else {
+            "no_legal_move"
+        };
+        Some(Outcome::single(reason, self.scores(s), winner, None))
     }
 
     // ---- Observation ----

@@ -27,6 +27,7 @@ use crate::chance::{draw_from_counts, ChanceMode, CHANCE_CHOICES};
 use crate::error::Result;
 use crate::game::{Game, GameNames, Seat};
 use crate::options::{declare_options, invalid, read, Allowed, Options};
+use crate::outcome::Outcome;
 use crate::rng::Rng;
 use crate::tensor::{TensorOut, TensorWriter};
 use serde::{Deserialize, Serialize};
@@ -346,6 +347,27 @@ impl Game for DuoRegna {
 
     fn scores(&self, s: &State) -> Vec<i64> {
         vec![s.captured[0] as i64, s.captured[1] as i64]
+    }
+
+    /// `"target_reached"` (a seat captured `dragons_to_win` dragons), `"dragon_pile_empty"`
+    /// (a new dragon was needed and none was left) or `"round_guard"` (`max_rounds` rounds),
+    /// checked in the order the rules end the game; `"dragon_side"` breaks a tie on dragons
+    /// at the round guard.
+    fn outcome(&self, s: &State) -> Option<Outcome> {
+        if !s.over {
+            return None;
+        }
+        let reason = if s.captured.iter().any(|&c| c >= self.config.dragons_to_win) {
+            "target_reached"
+        } else if s.dragon == 0 && s.next_dragon >= s.pile_len {
+            "dragon_pile_empty"
+        } else {
+            "round_guard"
+        };
+        let winner = self.winner(s);
+        let tie_break =
+            (s.captured[0] == s.captured[1] && winner.is_some()).then_some("dragon_side");
+        Some(Outcome::single(reason, self.scores(s), winner, tie_break))
     }
 
     // ---- Observation ----
@@ -839,10 +861,16 @@ mod tests {
         play(&g, &mut s, "6 king", "1");
         assert!(s.over && s.dragon == 0);
         assert_eq!(g.returns(&s), vec![1.0, -1.0]);
+        let ended = g.outcome(&s).unwrap();
+        assert_eq!(
+            (ended.reason, ended.winners, ended.scores, ended.tie_break),
+            ("dragon_pile_empty", vec![0], vec![1, 0], None)
+        );
 
         let mut g = game();
         g.config.max_rounds = 1;
         let mut s = g.new_state(Rng::new(1));
+        assert_eq!(g.outcome(&s), None);
         play(&g, &mut s, "1", "2");
         assert!(s.over);
         assert_eq!(
@@ -850,12 +878,21 @@ mod tests {
             vec![-1.0, 1.0],
             "tie on dragons: the dragon lies on seat 1's side"
         );
+        let ended = g.outcome(&s).unwrap();
+        assert_eq!(
+            (ended.reason, ended.winners, ended.tie_break),
+            ("round_guard", vec![1], Some("dragon_side"))
+        );
         let mut s = g.new_state(Rng::new(1));
         play(&g, &mut s, "X", "2");
         assert_eq!(
             g.returns(&s),
             vec![0.0, 0.0],
             "dragon in the centre: a draw"
+        );
+        let ended = g.outcome(&s).unwrap();
+        assert!(
+            ended.reason == "round_guard" && ended.winners.is_empty() && ended.tie_break.is_none()
         );
     }
 

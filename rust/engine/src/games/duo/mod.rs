@@ -51,6 +51,7 @@ use crate::game::{
     random_legal_action, seat_scores, uniform_action, winner_returns, Game, GameNames, Seat,
 };
 use crate::options::{declare_options, invalid, read, Allowed, Options};
+use crate::outcome::{best_of, Outcome};
 use crate::rng::Rng;
 use crate::tensor::{TensorOut, TensorWriter};
 use serde::{Deserialize, Serialize};
@@ -610,6 +611,25 @@ impl Game for Duo {
 
     fn scores(&self, s: &State) -> Vec<i64> {
         seat_scores(&s.scores, self.config.players)
+    }
+
+    /// `"target_reached"` (a seat reached the target), `"rounds_played"` (the `rounds` a game
+    /// was set to) or `"round_guard"` (the stalemate guard of a game to the target); the
+    /// highest score wins, ties share.
+    fn outcome(&self, s: &State) -> Option<Outcome> {
+        if !s.over {
+            return None;
+        }
+        let scores = self.scores(s);
+        let reason = if scores.iter().any(|&x| x >= self.target()) {
+            "target_reached"
+        } else if self.config.rounds > 0 {
+            "rounds_played"
+        } else {
+            "round_guard"
+        };
+        let won = best_of(&scores);
+        Some(Outcome::new(reason, scores, &won, None))
     }
 
     // ---- Observation ----

@@ -60,6 +60,7 @@ use crate::game::{
     lead_returns, seat_scores, uniform_action, winner_returns, Game, GameNames, Seat,
 };
 use crate::options::{declare_options, invalid, read, Allowed, Options};
+use crate::outcome::Outcome;
 use crate::rng::Rng;
 use crate::tensor::{TensorOut, TensorWriter};
 use serde::{Deserialize, Serialize};
@@ -642,6 +643,30 @@ impl Game for Regine {
 
     fn scores(&self, s: &State) -> Vec<i64> {
         seat_scores(&s.scores, self.config.players)
+    }
+
+    /// `"target_reached"` (a seat has `target` points at the end of a round) or
+    /// `"round_guard"` (`max_rounds` rounds); most points wins, and `"nearest_dealer"` breaks
+    /// a tie: the last Dealer, then the seats to her left in order.
+    fn outcome(&self, s: &State) -> Option<Outcome> {
+        if s.phase != Phase::Over {
+            return None;
+        }
+        let scores = self.scores(s);
+        let top = scores.iter().copied().max().unwrap_or(0);
+        let reason = if top >= i64::from(self.config.target) {
+            "target_reached"
+        } else {
+            "round_guard"
+        };
+        let tied = scores.iter().filter(|&&x| x == top).count() > 1;
+        let winner = Some(self.winner(s) as Seat);
+        Some(Outcome::single(
+            reason,
+            scores,
+            winner,
+            tied.then_some("nearest_dealer"),
+        ))
     }
 
     // ---- Observation ----

@@ -67,6 +67,7 @@ use crate::chance::{draw_from_counts, ChanceMode, CHANCE_CHOICES};
 use crate::error::Result;
 use crate::game::{winner_returns, Game, GameNames, Seat};
 use crate::options::{declare_options, read, Allowed, Options};
+use crate::outcome::{best_of, Outcome};
 use crate::rng::Rng;
 use crate::tensor::{TensorOut, TensorWriter};
 use cards::{
@@ -738,18 +739,33 @@ impl Game for Regnum {
 
     // ---- Scoring ----
     fn returns(&self, s: &State) -> Vec<f64> {
-        let n = self.config.players;
         if s.phase != Phase::Over {
-            return vec![0.0; n];
+            return vec![0.0; self.config.players];
         }
-        let points = self.points(s);
-        let key: Vec<(i64, usize)> = (0..n).map(|p| (points[p], count(s.realms[p]))).collect();
-        let best = key.iter().copied().max().unwrap_or((0, 0));
-        winner_returns(&key.iter().map(|&k| k == best).collect::<Vec<_>>())
+        winner_returns(&best_of(&self.final_keys(s)))
     }
 
     fn scores(&self, s: &State) -> Vec<i64> {
         self.points(s)
+    }
+
+    /// `"final_round"` (a deck ran out and the final round was played) or `"turn_guard"`
+    /// (`max_turns` turns in all); most points wins, then `"inhabitants"` (most characters
+    /// in the realm), then a shared win.
+    fn outcome(&self, s: &State) -> Option<Outcome> {
+        if s.phase != Phase::Over {
+            return None;
+        }
+        let reason = if s.final_turns == Some(0) {
+            "final_round"
+        } else {
+            "turn_guard"
+        };
+        let won = best_of(&self.final_keys(s));
+        let scores = self.points(s);
+        let level = best_of(&scores);
+        let tie_break = (won != level).then_some("inhabitants");
+        Some(Outcome::new(reason, scores, &won, tie_break))
     }
 
     // ---- Observation ----

@@ -109,4 +109,12 @@ impl Regnum {
         }
         points
     }
+
+    /// What decides the winner, per seat: points, then inhabitants (characters in the realm).
+    pub(super) fn final_keys(&self, s: &State) -> Vec<(i64, usize)> {
+        let points = self.points(s);
+        (0..self.config.players)
+            .map(|p| (points[p], count(s.realms[p])))
+            .collect()
+    }
 }
