@@ -2,7 +2,8 @@
 that seat knows: at steps of random games of every game and player count, the move's line,
 the board before it, what the table says of it and (at the end) the ending are the same in
 the true game and in a ``determinize(seat)`` world with a move the seat cannot tell apart
-(the worlds and moves of ``tests/test_table_leaks.py``)."""
+(the worlds and moves of ``tests/test_table_leaks.py``). The move and the boards are what
+``regalia.table.Replay`` hands an onlooker (``onlooker_move``, ``onlooker_frame``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 
 import regalia
 from regalia.cli.show import Narrator
+from regalia.table.replay import onlooker_frame, onlooker_move
 from tests.table_helpers import text_screen
 from tests.test_table_leaks import CONFIGS, matching_world, positions
 
@@ -24,9 +26,10 @@ def told(start: Any, action: int, seat: int, agents: list[str]) -> str:
     screen = text_screen()
     narrator = Narrator(screen, agents, view=seat)
     state = start.clone()
-    narrator.move(state, state.current_player, action)
+    game = state.game_name
+    narrator.move(game, onlooker_frame(state, seat), onlooker_move(state, action, seat, 1))
     state.apply(action)
-    narrator.final(state)
+    narrator.final(game, onlooker_frame(state, seat, 1))
     out = screen.out.file
     assert isinstance(out, io.StringIO)
     return out.getvalue()

@@ -279,14 +279,20 @@ def test_bots_watched_then_replayed(browser: Any, server: Server) -> None:
         page = page_of(browser, server, f"/t/{tok}")
         until(page, "document.body.dataset.over === 'true'", seconds=120)
         table_id = c.get("/api/tables").json()[0]["id"]
+        outcome = c.get(f"/api/tables/{table_id}/record").json()["outcome"]
     page.goto(f"{server.url}/replay?table={table_id}")
     until(page, "document.body.dataset.ply === '0'")
     page.keyboard.press("ArrowRight")
     until(page, "document.body.dataset.ply === '1'")
+    assert page.locator("#outcome").inner_text() == ""
     page.click("#last")
-    until(page, "Number(document.body.dataset.ply) > 1")
+    until(page, "Number(document.body.dataset.ply) > 1 && document.body.dataset.over === 'true'")
+    ending = page.locator("#outcome").inner_text()
+    assert ending.endswith("points " + " : ".join(map(str, outcome["scores"])))
+    assert ending.startswith("A draw" if not outcome["winners"] else f"Won by seat {outcome['winners'][0]} (random)")
     page.click("#prev")
-    assert page.locator("#log li").count() >= 1
+    until(page, "document.body.dataset.over === 'false'")
+    assert page.locator("#outcome").inner_text() == "" and page.locator("#log li").count() >= 1
     finish(page)
 
 

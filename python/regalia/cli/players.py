@@ -8,10 +8,10 @@ from collections.abc import Callable
 from typing import Any
 
 import regalia
-from regalia.agents import AGENTS, make_agent
+from regalia.agents import AGENTS
 from regalia.cli import exits
 from regalia.core.errors import RegaliaError
-from regalia.table.seating import HUMAN
+from regalia.table import HUMAN, check_bot, refuse_chosen_chance
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -67,16 +67,10 @@ def did_you_mean(typed: str, known: list[str]) -> str:
 def check_agent(spec: str, game: str | None = None) -> None:
     """Ends the command (exit 2) unless ``spec`` makes an agent, and (when ``game`` is given)
     one that plays ``game`` (an agent that plays another agent per game, like ``best``,
-    checks its options there): a bad seat is caught here, before any game starts."""
+    checks its options there; ``regalia.table.check_bot``, as the web lobby checks a seat):
+    a bad seat is caught here, before any game starts."""
     try:
-        agent = make_agent(spec, 0)
-        plays = getattr(agent, "games", None)
-        if game is not None and plays is not None and game not in plays:
-            base = spec.split(":")[0]
-            exits.fail(f"the {base!r} agent plays only {', '.join(plays)}, not {game}", exits.USAGE)
-        agent_for = getattr(agent, "agent_for", None)
-        if game is not None and agent_for is not None:
-            agent_for(game)
+        check_bot(spec, game)
     except RegaliaError as e:
         exits.fail(str(e), exits.USAGE)
 
@@ -117,15 +111,10 @@ def make_game(name: str, options: dict[str, Any], seats: int | None = None) -> A
     if seats is not None and has_players and "players" not in options:
         options = {**options, "players": seats}
     try:
+        refuse_chosen_chance(options)  # the command line plays seeded games, as a table does
         game = regalia.make(info["name"], **options)
     except RegaliaError as e:
         exits.fail(str(e), exits.USAGE)
-    if game.options.get("chance", "seeded") != "seeded":
-        exits.fail(
-            "the command line plays seeded games only: chance='explicit' is for exact methods in"
-            " Python (regalia.make(..., chance='explicit'), regalia.play draws its chance outcomes)",
-            exits.USAGE,
-        )
     if seats is not None and seats != game.num_players:
         exits.fail(f"{game.title} is played by {game.num_players} here, but {_seats(seats)} given", exits.USAGE)
     return game

@@ -1,6 +1,7 @@
 """Showing a game move by move to an onlooker (``watch``, ``replay``, a game between bots).
 
-An onlooker sees the game one of two ways, never both at once:
+An onlooker sees the game one of two ways, never both at once (``regalia.table.Replay``
+walks the record and decides what each one knows; this module only prints it):
 
 - **from one seat** (``view``): that seat's board, its own moves by name, the others' moves
   only as that seat sees them (what the table says of each move, in the words of its board:
@@ -14,9 +15,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import regalia
 from regalia.cli.console import Screen
-from regalia.table import narrate
+from regalia.table import Frame, Replay, ReplayMove, narrate
 
 
 class Narrator:
@@ -58,39 +58,38 @@ class Narrator:
             self.screen.tell(f"      {line}")
         self._before = None
 
-    def _draw(self, state: Any, title: str, seen: dict[str, Any] | None) -> None:
-        """The view's board (``seen``), or every seat's board when all hands are shown,
-        each under ``title`` with its seat (``final board of {seat}``)."""
-        game = state.game_name
-        if seen is not None:
-            self.screen.rule(title.format(seat=f"seat {self.view}"))
-            self.screen.board(game, seen, self.options)
-            return
-        for seat in range(len(self.agents)):
-            self.screen.rule(title.format(seat=f"seat {seat} ({self.agents[seat]})"))
-            self.screen.board(game, state.observation(seat), self.options)
+    def _draw(self, game: str, frame: Frame, title: str) -> None:
+        """The board of each seat ``frame`` shows (the view's, or every seat's when all
+        hands are shown), each under ``title`` with its seat (``final board of {seat}``)."""
+        for seat, observation in frame.observations.items():
+            who = f"seat {seat}" if self.view is not None else f"seat {seat} ({self.agents[seat]})"
+            self.screen.rule(title.format(seat=who))
+            self.screen.board(game, observation, self.options)
 
-    def move(self, state: Any, seat: int, action: int) -> None:
-        """Tells the move ``seat`` is about to play in ``state``; waits as asked.
-        ``EOFError`` (no more Enter to wait for) stops the waiting, not the game."""
-        game = state.game_name
+    def move(self, game: str, frame: Frame, move: ReplayMove) -> None:
+        """Tells ``move``, about to be played from ``frame`` (as the onlooker knows it: a
+        chance draw named only with all hands shown); waits as asked. ``EOFError`` (no
+        more Enter to wait for) stops the waiting, not the game."""
         # The view's observation now: after the last move told, before this one.
-        seen = None if self.view is None else state.observation(self.view)
+        seen = None if self.view is None else frame.observations[self.view]
+        if move.seat is None:  # a chance draw: the next move's news tells what it showed
+            if self.view is None:
+                self.screen.say(f"      chance: {move.name}")
+            return
         if seen is not None:
             self._news(game, seen)
         self.count += 1
         if self.boards:
-            self._draw(state, f"move {self.count}: board of {{seat}}", seen)
-        name = state.action_name(action)
+            self._draw(game, frame, f"move {self.count}: board of {{seat}}")
         style = "bold" if self.boards else ""
+        seat = move.seat
         if seen is None or self.view is None:
-            self.screen.say(f"{self.count:>4}. seat {seat} ({self.agents[seat]}) plays {name}", style=style)
+            self.screen.say(f"{self.count:>4}. seat {seat} ({self.agents[seat]}) plays {move.name}", style=style)
         else:
-            mine = seat == self.view
-            said = f": {name}" if mine else " moves"
+            said = f": {move.name}" if seat == self.view else " moves"
             who = self._seats(self.view).Name(seat)
             self.screen.say(f"{self.count:>4}. {who} ({self.agents[seat]}){said}", style=style)
-            self._before = (seen, name if mine else narrate.public(game, name))
+            self._before = (seen, move.name)
         self._wait()
 
     def _wait(self) -> None:
@@ -102,39 +101,29 @@ class Narrator:
         elif self.delay:
             time.sleep(self.delay)
 
-    def final(self, state: Any) -> None:
+    def final(self, game: str, frame: Frame) -> None:
         """The last board (of ``view``, or of every seat) and, once the game is over, why it
         ended and the score breakdown; an unfinished game is left for the caller to say so."""
-        seen = None if self.view is None else state.observation(self.view)
-        if seen is not None:
-            self._news(state.game_name, seen)
-        outcome = state.outcome()  # public at the end: nothing hidden beyond the final scores
-        over = outcome is not None
-        self._draw(state, "final board of {seat}" if over else f"board of {{seat}} after move {self.count}", seen)
+        if self.view is not None:
+            self._news(game, frame.observations[self.view])
+        outcome = frame.outcome  # public at the end: nothing hidden beyond the final scores
+        self._draw(game, frame, "final board of {seat}" if outcome else f"board of {{seat}} after move {self.count}")
         if outcome is None:
             return
         viewer = 0 if self.view is None else self.view
-        obs = state.observation(viewer) if seen is None else seen
-        for line in narrate.ending(state.game_name, obs, outcome, self._seats(viewer, neutral=self.view is None)):
+        seats = self._seats(viewer, neutral=self.view is None)
+        for line in narrate.ending(game, frame.observations[viewer], outcome, seats):
             self.screen.tell(line)
 
 
-class BrokenRecord(ValueError):
-    """A recorded move that is not legal where it stands."""
-
-
-def walk(record: Any, narrator: Narrator | None = None) -> tuple[Any, list[dict[str, Any]]]:
-    """Plays ``record``'s moves from its seed, telling each one to ``narrator``; returns the
-    last state and the moves (seat, action, name). ``BrokenRecord`` names the first
-    illegal move; a bad game or option raises ``RegaliaError``."""
-    state = regalia.make(record.game, **record.options).new_state(record.seed)
-    moves: list[dict[str, Any]] = []
-    for ply, action in enumerate(record.actions, 1):
-        seat = state.current_player
-        if seat is None or action not in state.legal_actions():
-            raise BrokenRecord(f"move {ply} ({action}) is not legal there; the record is corrupt")
-        moves.append({"seat": seat, "action": action, "name": state.action_name(action)})
-        if narrator is not None:
-            narrator.move(state, seat, action)
-        state.apply(action)
-    return state, moves
+def tell(replay: Replay, narrator: Narrator) -> Frame:
+    """Tells ``replay`` move by move to ``narrator``, then its last board and ending;
+    returns the last frame."""
+    game = replay.game.name
+    frames = replay.frames()
+    frame = next(frames)  # the deal
+    for after in frames:
+        narrator.move(game, frame, replay.moves[frame.ply])
+        frame = after
+    narrator.final(game, frame)
+    return frame

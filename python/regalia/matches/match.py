@@ -11,7 +11,7 @@ from regalia.core.errors import AgentError, InvalidArgumentError
 from regalia.core.seeds import derive_seed
 from regalia.core.view import action_id, view_of, world_seed
 from regalia.registry.catalog import make_for
-from regalia.registry.records import ChanceDraws, MatchRecord, forfeit_returns
+from regalia.registry.records import ChanceDraws, MatchRecord, forfeit_returns, outcome_fields
 
 __all__ = ["OnError", "play"]
 
@@ -91,6 +91,7 @@ def play(game: Any, agents: Sequence[AgentLike | str], seed: int = 0, on_error: 
         record.actions.append(action)
     record.returns = state.returns()
     record.scores = state.scores()
+    record.outcome = outcome_fields(state.outcome())
     for seat, agent in enumerate(players):
         call_hook(agent, "game_end", view(seat), record.returns)
     return record

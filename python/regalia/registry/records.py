@@ -10,19 +10,20 @@ from typing import Any
 
 from regalia.core import jsontext
 from regalia.core.errors import InvalidStateError
+from regalia.core.outcome import Outcome
 from regalia.core.seeds import derive_seed
 from regalia.core.view import draw_outcome
 from regalia.registry.catalog import make
 
-__all__ = ["ChanceDraws", "MatchRecord", "forfeit_returns"]
+__all__ = ["ChanceDraws", "MatchRecord", "forfeit_returns", "outcome_fields"]
 
-_FIELDS = ("game", "options", "seed", "agents", "actions", "returns", "scores", "error", "forfeit")
+_FIELDS = ("game", "options", "seed", "agents", "actions", "returns", "scores", "error", "forfeit", "outcome")
 
 
 @dataclass
 class MatchRecord:
     """Everything needed to replay a match: game, options, seed, agents and every action;
-    and how it ended: returns and scores, or the error that stopped it."""
+    and how it ended: returns, scores and the outcome, or the error that stopped it."""
 
     game: str
     options: dict[str, Any]
@@ -35,6 +36,10 @@ class MatchRecord:
     error: dict[str, Any] | None = None
     #: The seat that forfeited (``on_error="forfeit"``), else None.
     forfeit: int | None = None
+    #: How the game ended (``outcome_fields`` of ``State.outcome()``): ``reason``,
+    #: ``winners``, ``scores``, ``tie_break``; None while unfinished, after an error, or in
+    #: a record written before Regalia kept it.
+    outcome: dict[str, Any] | None = None
 
     def to_json(self) -> str:
         """The record as JSON text."""
@@ -59,6 +64,8 @@ class MatchRecord:
         record = cls(**fields)
         if not isinstance(record.actions, list) or not all(type(a) is int for a in record.actions):
             raise InvalidStateError("not a Regalia match record: its actions are not a list of integers")
+        if record.outcome is not None and not isinstance(record.outcome, dict):
+            raise InvalidStateError("not a Regalia match record: its outcome is not a JSON object")
         return record
 
     def replay(self, backend: str = "rust") -> Any:
@@ -67,6 +74,17 @@ class MatchRecord:
         for a in self.actions:
             state.apply(a)
         return state
+
+
+def outcome_fields(outcome: Outcome) -> dict[str, Any]:
+    """``outcome`` as a record keeps it (and JSON carries it): ``reason``, ``winners``,
+    ``scores`` and ``tie_break``."""
+    return {
+        "reason": outcome.reason,
+        "winners": list(outcome.winners),
+        "scores": list(outcome.scores),
+        "tie_break": outcome.tie_break,
+    }
 
 
 def forfeit_returns(players: int, seat: int) -> list[float]:

@@ -22,7 +22,7 @@ from regalia.core.errors import AgentError, IllegalActionError, InvalidArgumentE
 from regalia.core.outcome import Outcome
 from regalia.core.seeds import derive_seed
 from regalia.core.view import View, action_id, view_of, world_seed
-from regalia.registry.records import ChanceDraws, MatchRecord
+from regalia.registry.records import ChanceDraws, MatchRecord, outcome_fields
 from regalia.registry.saves import save_game
 from regalia.table import narrate
 from regalia.table.events import Event, Refused, Waiting
@@ -78,7 +78,9 @@ class Table:
             for i, s in enumerate(seats)
             if s != HUMAN
         }
-        #: Who sits at each seat: ``"human"``, or the agent's name.
+        #: Who sits at each seat, by seat number: ``"human"`` for a person, else the spec
+        #: the bot was given (``"ismcts:iterations=200"``) or an agent object's name. What a
+        #: front-end prints beside a seat, and what the record keeps as its ``agents``.
         self.seats = [s if isinstance(s, str) else agent_name(self.bots[i]) for i, s in enumerate(seats)]
         self._start = start
         self.chance_from = chance_from
@@ -210,7 +212,10 @@ class Table:
         return narrate.ending(self.game.name, self._state.observation(seats.viewer), outcome, seats)
 
     def hint(self, seat: int) -> tuple[str, int]:
-        """The strongest built-in agent's name and the move it would play for ``seat`` now."""
+        """What the strongest built-in agent would play for ``seat`` now: ``(agent, action)``,
+        the agent's name (``"best"``) and the action id it chose, a legal move of ``seat``
+        (its name is the one ``moves(seat)`` pairs with it). The agent sees ``seat``'s view
+        only. ``IllegalActionError`` when it is not ``seat``'s turn or the game is over."""
         self._expect(seat)
         name = strongest_agent()
         if self._hinter is None:
@@ -328,8 +333,9 @@ class Table:
     # --- keeping the game --------------------------------------------------------------
 
     def record(self) -> MatchRecord:
-        """The game so far (with returns and scores once it is over)."""
+        """The game so far (with returns, scores and the outcome once it is over)."""
         over = self.is_over
+        outcome = self.outcome
         return MatchRecord(
             game=self.game.name,
             options=dict(self.game.options),
@@ -338,6 +344,7 @@ class Table:
             actions=list(self.actions),
             returns=self._state.returns() if over else [],
             scores=self._state.scores() if over else [],
+            outcome=None if outcome is None else outcome_fields(outcome),
         )
 
     def save(self, path: str | Path) -> Path:

@@ -19,6 +19,7 @@ import logging
 import re
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -41,8 +42,9 @@ import regalia._core as _core
 from regalia.agents import AGENTS
 from regalia.agents.bounds import served_help
 from regalia.core.errors import RegaliaError
-from regalia.registry import MatchRecord, games, make
+from regalia.registry import MatchRecord, games
 from regalia.registry.saves import load_game, save_game
+from regalia.table import Replay as TableReplay
 from regalia.table.saves import saves_folder
 from regalia.views.pictures import spectator_svg
 from regalia.views.pictures.canvas import font_file
@@ -527,42 +529,31 @@ def create_app(
 
     @app.post("/api/replay", response_model=ReplayAnswer, responses=refusals(400, 413))
     def replay(body: Replay) -> dict[str, Any]:
-        """A match record after ``ply`` moves, every card open: the picture, the moves by
-        name up to there, and how many there are."""
+        """A match record after ``ply`` moves, every card open (``regalia.table.Replay``): the
+        picture, the moves by name up to there, how many there are, and at the end how the
+        game ended."""
         record = MatchRecord.from_json(body.record)
         if len(record.actions) > MAX_REPLAY:
             raise WebError(f"a replay has at most {MAX_REPLAY} moves")
-        game = make_replay_game(record)
-        state = game.new_state(record.seed)
-        ply = min(body.ply, len(record.actions))
-        names = []
-        for action in record.actions[:ply]:
-            seat = None if state.is_chance_node else state.current_player  # a draw of an unseeded table
-            names.append({"seat": seat, "name": state.action_name(action)})
-            state.apply(action)
-        observations = [state.observation(k) for k in range(game.num_players)]
+        walked = TableReplay(record)
+        game = walked.game
+        frame = walked.frame(min(body.ply, walked.total))
         return {
             "game": game.name,
             "title": game.title,
             "agents": record.agents,
-            "ply": ply,
-            "total": len(record.actions),
-            "picture": spectator_svg(game.name, observations, game.options),
-            "moves": names,
-            "over": bool(state.is_terminal),
+            "ply": frame.ply,
+            "total": walked.total,
+            "picture": spectator_svg(game.name, list(frame.observations.values()), game.options),
+            "moves": [{"seat": m.seat, "name": m.name} for m in walked.moves[: frame.ply]],
+            "over": frame.outcome is not None,
+            "outcome": None if frame.outcome is None else asdict(frame.outcome),
         }
 
     for route in app.routes:  # a body may be too slow (the shield's body timeout)
         if isinstance(route, APIRoute) and "POST" in (route.methods or ()):
             route.responses = {**refusals(408), **route.responses}
     return app
-
-
-def make_replay_game(record: MatchRecord) -> Any:
-    """The game of ``record`` (its options as recorded)."""
-    if not isinstance(record.options, dict):
-        raise WebError("the record's options are not a JSON object")
-    return make(record.game, **record.options)
 
 
 def _links(request: Request, links: dict[int | None, str]) -> list[dict[str, Any]]:

@@ -179,3 +179,4 @@ class ReplayAnswer(BaseModel):
     picture: str
     moves: list[NamedMove]
     over: bool
+    outcome: OutcomeModel | None = Field(description="how the game ended, at its last move (else none)")

@@ -15,11 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from regalia.agents import Agent, View, make_agent
+from regalia.agents import Agent, View
 from regalia.agents.bounds import check_served, limit_time
 from regalia.core.errors import RegaliaError
-from regalia.registry import MatchRecord, games, make
-from regalia.table import HUMAN, Refused, Table
+from regalia.registry import MatchRecord, games
+from regalia.table import HUMAN, Refused, Table, check_bot, resumed_game, table_game
 from regalia.table.secret import secret_seed
 from regalia.web.payload import screen_holder, seat_payload, shared_payload, watcher_payload
 from regalia.web.store import SHARED, Link, Store
@@ -64,24 +64,13 @@ class Live:
 
 
 def _game(name: str, options: dict[str, Any], secret: bool = False) -> Any:
-    """The game ``name`` with ``options`` for a table: seeded chance, or with ``secret``
-    explicit chance (the table draws it from the operating system). A person chooses no
-    ``chance``: a table without a seed gets explicit chance from the server."""
-    if options.get("chance", "seeded") != "seeded":
-        raise WebError(
-            "a table chooses its own chance: give a seed for a game you can replay, or none for a deal "
-            "nobody can recover (chance='explicit' is for exact methods in Python)"
-        )
+    """The game ``name`` with ``options`` for a table (``regalia.table.table_game``):
+    seeded chance, or with ``secret`` explicit chance (the table draws it from the operating
+    system). A person chooses no ``chance``."""
     try:
-        return make(name, **{**options, "chance": "explicit"}) if secret else make(name, **options)
+        return table_game(name, options, seeded=not secret)
     except RegaliaError as e:
         raise WebError(str(e)) from None
-
-
-def _is_secret(record: MatchRecord) -> bool:
-    """Whether a stored table draws its chance from the operating system (its game has
-    explicit chance: the web makes such tables only so)."""
-    return isinstance(record.options, dict) and record.options.get("chance") == "explicit"
 
 
 @dataclass(frozen=True)
@@ -97,17 +86,11 @@ class BotTurn:
 
 
 def _check_bot(spec: str, game: str) -> None:
-    """Refuses an agent spec that makes no agent, one past a served table's bounds
-    (``regalia.agents.bounds``), or one that does not play ``game``."""
+    """Refuses an agent spec past a served table's bounds (``regalia.agents.bounds``), or
+    one that makes no agent or does not play ``game`` (``regalia.table.check_bot``)."""
     try:
         check_served(spec)
-        agent = make_agent(spec, 0)
-        plays = getattr(agent, "games", None)
-        if plays is not None and game not in plays:
-            raise WebError(f"the {spec.split(':')[0]!r} agent plays only {', '.join(plays)}, not {game}")
-        agent_for = getattr(agent, "agent_for", None)
-        if agent_for is not None:
-            agent_for(game)
+        check_bot(spec, game)
     except RegaliaError as e:
         raise WebError(str(e)) from None
 
@@ -394,11 +377,11 @@ class Tables:
                     check_served(spec)
                 except RegaliaError as e:
                     raise WebError(f"the game's bot {spec!r} is not allowed on this server: {e}") from None
-        if _is_secret(record):
-            options = {k: v for k, v in record.options.items() if k != "chance"}
-            table = Table.resume(record, _game(record.game, options, True), record.agents, chance_from="system")
-        else:
-            table = Table.resume(record, _game(record.game, dict(record.options)), record.agents)
+        try:
+            game, chance = resumed_game(record)
+        except RegaliaError as e:
+            raise WebError(str(e)) from None
+        table = Table.resume(record, game, record.agents, chance_from=chance)
         _limit_bots(table)
         if table_id is not None:
             for ply, line in self.store.notes(table_id).items():

@@ -15,11 +15,11 @@ from regalia.cli.params import GameArg, NoColorOpt, OptionOpt, RecordOpt, SeatsO
 from regalia.cli.players import check_seats, make_game, parse_options, parse_seats
 from regalia.cli.records import read_record, write_record
 from regalia.cli.report import result_table
-from regalia.cli.show import Narrator, walk
+from regalia.cli.show import Narrator, tell
 from regalia.cli.table import GameLeft, TerminalTable
 from regalia.core.errors import RegaliaError
 from regalia.registry.records import MatchRecord
-from regalia.table import Table
+from regalia.table import Replay, Table
 from regalia.table.seating import HUMAN, default_seats
 
 PLAY_EXAMPLES = [
@@ -127,8 +127,7 @@ def _show_bots(game: Any, rec: MatchRecord, record_path: Path | None, as_json: b
         return
     narrator = Narrator(screen(), rec.agents, boards=False, options=game.options)
     screen().say(narrator.heading(), style="italic")
-    state, _ = walk(rec, narrator)
-    narrator.final(state)
+    tell(Replay(rec), narrator)
     screen().out.print(result_table(rec, game.title))
 
 

@@ -7,14 +7,15 @@ from typing import Annotated
 
 import typer
 
-import regalia
 from regalia.cli import exits
 from regalia.cli.console import emit_json, screen
 from regalia.cli.params import DelayOpt, JsonOpt, NoColorOpt, StepOpt
 from regalia.cli.records import read_record
 from regalia.cli.report import result_table
-from regalia.cli.show import BrokenRecord, Narrator, walk
+from regalia.cli.show import Narrator, tell
 from regalia.core.errors import RegaliaError
+from regalia.registry.records import outcome_fields
+from regalia.table import Replay
 
 EXAMPLES = [
     "regalia play duo-regna --seats rules,random --seed 4 --record game.json",
@@ -50,40 +51,37 @@ def replay(
     """
     rec = read_record(file)
     try:
-        game = regalia.make(rec.game, **rec.options)
+        walked = Replay(rec)  # checked whole (and the seat to tell from) before anything is shown
     except RegaliaError as e:
         exits.fail(f"{file}: {e}")
-    if len(rec.agents) != game.num_players:
-        exits.fail(f"{file}: {len(rec.agents)} agents for {game.num_players} seats")
+    game = walked.game
     if view is not None and view >= game.num_players:
         exits.fail(f"there is no seat {view}: seats are 0 to {game.num_players - 1}", exits.USAGE)
-    options = dict(game.options)  # in force, defaults filled in: what the narration names
-    narrator = Narrator(screen(), rec.agents, boards=boards, view=view, delay=delay, step=step, options=options)
-    if not as_json:
-        screen().say(narrator.heading(), style="italic")
-    try:
-        state, moves = walk(rec, None if as_json else narrator)
-    except (RegaliaError, BrokenRecord) as e:
-        exits.fail(f"{file}: {e}")
-    if rec.returns and state.is_terminal and list(rec.returns) != state.returns():
-        exits.fail(f"{file}: the recorded returns {rec.returns} are not the game's {state.returns()}")
+    replayed = walked if view is None else Replay(rec, view)
     if as_json:
+        outcome = replayed.outcome
         emit_json(
             {
                 "game": rec.game,
                 "options": rec.options,
                 "seed": rec.seed,
                 "agents": rec.agents,
-                "moves": moves,
-                "finished": state.is_terminal,
-                "returns": state.returns() if state.is_terminal else None,
-                "scores": state.scores() if state.is_terminal else None,
+                "moves": [{"seat": m.seat, "action": m.action, "name": m.name} for m in replayed.moves],
+                "finished": outcome is not None,
+                "returns": replayed.returns or None,
+                "scores": replayed.scores or None,
+                "outcome": None if outcome is None else outcome_fields(outcome),
             }
         )
         return
-    narrator.final(state)
-    if not state.is_terminal:
-        screen().say(f"The game stops after {len(moves)} moves, unfinished; continue it with: regalia resume {file}")
+    options = dict(game.options)  # in force, defaults filled in: what the narration names
+    narrator = Narrator(screen(), rec.agents, boards=boards, view=view, delay=delay, step=step, options=options)
+    screen().say(narrator.heading(), style="italic")
+    tell(replayed, narrator)
+    if replayed.outcome is None:
+        screen().say(
+            f"The game stops after {replayed.total} moves, unfinished; continue it with: regalia resume {file}"
+        )
         return
-    rec.returns, rec.scores = state.returns(), state.scores()
+    rec.returns, rec.scores = replayed.returns, replayed.scores
     screen().out.print(result_table(rec, game.title))

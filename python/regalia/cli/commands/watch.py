@@ -13,9 +13,9 @@ from regalia.cli.params import GameArg, NoColorOpt, OptionOpt, RecordOpt, SeatsO
 from regalia.cli.players import bots_game
 from regalia.cli.records import write_record
 from regalia.cli.report import result_table
-from regalia.cli.show import Narrator, walk
+from regalia.cli.show import Narrator, tell
 from regalia.core.errors import RegaliaError
-from regalia.table import Table
+from regalia.table import Replay, Table
 from regalia.table.seating import default_seats
 
 EXAMPLES = [
@@ -72,8 +72,7 @@ def watch(
             rec = Table(g, names, seed).finish()
     except RegaliaError as e:
         exits.fail(f"a bot failed: {e}")
-    state, _ = walk(rec, narrator)
-    narrator.final(state)
+    tell(Replay(rec, seat), narrator)
     screen().out.print(result_table(rec, g.title))
     if record is not None and not write_record(record, rec, lambda m: screen().say(m, err=True)):
         raise typer.Exit(exits.ERROR)

@@ -1,11 +1,20 @@
 // A replay: a match record stepped through move by move (forward, back, jump), every card
-// open; the record comes from a file, or from a finished table of this server (?table=ID).
+// open, and at its last move how the game ended; the record comes from a file, or from a
+// finished table of this server (?table=ID). The server walks the record (regalia.table.Replay).
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
   let record = null;
   let ply = 0;
   let total = 0;
+
+  // "Won by seat 0 (random), target reached; points 7 : 4": how the game ended, in words.
+  function ending(outcome, agents) {
+    const who = outcome.winners.map((s) => `seat ${s} (${agents[s]})`).join(" and ");
+    const won = outcome.winners.length === 0 ? "A draw" : `Won by ${who}`;
+    const tie = outcome.tie_break === null ? "" : `, decided by the tie-break (${outcome.tie_break.replaceAll("_", " ")})`;
+    return `${won}: ${outcome.reason.replaceAll("_", " ")}${tie}; points ${outcome.scores.join(" : ")}`;
+  }
 
   async function show(n) {
     if (record === null) return;
@@ -31,6 +40,8 @@
       li.value = i + 1;
       log.append(li);
     });
+    $("outcome").textContent = data.outcome === null ? "" : ending(data.outcome, data.agents);
+    document.body.dataset.over = String(data.outcome !== null);
     document.body.dataset.ply = ply;
   }
 
