@@ -168,3 +168,21 @@ def test_a_broken_record_is_refused_and_says_where() -> None:
         Replay(record, viewer=2)
     with pytest.raises(ValueError, match="0 to"):
         Replay(record).frame(len(record.actions) + 1)
+
+
+# --- the news after the end -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_news_of_the_last_moves_waits_after_the_end_and_never_holds_the_ending(seed: int) -> None:
+    table = Table(regalia.make("duo-regna"), ["human", "random"], seed)
+    while not table.is_over:
+        if table.waiting().kind == "bot":
+            table.play_bot()
+            continue
+        table.take_news(0)
+        table.play(0, table.moves(0)[0][0])
+    news, ending = table.take_news(0), table.ending(0)
+    assert news and ending and not set(news) & set(ending)
+    assert any(line.startswith("Dragons: ") for line in news)  # the last round's capture
+    assert table.take_news(0) == [] and table.ending(0) == ending

@@ -159,7 +159,9 @@ class Table:
         return [(a, self._state.action_name(a)) for a in self._state.legal_actions()]
 
     def take_news(self, seat: int) -> list[str]:
-        """The lines ``seat`` has not been shown yet (what happened since it last looked)."""
+        """The lines ``seat`` has not been shown yet (what happened since it last looked).
+        Once the game is over, what the last moves told it, if not taken yet: the ending
+        (``ending``) is never in the news; show it after."""
         news = self._news.get(seat, [])
         self._news[seat] = []
         return news
