@@ -16,12 +16,20 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 import regalia  # noqa: E402
 from regalia.cli import exits  # noqa: E402
-from regalia.table import ChanceChosen, Replay, check_bot, table_game  # noqa: E402
+from regalia.registry import MatchRecord, save_game  # noqa: E402
+from regalia.table import ChanceChosen, Replay, Table, check_bot, table_game  # noqa: E402
+from regalia.table.saves import saves_folder  # noqa: E402
 from regalia.web import create_app  # noqa: E402
 from tests.cli_helpers import run  # noqa: E402
 from tests.web_helpers import KEY  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture(autouse=True)
+def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Saves go to a folder of the test's own."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
 
 
 @pytest.fixture
@@ -59,8 +67,6 @@ def test_a_chosen_chance_is_refused_alike(client: Any) -> None:
 def test_one_record_replays_alike_in_both(client: Any, tmp_path: Path, game: str, secret: bool) -> None:
     """Seeded, and with every card drawn as it happened (a web table without a seed)."""
     if secret:
-        from regalia.table import Table
-
         record = Table(table_game(game, {}, seeded=False), ["random", "random"], 8).finish()
     else:
         record = regalia.play(regalia.make(game), ["random", "random"], seed=8)
@@ -75,3 +81,19 @@ def test_one_record_replays_alike_in_both(client: Any, tmp_path: Path, game: str
     assert ends["over"] and cli["finished"]
     before = client.post("/api/replay", json={"record": record.to_json(), "ply": 2}).json()
     assert before["outcome"] is None and not before["over"] and before["moves"] == named[:2]
+
+
+def test_a_table_dealt_without_a_seed_resumes_drawing_from_the_system_in_both(client: Any) -> None:
+    table = Table(table_game("duo-regna", {}, seeded=False), ["random", "random"], 5, chance_from="system")
+    for _ in range(4):
+        table.play_bot()
+    saved = table.record()
+    path = saves_folder() / "secret.json"
+    save_game(path, saved)
+    finished = MatchRecord.from_json(run("resume", str(path), "--json").stdout)
+    assert finished.actions[: len(saved.actions)] == saved.actions and finished.outcome is not None
+    assert finished.options["chance"] == "explicit" and Replay(finished).outcome is not None
+    web = client.post("/api/resume", json={"name": "secret"})
+    assert web.status_code == 200, web.text
+    row = client.get("/api/tables").json()[0]
+    assert row["moves"] >= len(saved.actions)

@@ -19,7 +19,7 @@ from regalia.cli.show import Narrator, tell
 from regalia.cli.table import GameLeft, TerminalTable
 from regalia.core.errors import RegaliaError
 from regalia.registry.records import MatchRecord
-from regalia.table import Replay, Table
+from regalia.table import Replay, Table, resumed_game
 from regalia.table.seating import HUMAN, default_seats
 
 PLAY_EXAMPLES = [
@@ -85,13 +85,14 @@ def resume(
     if saved.returns:
         exits.fail(f"the game in {file} is over; watch it with: regalia replay {file}")
     names = parse_seats(seats) if seats else saved.agents
-    g = make_game(saved.game, dict(saved.options), len(names))
-    check_seats(names, g.name)
+    dealt = {k: v for k, v in dict(saved.options).items() if k != "chance"}  # the table's own chance
+    check_seats(names, make_game(saved.game, dealt, len(names)).name)
     try:
-        table = Table.resume(saved, g, names, ask_forced=ask_forced)
+        g, chance = resumed_game(saved)  # a web table's without a seed draws on from the system
+        table = Table.resume(saved, g, names, ask_forced=ask_forced, chance_from=chance)
     except RegaliaError as e:
         exits.fail(f"{file} does not replay: {e}")
-    screen().say(f"resuming {g.title} after {len(saved.actions)} moves")
+    screen().say(f"resuming {g.title} after {len(saved.actions)} moves", err=as_json)  # stdout: the JSON alone
     if table.humans:
         _run(TerminalTable(table, screen()), record, as_json)
     else:
