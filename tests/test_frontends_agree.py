@@ -97,3 +97,16 @@ def test_a_table_dealt_without_a_seed_resumes_drawing_from_the_system_in_both(cl
     assert web.status_code == 200, web.text
     row = client.get("/api/tables").json()[0]
     assert row["moves"] >= len(saved.actions)
+
+
+def test_a_broken_record_is_refused_alike(client: Any, tmp_path: Path) -> None:
+    record = regalia.play(regalia.make("duo-regna"), ["random", "random"], seed=8)
+    record.actions[5] = 99
+    said = refusal_of(Replay, record)
+    assert said.startswith("move 6 (99) is not legal there")
+    path = tmp_path / "broken.json"
+    path.write_text(record.to_json())
+    cli = run("replay", str(path), "--json")
+    web = client.post("/api/replay", json={"record": record.to_json(), "ply": 1})
+    assert cli.exit_code == exits.ERROR and cli.stdout == "" and f"{path}: {said}" in " ".join(cli.stderr.split())
+    assert web.status_code == 400 and web.json()["detail"] == said
