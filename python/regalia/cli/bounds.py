@@ -79,7 +79,7 @@ def approximate(
     if exploiter not in EXPLOITERS:
         exits.fail(f"unknown exploiter {exploiter!r}; exploiters: {', '.join(EXPLOITERS)}", exits.USAGE)
     if games % 2:
-        exits.fail(f"--games must be even (each deal is played from both seats), not {games}", exits.USAGE)
+        exits.fail(f"--games must be even (half of the games from each seat), not {games}", exits.USAGE)
     if _has_players(info):
         options = {"players": 2, **options}
     try:
@@ -173,4 +173,4 @@ def _report(bound: ExploitabilityBound, written: list[Path]) -> None:
     out.out.print(table)
     for path in written:
         out.say(f"lost game: {path} (regalia replay {path})")
-    out.say(f"{bound.seconds:.1f} s; {bound.decisions} decisions searched, worlds dealt afresh {bound.redeals} times")
+    out.say(f"{bound.seconds:.1f} s; {bound.decisions} decisions, worlds dealt afresh {bound.redeals} times")

@@ -6,10 +6,11 @@ In a two-player zero-sum game the exploitability of a policy ``pi`` is
 ``(BR_0 + BR_1) / 2``, where ``BR_i`` is the most seat ``i`` can expect against ``pi`` (the
 policy's own returns cancel, as the two seats' returns sum to zero). Any player ``E`` expects
 ``v_i(E) <= BR_i`` from seat ``i``, so ``(v_0(E) + v_1(E)) / 2 <= exploitability``. Half of
-the games seat the exploiter at seat 0 and half at seat 1 (each deal played once from each
-seat), so its mean return estimates ``(v_0(E) + v_1(E)) / 2`` without bias; the lower end of
-its interval is a lower bound on the exploitability at that confidence (two-sided ``0.99``:
-the bound holds with probability ``0.995``). See docs/game-theory.md.
+the games seat the exploiter at seat 0 and half at seat 1, each game with a deal of its own,
+so its mean return estimates ``(v_0(E) + v_1(E)) / 2`` without bias, from games independent
+of each other; the lower end of its interval is a lower bound on the exploitability at that
+confidence (two-sided ``0.99``: the bound holds with probability ``0.995``). See
+docs/game-theory.md.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ class ExploitabilityBound:
     high: float
     seat_means: list[float]
     seconds: float
-    #: Exploiter decisions searched, and the times its worlds were dealt afresh (all died).
+    #: Exploiter decisions made, and the times its worlds were dealt afresh (all died).
     decisions: int
     redeals: int
     worst: list[MatchRecord] = field(default_factory=list)
@@ -99,8 +100,8 @@ def exploitability_bound(
     progress: Callable[[int, int], None] | None = None,
 ) -> ExploitabilityBound:
     """Plays the search exploiter against ``target`` (a built-in agent's spec, or an agent
-    object, copied afresh for every game) for ``games`` games (even: each deal once from each
-    seat) of ``game`` (a two-player game, or a game id), and returns what it won with its
+    object, copied afresh for every game) for ``games`` games (even: half from each seat, each
+    game its own deal) of ``game`` (a two-player game, or a game id), and returns what it won with its
     interval (see ``ExploitabilityBound``). The exploiter's model of the target is a separate
     instance (another seed: it knows the target's policy, not its draws). ``progress(done,
     total)`` is told after each game. Bad arguments raise ``InvalidArgumentError``."""
@@ -111,7 +112,7 @@ def exploitability_bound(
     if exploiter not in EXPLOITERS:
         raise InvalidArgumentError(f"unknown exploiter {exploiter!r}; exploiters: {', '.join(EXPLOITERS)}")
     if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
-        raise InvalidArgumentError(f"games must be an even int >= 2 (each deal from both seats), got {games!r}")
+        raise InvalidArgumentError(f"games must be an even int >= 2 (half of them from each seat), got {games!r}")
     if not 0.0 < confidence < 1.0:
         raise InvalidArgumentError(f"confidence must be between 0 and 1, got {confidence!r}")
     if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
@@ -129,7 +130,7 @@ def exploitability_bound(
         hunter = SearchExploiter(model, derive_seed(seed ^ 0xE9_1017, i), worlds, rollouts, continuation)
         opponent = _target(target, derive_seed(seed ^ 0x0B_0E17, i))
         players: list[Any] = [hunter, opponent] if seat == 0 else [opponent, hunter]
-        record = play(game, players, seed=derive_seed(seed, i // 2))
+        record = play(game, players, seed=derive_seed(seed, i))
         record.agents = [f"{exploiter}-exploiter" if s == seat else label for s in range(2)]
         points += game_points(record.returns, seat)
         sums[seat] += record.returns[seat]
