@@ -35,6 +35,7 @@ from regalia import _core
 from regalia.core.errors import InvalidArgumentError
 from regalia.core.seeds import derive_seed
 from regalia.core.view import View, view_of
+from regalia.theory.benchmarks import benchmark
 
 __all__ = [
     "DEFAULT_MAX_HISTORIES",
@@ -44,6 +45,7 @@ __all__ = [
     "Progress",
     "TablePolicy",
     "exploitability",
+    "game_of",
     "game_tree",
     "table_of",
     "tree_policy",
@@ -100,19 +102,26 @@ class Exploitability:
     policy_values: list[float]
 
 
+def game_of(game: Any) -> Any:
+    """``game`` itself, or when it is a str the benchmark variant of that name
+    (``regalia.theory.benchmarks``; ``InvalidArgumentError`` listing them for another name)."""
+    return benchmark(game).make() if isinstance(game, str) else game
+
+
 def _core_game(game: Any) -> Any:
     """The extension's game for ``game`` (either backend)."""
     return _core.make(game.name, dict(game.options))
 
 
 def game_tree(game: Any, max_histories: int = DEFAULT_MAX_HISTORIES) -> _core.GameTree:
-    """The whole tree of ``game`` (either backend, made with ``chance="explicit"``), kept for
+    """The whole tree of ``game`` (either backend, made with ``chance="explicit"``, or a
+    benchmark's name: ``regalia.theory.benchmarks``), kept for
     later calls with the same game. ``GameTooLargeError`` (a ``ValueError``) naming the
     estimated size when it has more than ``max_histories`` histories, before it is built;
     ``InvalidArgumentError`` for a game without explicit chance."""
     if isinstance(max_histories, bool) or not isinstance(max_histories, int) or max_histories < 1:
         raise InvalidArgumentError(f"max_histories must be an int >= 1, not {max_histories!r}")
-    core = _core_game(game)
+    core = _core_game(game_of(game))
     key = (core.name, json.dumps(core.options, sort_keys=True), max_histories)
     with _LOCK:
         tree = _TREES.get(key)
@@ -159,6 +168,7 @@ def tree_policy(
     """``policy`` (see ``exploitability``) as one probability per information set and legal
     action of ``game``'s tree, in the tree's order. An agent or function is asked once per
     information set, and ``progress(done, total)`` (when given) is called after each."""
+    game = game_of(game)
     tree = game_tree(game, max_histories)
     if isinstance(policy, np.ndarray):
         if policy.shape != (len(tree.information_sets()[3]),):
@@ -260,14 +270,16 @@ def exploitability(
     game: Any, policy: PolicyLike, max_histories: int = DEFAULT_MAX_HISTORIES, progress: Progress | None = None
 ) -> Exploitability:
     """The exact exploitability of ``policy`` in ``game`` (either backend, made with
-    ``chance="explicit"``, whose tree has at most ``max_histories`` histories), computed in
-    Rust. ``policy`` is a ``regalia.theory.cfr.Policy`` (uniform where it never met an information
-    set, as the ``cfr`` agent plays), a table ``{key: {action: probability}}`` keyed by
+    ``chance="explicit"``, whose tree has at most ``max_histories`` histories, or a benchmark's
+    name: ``regalia.theory.benchmarks``), computed in Rust. ``policy`` is a
+    ``regalia.theory.cfr.Policy`` (uniform where it never met an information set, as the
+    ``cfr`` agent plays), a table ``{key: {action: probability}}`` keyed by
     ``regalia.theory.cfr.information_state_key`` (uniform where a key is missing), an agent with
     ``action_probabilities(view)``, an array aligned with the tree (``tree_policy``'s, so that
     a slow agent is asked once for several measurements), or a function of an agent's ``View`` giving
     ``{action: probability}`` (asked once per information set, with a view of one of its
     states: it sees only what that seat sees; ``progress(done, total)`` is told after each)."""
+    game = game_of(game)
     tree = game_tree(game, max_histories)
     worth = tree.exploitability(tree_policy(game, policy, max_histories, progress))
     return Exploitability(
