@@ -1,7 +1,9 @@
 """The benchmark variants: for each of the five games, a variant declared once, as large as
-the exact tree walk handles in minutes on a small machine, in which both seats decide and
-the built-in agents are told apart (``rules`` and ``ismcts`` give measurably more away than
-CFR+'s equilibrium). Exploitability is compared on them.
+the exact tree walk and the measurement of the built-in agents handle in minutes on a small
+machine, in which both seats decide and the built-in agents are told apart (``rules`` and
+``ismcts`` give measurably more away than CFR+'s equilibrium), as far as such a variant was
+found: Regnum's two turns tell the fixed strategies apart, but ``rules`` plays them perfectly.
+Exploitability is compared on them.
 
 >>> from regalia import exact
 >>> bench = exact.benchmark("regine-two-suits")
