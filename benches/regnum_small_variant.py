@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 import regalia
+from regalia.theory.benchmarks import regnum_card_set
 from regalia.theory.cfr import information_state_key
 
 #: Characters of the default card set kept (King and Queen, and six that green cards pay for).
@@ -25,16 +26,9 @@ UNAFFORDABLE = ("King", "Queen", "Chancellor", "Bishop", "Lady-in-waiting", "Gen
 
 
 def small_card_set(kept: tuple[str, ...] = KEPT) -> dict[str, Any]:
-    """The variant's card set, cut from the default one, with the characters ``kept``."""
-    import json
-    from importlib import resources
-
-    data = json.loads(resources.files("regalia").joinpath("data/regnum_cards.json").read_text())
-    data["resources"] = {"G": 20}
-    data["characters"] = [c for c in data["characters"] if c["name"] in kept]
-    data["castles"] = data["castles"][:2]
-    data["standards"] = [s for s in data["standards"] if s["counts"] in ("INHABITANTS", "HAND", "BLUE")]
-    return data
+    """The variant's card set, cut from the default one, with the characters ``kept`` (as the
+    benchmark variants cut theirs: ``regalia.theory.benchmarks.regnum_card_set``)."""
+    return regnum_card_set(kept)
 
 
 def main() -> None:

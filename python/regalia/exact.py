@@ -3,6 +3,8 @@
 The public path of :mod:`regalia.theory.exact`, where the code lives; here, above the agents,
 ``exploitability`` and ``best_response`` also take a built-in agent by its name or spec
 (``"rules"``, ``"ismcts:iterations=200"``, ``"cfr:policy=PATH"``), made with ``seed``.
+Every function that takes a game also takes a benchmark variant's name
+(``regalia.theory.benchmarks``: ``benchmark(name)``, ``BENCHMARKS``).
 """
 
 from typing import Any
@@ -10,13 +12,18 @@ from typing import Any
 from regalia.agents import make_agent
 from regalia.theory import exact as _exact
 from regalia.theory.exact import (
+    BENCHMARKS,
     DEFAULT_MAX_HISTORIES,
+    Benchmark,
     BestResponse,
     Exploitability,
+    Measured,
     PolicyLike,
     ProbabilisticAgent,
     Progress,
     TablePolicy,
+    benchmark,
+    benchmarks,
     game_tree,
     table_of,
     tree_policy,
@@ -24,13 +31,18 @@ from regalia.theory.exact import (
 )
 
 __all__ = [
+    "BENCHMARKS",
     "DEFAULT_MAX_HISTORIES",
     "BestResponse",
+    "Benchmark",
     "Exploitability",
+    "Measured",
     "PolicyLike",
     "ProbabilisticAgent",
     "Progress",
     "TablePolicy",
+    "benchmark",
+    "benchmarks",
     "best_response",
     "exploitability",
     "game_tree",

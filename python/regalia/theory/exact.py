@@ -29,6 +29,7 @@ import numpy as np
 from regalia import _core
 from regalia.core.errors import InvalidArgumentError
 from regalia.registry.catalog import make
+from regalia.theory.benchmarks import BENCHMARKS, Benchmark, Measured, benchmark, benchmarks
 from regalia.theory.cfr import Policy, PolicyPlayer
 from regalia.theory.tree import (
     DEFAULT_MAX_HISTORIES,
@@ -38,6 +39,7 @@ from regalia.theory.tree import (
     Progress,
     TablePolicy,
     exploitability,
+    game_of,
     game_tree,
     table_of,
     tree_policy,
@@ -45,13 +47,18 @@ from regalia.theory.tree import (
 )
 
 __all__ = [
+    "BENCHMARKS",
     "DEFAULT_MAX_HISTORIES",
     "BestResponse",
+    "Benchmark",
     "Exploitability",
+    "Measured",
     "PolicyLike",
     "ProbabilisticAgent",
     "Progress",
     "TablePolicy",
+    "benchmark",
+    "benchmarks",
     "best_response",
     "exploitability",
     "game_tree",
@@ -136,8 +143,9 @@ def best_response(
 ) -> BestResponse:
     """Seat ``seat``'s exact best response to ``policy`` (anything ``exploitability``
     measures) in ``game`` (made with ``chance="explicit"``, its tree at most
-    ``max_histories`` histories), as a player (see ``BestResponse``) seeded with ``seed``.
+    ``max_histories`` histories, or a benchmark's name), as a player (see ``BestResponse``) seeded with ``seed``.
     Its value is the one ``exploitability`` reports for the seat."""
+    game = game_of(game)
     if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < game.num_players:
         raise InvalidArgumentError(f"seat must be from 0 to {game.num_players - 1}, not {seat!r}")
     seat = int(seat)

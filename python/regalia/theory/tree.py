@@ -11,12 +11,14 @@ with ``GameTooLargeError`` naming its estimated size. See docs/game-theory.md.
 An agent whose choices depend on what it saw earlier in the game (its memory: an opponent
 model, a read of her bets) says so with a true ``adaptive`` attribute. It is then measured
 as the behaviour strategy it is over its own information states: at each information set a
-fresh copy of the agent (copied once from the one given) is shown the game from the start
-along one history that reaches the set (``game_start``, then ``observe(view)`` if it has
-that, else ``act(view)``, at each of its seat's earlier decisions, the history's moves
-played whatever it chose), and then asked ``action_probabilities``. Every history of a set
-shows the seat the same things, so which one is replayed does not matter, up to the worlds
-its views sample.
+copy of the agent (copied from the one given) has been shown the game from the start along
+one history that reaches the set (``game_start``, then ``observe(view)`` if it has that, else
+``act(view)``, at each of its seat's earlier decisions, the history's moves played whatever
+it chose), and is then asked ``action_probabilities``. Every history of a set shows the seat
+the same things, so which one is shown does not matter; each view shown on the way samples
+its world from the seat's information state there. Such an agent is asked along the tree, the
+sets' histories in order: what it was shown on a prefix the histories share is kept (a copy
+at each of the seat's decisions), not replayed from the root for each set.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from regalia import _core
 from regalia.core.errors import InvalidArgumentError
 from regalia.core.seeds import derive_seed
 from regalia.core.view import View, view_of
+from regalia.theory.benchmarks import benchmark
 
 __all__ = [
     "DEFAULT_MAX_HISTORIES",
@@ -44,6 +47,7 @@ __all__ = [
     "Progress",
     "TablePolicy",
     "exploitability",
+    "game_of",
     "game_tree",
     "table_of",
     "tree_policy",
@@ -100,19 +104,26 @@ class Exploitability:
     policy_values: list[float]
 
 
+def game_of(game: Any) -> Any:
+    """``game`` itself, or when it is a str the benchmark variant of that name
+    (``regalia.theory.benchmarks``; ``InvalidArgumentError`` listing them for another name)."""
+    return benchmark(game).make() if isinstance(game, str) else game
+
+
 def _core_game(game: Any) -> Any:
     """The extension's game for ``game`` (either backend)."""
     return _core.make(game.name, dict(game.options))
 
 
 def game_tree(game: Any, max_histories: int = DEFAULT_MAX_HISTORIES) -> _core.GameTree:
-    """The whole tree of ``game`` (either backend, made with ``chance="explicit"``), kept for
+    """The whole tree of ``game`` (either backend, made with ``chance="explicit"``, or a
+    benchmark's name: ``regalia.theory.benchmarks``), kept for
     later calls with the same game. ``GameTooLargeError`` (a ``ValueError``) naming the
     estimated size when it has more than ``max_histories`` histories, before it is built;
     ``InvalidArgumentError`` for a game without explicit chance."""
     if isinstance(max_histories, bool) or not isinstance(max_histories, int) or max_histories < 1:
         raise InvalidArgumentError(f"max_histories must be an int >= 1, not {max_histories!r}")
-    core = _core_game(game)
+    core = _core_game(game_of(game))
     key = (core.name, json.dumps(core.options, sort_keys=True), max_histories)
     with _LOCK:
         tree = _TREES.get(key)
@@ -159,6 +170,7 @@ def tree_policy(
     """``policy`` (see ``exploitability``) as one probability per information set and legal
     action of ``game``'s tree, in the tree's order. An agent or function is asked once per
     information set, and ``progress(done, total)`` (when given) is called after each."""
+    game = game_of(game)
     tree = game_tree(game, max_histories)
     if isinstance(policy, np.ndarray):
         if policy.shape != (len(tree.information_sets()[3]),):
@@ -202,44 +214,99 @@ def tree_policy(
         )
     core = _core_game(game)
     name, options = core.name, dict(core.options)
-    pristine = copy.deepcopy(policy) if getattr(policy, "adaptive", False) else None
-    for i in range(len(keys)):
-        state = core.new_state(0)
-        history = tree.history(i)
-        if pristine is not None:
-            agent = copy.deepcopy(pristine)
-            _replay(agent, state, history, name, options, i)
-            ask = agent.action_probabilities
+    histories = [tree.history(i) for i in range(len(keys))]
+    minds = _Minds(policy, name, options) if getattr(policy, "adaptive", False) else None
+    walk = _Walk(core.new_state(0))
+    # An adaptive agent is asked along the tree, the histories in order so that each shares
+    # the longest prefix with the last; any other policy sees each set's state replayed from
+    # the root (cheaper than keeping a state at every depth).
+    order = sorted(range(len(keys)), key=histories.__getitem__) if minds is not None else range(len(keys))
+    for done, i in enumerate(order):
+        if minds is not None:
+            walk.to(histories[i])
+            state = walk.states[-1]
+            ask = minds.at(walk, int(state.current_player)).action_probabilities
         else:
-            for a in history:
+            state = core.new_state(0)
+            for a in histories[i]:
                 state.apply(a)
         seat = int(state.current_player)
         view = view_of(state, seat, name, options, world_seed=i)
         legal = [int(a) for a in actions[starts[i] : starts[i + 1]]]
         out[starts[i] : starts[i + 1]] = _normalised(ask(view), legal, f"information set {i}")
         if progress is not None:
-            progress(i + 1, len(keys))
+            progress(done + 1, len(keys))
     return out
 
 
-def _replay(agent: Any, state: Any, history: list[int], name: str, options: dict[str, Any], index: int) -> None:
-    """Plays ``history`` (to a decision of the seat the agent plays) from ``state``, the
-    start, showing ``agent`` its seat's views as a match would: ``game_start``, then at each
-    of its earlier decisions ``observe(view)`` where it has one, else ``act(view)`` (what it
-    chose is not played: the history's move is)."""
-    replayed = state.clone()
-    for a in history:
-        replayed.apply(a)
-    seat = int(replayed.current_player)
-    start = getattr(agent, "game_start", None)
-    if callable(start):
-        start(view_of(state, seat, name, options, world_seed=derive_seed(index, 0)))
-    shown = getattr(agent, "observe", None)
-    shown = shown if callable(shown) else agent.act
-    for ply, a in enumerate(history):
-        if not state.is_chance_node and state.current_player == seat:
-            shown(view_of(state, seat, name, options, world_seed=derive_seed(index, ply + 1)))
-        state.apply(a)
+class _Walk:
+    """One path down the tree from ``root``: ``states[d]`` is the state after the path's first
+    ``d`` moves. Moving it to another history keeps the prefix they share and replays only
+    the rest."""
+
+    def __init__(self, root: Any) -> None:
+        self.path: list[int] = []
+        self.states = [root]
+
+    def to(self, history: list[int]) -> None:
+        """Moves the path to ``history``."""
+        keep = _shared(self.path, history)
+        del self.path[keep:], self.states[keep + 1 :]
+        for a in history[keep:]:
+            state = self.states[-1].clone()
+            state.apply(a)
+            self.path.append(a)
+            self.states.append(state)
+
+
+class _Minds:
+    """An adaptive agent's memory along a ``_Walk``, for each seat: ``game_start``, then at each
+    of the seat's decisions on the path ``observe(view)`` where it has one, else ``act(view)``
+    (what it chose is not played: the path's move is), as a match would show it. The memory at
+    each depth is kept, copied only where the seat was shown something, so the next history
+    goes on from the prefix it shares with the path instead of replaying from the root. A view
+    shown on the way samples its world from the seat's information state there
+    (``world_seed``), so what the agent remembers depends only on what its seat saw."""
+
+    def __init__(self, agent: Any, name: str, options: dict[str, Any]) -> None:
+        self.pristine = copy.deepcopy(agent)
+        self.name, self.options = name, options
+        self.by_seat: dict[int, tuple[list[int], list[Any]]] = {}
+
+    def _view(self, state: Any, seat: int, ply: int) -> View:
+        seed = derive_seed(int(_core.information_state_key(state, seat)), ply)
+        return view_of(state, seat, self.name, self.options, world_seed=seed)
+
+    def at(self, walk: _Walk, seat: int) -> Any:
+        """A copy of ``seat``'s agent that has been shown the path's moves."""
+        path, memory = self.by_seat.setdefault(seat, ([], []))
+        if not memory:
+            first = copy.deepcopy(self.pristine)
+            start = getattr(first, "game_start", None)
+            if callable(start):
+                start(self._view(walk.states[0], seat, 0))
+            memory.append(first)
+        keep = _shared(path, walk.path)
+        del path[keep:], memory[keep + 1 :]
+        for ply in range(keep, len(walk.path)):
+            state, mind = walk.states[ply], memory[-1]
+            if not state.is_chance_node and state.current_player == seat:
+                mind = copy.deepcopy(mind)
+                shown = getattr(mind, "observe", None)
+                (shown if callable(shown) else mind.act)(self._view(state, seat, ply + 1))
+            path.append(walk.path[ply])
+            memory.append(mind)
+        return copy.deepcopy(memory[-1])
+
+
+def _shared(a: list[int], b: list[int]) -> int:
+    """How many first moves ``a`` and ``b`` share."""
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 def _seeded_for(policy: Any, game: Any) -> bool:
@@ -260,14 +327,16 @@ def exploitability(
     game: Any, policy: PolicyLike, max_histories: int = DEFAULT_MAX_HISTORIES, progress: Progress | None = None
 ) -> Exploitability:
     """The exact exploitability of ``policy`` in ``game`` (either backend, made with
-    ``chance="explicit"``, whose tree has at most ``max_histories`` histories), computed in
-    Rust. ``policy`` is a ``regalia.theory.cfr.Policy`` (uniform where it never met an information
-    set, as the ``cfr`` agent plays), a table ``{key: {action: probability}}`` keyed by
+    ``chance="explicit"``, whose tree has at most ``max_histories`` histories, or a benchmark's
+    name: ``regalia.theory.benchmarks``), computed in Rust. ``policy`` is a
+    ``regalia.theory.cfr.Policy`` (uniform where it never met an information set, as the
+    ``cfr`` agent plays), a table ``{key: {action: probability}}`` keyed by
     ``regalia.theory.cfr.information_state_key`` (uniform where a key is missing), an agent with
     ``action_probabilities(view)``, an array aligned with the tree (``tree_policy``'s, so that
     a slow agent is asked once for several measurements), or a function of an agent's ``View`` giving
     ``{action: probability}`` (asked once per information set, with a view of one of its
     states: it sees only what that seat sees; ``progress(done, total)`` is told after each)."""
+    game = game_of(game)
     tree = game_tree(game, max_histories)
     worth = tree.exploitability(tree_policy(game, policy, max_histories, progress))
     return Exploitability(
