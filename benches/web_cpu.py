@@ -8,11 +8,13 @@ application in this process, as its requests do, and the CPU time that costs per
 
 Each game (Duo of one round, as ``benches/web_load.py`` plays it) is played at ``--tables``
 tables of people only, each seat a link, from fixed seeds; a person to move picks one of the
-moves offered to them at random (seeded). One move is what the server does for it: the
-request's link looked up, the move played and the table saved to SQLite
-(``Tables.play``), its answer validated and serialised by the ``Payload`` response model as
-FastAPI does, and then, as every page open on the table follows it over server-sent events,
-every link's payload made (once per version and link kind) and dumped to JSON. A finished
+moves offered to them at random (seeded). One move is what the server's routes do for it: the
+request's link looked up, the move played and the table saved to SQLite (``Tables.play``),
+its answer made as JSON text (``Tables.as_json``), and then, as every page open on the table
+follows it over server-sent events, every link's payload and its JSON text (each made once per
+version and link kind). (Before the caches, the answer was serialised by the ``Payload``
+response model, as FastAPI does: the run of the old code in ``perf-web-cpu-before`` measured
+that, with ``pydantic.TypeAdapter(Payload)``, and ``json.dumps`` for every event.) A finished
 table is replaced by a new one (not counted).
 
 Measured: CPU time of the process (``time.process_time``, the time spent waiting for a core
@@ -36,9 +38,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pydantic import TypeAdapter
-
-from regalia.web.models import Payload
 from regalia.web.store import Store
 from regalia.web.tables import Tables
 
@@ -53,8 +52,6 @@ GAMES: list[tuple[str, dict[str, Any]]] = [
     ("regine", {}),
     ("regnum", {}),
 ]
-#: The response model's validator and serialiser (FastAPI's ``response_model=Payload``).
-ANSWER = TypeAdapter(Payload)
 
 
 class Room:
@@ -73,12 +70,6 @@ def _players(game: str) -> int:
     return players
 
 
-def answer(payload: dict[str, Any]) -> str:
-    """The move's HTTP answer as FastAPI makes it from the response model."""
-    checked = ANSWER.validate_python(payload)
-    return json.dumps(ANSWER.dump_python(checked, mode="json"), ensure_ascii=False, separators=(",", ":"))
-
-
 def play(tables: Tables, room: Room, picker: random.Random) -> bool:
     """One move at ``room``: the person to move plays a random offered move, then every page
     gets its payload. False when the game is over (nothing played)."""
@@ -89,9 +80,11 @@ def play(tables: Tables, room: Room, picker: random.Random) -> bool:
     token = room.tokens[waiting["seat"]]
     mine = tables.payload(tables.link(token))
     move = picker.choice(mine["moves"])
-    answer(tables.play(tables.link(token), mine["version"], move["action"]))
+    link = tables.link(token)
+    tables.as_json(link, tables.play(link, mine["version"], move["action"]))  # the move's answer
     for seat_token in room.tokens.values():  # every page's server-sent event
-        json.dumps(tables.payload(tables.link(seat_token)))
+        follower = tables.link(seat_token)
+        tables.as_json(follower, tables.payload(follower))
     return True
 
 

@@ -9,6 +9,7 @@ table's lock.
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 from collections.abc import Callable
@@ -61,6 +62,8 @@ class Live:
     version: int
     lock: threading.Lock = field(default_factory=threading.Lock)
     payloads: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    #: Those payloads as JSON text, made when first sent.
+    texts: dict[int | None, str] = field(default_factory=dict)
 
 
 def _game(name: str, options: dict[str, Any], secret: bool = False) -> Any:
@@ -234,6 +237,20 @@ class Tables:
         with live.lock:
             return self._payload(live, link)
 
+    def as_json(self, link: Link, payload: dict[str, Any]) -> str:
+        """``payload``, one made for ``link``, as JSON text: made once per version and link
+        kind, then the same text for every answer and page that follows the table."""
+        live = self._live.get(link.table_id)
+        if live is None:
+            return json.dumps(payload)
+        with live.lock:
+            if live.payloads.get(link.key) is not payload:  # an older version's payload
+                return json.dumps(payload)
+            text = live.texts.get(link.key)
+            if text is None:
+                text = live.texts[link.key] = json.dumps(payload)
+            return text
+
     # --- changing ----------------------------------------------------------------------
 
     def play(self, link: Link, version: int, action: int) -> dict[str, Any]:
@@ -262,6 +279,7 @@ class Tables:
                 raise Stale(f"seat {seat} is not the person to move")
             live.table.handed_over(seat)
             live.payloads.pop(SHARED, None)
+            live.texts.pop(SHARED, None)
             return self._payload(live, link)
 
     def bot_move(self, table_id: str) -> bool:
@@ -365,7 +383,7 @@ class Tables:
 
     def _refresh(self, live: Live) -> None:
         """Forgets what the links were sent: the table changed (under the table's lock)."""
-        live.payloads = {}
+        live.payloads, live.texts = {}, {}
 
     def _payload(self, live: Live, link: Link) -> dict[str, Any]:
         """What ``link`` is sent at the table's version, made once (under the table's lock)."""

@@ -411,6 +411,13 @@ def row(
     """Cards in a row from ``xy`` within ``width`` pixels: a name is drawn by ``face``, ``None``
     as a back. Cards overlap to fit; past ``MIN_STEP`` pixels apart the row ends in a badge
     saying how many more there are."""
+    canvas.drawn(_row, xy, width, tuple(cards), face, size)
+
+
+def _row(
+    canvas: Canvas, xy: tuple[int, int], width: int, cards: tuple[str | None, ...], face: FaceDrawer, size: Point
+) -> None:
+    """``row``'s drawing (kept whole: a seat's hand is drawn again at most moves)."""
     x, y = xy
     w, h = size
     fit = max(1, (width - w) // MIN_STEP + 1)
