@@ -15,8 +15,11 @@ pytest.importorskip("fastapi", reason='the web table needs the web extra (pip in
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+import regalia  # noqa: E402
 from regalia.web import create_app  # noqa: E402
 from regalia.web.models import Payload  # noqa: E402
+from regalia.web.payload import Sent, payload_json, seat_payload, watcher_payload  # noqa: E402
+from tests.table_helpers import legal, step, table  # noqa: E402
 
 GAMES = ["duo-regna", "duo", "duell-der-drachen", "regine", "regnum"]
 #: Moves played at each table.
@@ -65,3 +68,25 @@ def test_an_older_versions_payload_is_its_own_json(tmp_path: Path) -> None:
         tables.play(link, old["version"], old["moves"][0]["action"])
         assert tables.as_json(link, old) == json.dumps(old)  # not the new version's text
         assert json.loads(tables.as_json(link, tables.payload(link)))["version"] == old["version"] + 1
+
+
+def test_the_kept_log_text_is_the_logs_json_after_moves_and_an_undo() -> None:
+    game = regalia.make("regine", players=3)
+    t = table(game, 0, game.new_state(4))  # a person at seat 0, scripted bots
+    rnd = random.Random(4)
+    undone = False
+    for version in range(60):
+        mine = seat_payload(t, 0, version)
+        assert isinstance(mine, Sent) and payload_json(mine) == json.dumps(mine)
+        assert mine["log"] == [event.to_dict() for event in t.log(0)]
+        watched = watcher_payload(t, version)
+        assert payload_json(watched) == json.dumps(watched)
+        if t.is_over:
+            break
+        if version >= 20 and not undone and t.can_undo(0):
+            t.undo(0)  # the log shrinks: its kept text is made again
+            undone = True
+        else:
+            step(t, rnd.choice(legal(t)))
+    assert undone
+    assert payload_json({"a": 1, "log": []}) == json.dumps({"a": 1, "log": []})

@@ -9,7 +9,6 @@ table's lock.
 
 from __future__ import annotations
 
-import json
 import secrets
 import threading
 from collections.abc import Callable
@@ -22,7 +21,7 @@ from regalia.core.errors import RegaliaError
 from regalia.registry import MatchRecord, games, make
 from regalia.table import HUMAN, Refused, Table
 from regalia.table.secret import secret_seed
-from regalia.web.payload import screen_holder, seat_payload, shared_payload, watcher_payload
+from regalia.web.payload import payload_json, screen_holder, seat_payload, shared_payload, watcher_payload
 from regalia.web.store import SHARED, Link, Store
 
 __all__ = ["BotTurn", "Live", "NotFound", "Stale", "Tables", "WebError"]
@@ -242,13 +241,13 @@ class Tables:
         kind, then the same text for every answer and page that follows the table."""
         live = self._live.get(link.table_id)
         if live is None:
-            return json.dumps(payload)
+            return payload_json(payload)
         with live.lock:
             if live.payloads.get(link.key) is not payload:  # an older version's payload
-                return json.dumps(payload)
+                return payload_json(payload)
             text = live.texts.get(link.key)
             if text is None:
-                text = live.texts[link.key] = json.dumps(payload)
+                text = live.texts[link.key] = payload_json(payload)
             return text
 
     # --- changing ----------------------------------------------------------------------
