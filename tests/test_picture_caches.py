@@ -7,6 +7,7 @@ are used, and bounded."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -16,7 +17,7 @@ import pytest
 pytest.importorskip("PIL", reason='pictures need Pillow (pip install "regalia[pictures]")')
 
 from regalia.views.pictures import canvas as drawing  # noqa: E402
-from regalia.views.pictures import picture, picture_svg, spectator_svg  # noqa: E402
+from regalia.views.pictures import picture, picture_svg, picture_svg_json, spectator_svg  # noqa: E402
 from tests.conftest import make_game  # noqa: E402
 
 #: Positions drawn per game and player count, and worlds per seat there.
@@ -51,7 +52,11 @@ def test_pictures_drawn_with_the_caches_are_the_pictures_drawn_without(config: t
         for state in positions(game, f"caches{config}"):
             observations = [state.observation(s) for s in range(game.num_players)]
             for seat in range(game.num_players):
-                assert picture_svg(game.name, observations[seat], game.options) == uncached_svg(game, state, seat)
+                svg, text = picture_svg_json(game.name, observations[seat], game.options)
+                assert (
+                    svg == picture_svg(game.name, observations[seat], game.options) == uncached_svg(game, state, seat)
+                )
+                assert text == json.dumps(svg)
             assert spectator_svg(game.name, observations, game.options) == uncached_svg(game, state, None)
 
 
@@ -85,10 +90,11 @@ def test_the_caches_are_used_and_bounded() -> None:
     drawing.clear_caches()
     states = positions(game, "bounded")
     for state in states * 2:
-        picture_svg(game.name, state.observation(0), game.options)
+        picture_svg_json(game.name, state.observation(0), game.options)
     kept = [
         drawing._fragments,
         drawing._kept_text,
+        drawing._kept_json,
         drawing._kept_rounded,
         drawing._kept_polygon,
         drawing._measured,
@@ -100,5 +106,6 @@ def test_the_caches_are_used_and_bounded() -> None:
     # Off, they are not touched.
     before = [cache.cache_info() for cache in kept]
     with drawing.caches(False):
-        picture_svg(game.name, states[1].observation(2), game.options)
+        svg, text = picture_svg_json(game.name, states[1].observation(2), game.options)
+    assert text == json.dumps(svg)
     assert [cache.cache_info() for cache in kept] == before

@@ -22,16 +22,19 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from regalia.table import Event, Table
-from regalia.views.pictures import picture_svg, spectator_svg
+from regalia.views.pictures import picture_svg_json, spectator_svg
 
 __all__ = ["Sent", "payload_json", "screen_holder", "seat_payload", "shared_payload", "watcher_payload"]
 
 
 class Sent(dict[str, Any]):
-    """A payload (a plain dict to every reader), with its log's JSON text when it was made
-    here (``payload_json`` uses it)."""
+    """A payload (a plain dict to every reader), with the JSON texts of its largest values
+    (the picture, the log) made as they were made (``payload_json`` joins them in)."""
 
-    log_json: str | None = None
+    def __init__(self, fields: dict[str, Any], texts: dict[str, str]) -> None:
+        super().__init__(fields)
+        #: The JSON text of some values, by key.
+        self.texts = texts
 
 
 @dataclass
@@ -65,16 +68,22 @@ def _log(table: Table, seat: int | None, events: list[Event]) -> tuple[list[dict
 
 
 def payload_json(payload: dict[str, Any]) -> str:
-    """``json.dumps(payload)``, the kept log's text joined in when ``payload`` is ``Sent``."""
-    log = payload.log_json if isinstance(payload, Sent) else None
-    if log is None or "log" not in payload:
+    """``json.dumps(payload)``, with the JSON texts a ``Sent`` payload holds joined in."""
+    texts = payload.texts if isinstance(payload, Sent) else {}
+    if not texts:
         return json.dumps(payload)
-    keys = list(payload)
-    at = keys.index("log")
-    parts = [json.dumps({k: payload[k] for k in keys[:at]})[1:-1]] if at else []
-    parts.append(f'"log": {log}')
-    if at + 1 < len(keys):
-        parts.append(json.dumps({k: payload[k] for k in keys[at + 1 :]})[1:-1])
+    parts: list[str] = []
+    run: dict[str, Any] = {}
+    for key, value in payload.items():
+        if key in texts:
+            if run:
+                parts.append(json.dumps(run)[1:-1])
+                run = {}
+            parts.append(f"{json.dumps(key)}: {texts[key]}")
+        else:
+            run[key] = value
+    if run:
+        parts.append(json.dumps(run)[1:-1])
     return "{" + ", ".join(parts) + "}"
 
 
@@ -102,12 +111,13 @@ def seat_payload(table: Table, seat: int, version: int) -> dict[str, Any]:
     observation = table.observation(seat)
     moves = table.moves(seat)
     log, log_json = _log(table, seat, table.log(seat))
-    sent = Sent(
+    picture, picture_json = picture_svg_json(game.name, observation, game.options)
+    return Sent(
         {
             **_common(table, version),
             "seat": seat,
             "names": [names.name(k) for k in range(game.num_players)],
-            "picture": picture_svg(game.name, observation, game.options),
+            "picture": picture,
             "moves": [{"n": n, "action": action, "name": name} for n, (action, name) in enumerate(moves, 1)],
             "log": log,
             "introduction": table.introduction(seat),
@@ -116,10 +126,9 @@ def seat_payload(table: Table, seat: int, version: int) -> dict[str, Any]:
             "back": bool(moves) and observation.get("phase") == "pay",
             "shared": False,
             "hand_over": None,
-        }
+        },
+        {"picture": picture_json, "log": log_json},
     )
-    sent.log_json = log_json
-    return sent
 
 
 def watcher_payload(table: Table, version: int) -> dict[str, Any]:
@@ -127,7 +136,7 @@ def watcher_payload(table: Table, version: int) -> dict[str, Any]:
     game = table.game
     observations = [table.observation(k) for k in range(game.num_players)]
     log, log_json = _log(table, None, table.open_log())
-    sent = Sent(
+    return Sent(
         {
             **_common(table, version),
             "seat": None,
@@ -141,10 +150,9 @@ def watcher_payload(table: Table, version: int) -> dict[str, Any]:
             "back": False,
             "shared": False,
             "hand_over": None,
-        }
+        },
+        {"log": log_json},
     )
-    sent.log_json = log_json
-    return sent
 
 
 def screen_holder(table: Table) -> int | None:
@@ -162,9 +170,7 @@ def shared_payload(table: Table, version: int) -> dict[str, Any]:
     seat = waiting.seat if waiting.kind == "person" else holder
     if seat is not None and seat == holder:
         mine = seat_payload(table, seat, version)
-        shared = Sent({**mine, "shared": True})
-        shared.log_json = mine.log_json if isinstance(mine, Sent) else None
-        return shared
+        return Sent({**mine, "shared": True}, mine.texts if isinstance(mine, Sent) else {})
     return {
         **_common(table, version),
         "seat": None,

@@ -14,6 +14,7 @@ draws without them (the tests compare the two).
 from __future__ import annotations
 
 import io
+import json
 import threading
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
@@ -234,6 +235,14 @@ class _Svg:
         self.parts.append(self._text(xy, text, size, fill, anchor, spacing))
 
 
+def _json_inside(text: str) -> str:
+    """``text`` as a JSON string, without its quotes."""
+    return json.dumps(text)[1:-1]
+
+
+_kept_json = lru_cache(maxsize=FRAGMENTS * 2)(_json_inside)
+
+
 def _fragment(draw: Callable[..., None], args: tuple[Hashable, ...]) -> str:
     """What ``draw(canvas, *args)`` writes on an SVG canvas (a canvas of no size: a kept
     drawing may not depend on the picture's size)."""
@@ -249,7 +258,16 @@ _fragments = lru_cache(maxsize=FRAGMENTS)(_fragment)
 
 def clear_caches() -> None:
     """Forgets every kept piece of SVG (the caches are bounded; this is for tests and benches)."""
-    for kept in (_measured, _kept_rect, _kept_rounded, _kept_ellipse, _kept_polygon, _kept_text, _fragments):
+    for kept in (
+        _measured,
+        _kept_json,
+        _kept_rect,
+        _kept_rounded,
+        _kept_ellipse,
+        _kept_polygon,
+        _kept_text,
+        _fragments,
+    ):
         kept.cache_clear()
 
 
@@ -274,10 +292,20 @@ class Canvas:
         """The picture as an SVG document, sized by its ``viewBox`` (an SVG canvas only)."""
         if not isinstance(self._out, _Svg):
             raise TypeError("a raster canvas has no SVG: make it with svg=True")
-        body = "".join(self._out.parts)
+        return self._head() + "".join(self._out.parts) + "</svg>"
+
+    def svg_json(self) -> str:
+        """``json.dumps(self.svg())``, made from the JSON text of each kept piece (JSON escapes
+        character by character, so the pieces' texts join into the whole's)."""
+        if not isinstance(self._out, _Svg):
+            raise TypeError("a raster canvas has no SVG: make it with svg=True")
+        escaped = _kept_json if self._out.kept else _json_inside
+        return f'"{_json_inside(self._head())}{"".join(map(escaped, self._out.parts))}</svg>"'
+
+    def _head(self) -> str:
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {self.width} {self.height}" '
-            f'font-family="{SVG_FONT}">{body}</svg>'
+            f'font-family="{SVG_FONT}">'
         )
 
     def rectangle(self, box: Box, fill: Colour | None = None, outline: Colour | None = None, width: int = 1) -> None:
@@ -345,29 +373,15 @@ class Canvas:
 
     def pile(self, xy: tuple[int, int], count: int, label: str, size: tuple[int, int] = CARD) -> None:
         """A face-down pile: a few stacked backs (none when empty), its label and card count under it."""
-        x, y = xy
-        w, h = size
-        shown = min(count, 4)
-        if shown == 0:
-            self.slot((x, y, x + w, y + h))
-        for i in range(shown):
-            self.back((x + 2 * i, y - 2 * i, x + w + 2 * i, y + h - 2 * i))
-        self.text((x + w // 2, y + h + 6), label, 13, MUTED, "ma")
-        self.text((x + w // 2, y + h + 22), str(count), 15, WHITE, "ma")
+        self.drawn(_pile, xy, count, label, size)
 
     def token(self, centre: tuple[int, int], radius: int, fill: Colour, label: str = "", outline: Colour = INK) -> None:
         """A round marker or chip, with an optional label on it."""
-        x, y = centre
-        self.ellipse((x - radius, y - radius, x + radius, y + radius), fill=fill, outline=outline, width=2)
-        if label:
-            self.text(centre, label, max(10, radius), INK, "mm")
+        self.drawn(_token, centre, radius, fill, label, outline)
 
     def header(self, title: str, view: str, status: str) -> None:
         """The band at the top: the game, whose view this is, and the state of play."""
-        self.rectangle((0, 0, self.width, 34), fill=FELT_DARK)
-        self.text((14, 8), title, 18, GOLD)
-        self.text((self.width - 14, 8), view, 16, HIGHLIGHT, "ra")
-        self.text((14 + self.text_width(title, 18) + 24, 10), status, 15, WHITE)
+        self.drawn(_header, self.width, title, view, status)
 
 
 def _back(canvas: Canvas, box: Box) -> None:
@@ -378,6 +392,35 @@ def _back(canvas: Canvas, box: Box) -> None:
     cx, cy = (left + right) // 2, (top + bottom) // 2
     rx, ry = (right - left) // 4, (bottom - top) // 4
     canvas.polygon([(cx, cy - ry), (cx + rx, cy), (cx, cy + ry), (cx - rx, cy)], fill=BACK_PATTERN)
+
+
+def _pile(canvas: Canvas, xy: Point, count: int, label: str, size: Point) -> None:
+    """``Canvas.pile``'s drawing."""
+    x, y = xy
+    w, h = size
+    shown = min(count, 4)
+    if shown == 0:
+        canvas.slot((x, y, x + w, y + h))
+    for i in range(shown):
+        canvas.back((x + 2 * i, y - 2 * i, x + w + 2 * i, y + h - 2 * i))
+    canvas.text((x + w // 2, y + h + 6), label, 13, MUTED, "ma")
+    canvas.text((x + w // 2, y + h + 22), str(count), 15, WHITE, "ma")
+
+
+def _token(canvas: Canvas, centre: Point, radius: int, fill: Colour, label: str, outline: Colour) -> None:
+    """``Canvas.token``'s drawing."""
+    x, y = centre
+    canvas.ellipse((x - radius, y - radius, x + radius, y + radius), fill=fill, outline=outline, width=2)
+    if label:
+        canvas.text(centre, label, max(10, radius), INK, "mm")
+
+
+def _header(canvas: Canvas, width: int, title: str, view: str, status: str) -> None:
+    """``Canvas.header``'s drawing, on a picture ``width`` pixels wide."""
+    canvas.rectangle((0, 0, width, 34), fill=FELT_DARK)
+    canvas.text((14, 8), title, 18, GOLD)
+    canvas.text((width - 14, 8), view, 16, HIGHLIGHT, "ra")
+    canvas.text((14 + canvas.text_width(title, 18) + 24, 10), status, 15, WHITE)
 
 
 #: Draws one card's face in a box.
