@@ -4,7 +4,7 @@ application in this process, as its requests do, and the CPU time that costs per
     python benches/web_cpu.py                          # 200 moves of each game, then a profile
     python benches/web_cpu.py --moves 50 --top 20      # shorter, a longer profile
     python benches/web_cpu.py --write                  # also docs/results/data/perf-web-cpu.json
-    python benches/web_cpu.py --write --as before      # ... perf-web-cpu-before.json (the old code)
+    git checkout d2e58c8 && python benches/web_cpu.py --write --as before   # the code before the caches
 
 Each game (Duo of one round, as ``benches/web_load.py`` plays it) is played at ``--tables``
 tables of people only, each seat a link, from fixed seeds; a person to move picks one of the
@@ -17,8 +17,11 @@ response model, as FastAPI does: the run of the old code in ``perf-web-cpu-befor
 that, with ``pydantic.TypeAdapter(Payload)``, and ``json.dumps`` for every event.) A finished
 table is replaced by a new one (not counted).
 
+The run of the code before the caches (``perf-web-cpu-before``) was made at commit d2e58c8,
+whose bench serialised the answer by the response model; this one needs ``Tables.as_json``.
+
 Measured: CPU time of the process (``time.process_time``, the time spent waiting for a core
-on a shared machine is not counted) per move, by game and over all. Then the same moves
+on a shared machine is not counted) per move, by game and over all. Then half as many moves
 again under cProfile, for the share of the time spent drawing pictures
 (``regalia.views.pictures``) and the functions that cost most. No bot moves: their thinking
 is not the web server's own cost.
@@ -168,7 +171,7 @@ def main() -> None:
     for game, options in GAMES:
         spent = run(game, options, args.moves, args.tables, args.seed)
         spent_all += spent
-        stats = profile(game, options, max(1, args.moves // 4), args.tables, args.seed)
+        stats = profile(game, options, max(1, args.moves // 2), args.tables, args.seed)
         share = pictures_share(stats)
         profiled = stats if profiled is None else profiled.add(stats)
         rows.append([game, args.moves, round(1000 * spent / args.moves, 2), f"{share:.0%}"])
