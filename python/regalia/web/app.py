@@ -341,6 +341,11 @@ def create_app(
 
     Host = Depends(host)
 
+    def answer(seat_link: Link, payload: dict[str, Any]) -> Response:
+        """A move's answer: the link's payload as the JSON text its pages are sent (made once
+        a version; the ``Payload`` model documents it)."""
+        return Response(tables.as_json(seat_link, payload), media_type="application/json")
+
     def link(token: str) -> Link:
         return tables.link(token)
 
@@ -470,30 +475,35 @@ def create_app(
         return {"id": table_id, "links": _links(request, links)}
 
     @app.get("/api/t/{token}", response_model=Payload, responses=refusals(404))
-    def seat_state(token: str) -> dict[str, Any]:
+    def seat_state(token: str) -> Response:
         """What the link's seat sees now: its picture (SVG), moves, log, and the ending."""
-        return tables.payload(link(token))
+        seat_link = link(token)
+        return answer(seat_link, tables.payload(seat_link))
 
     @app.post("/api/t/{token}/move", response_model=Payload, responses=refusals(400, 403, 404, 409, 413))
-    def play(token: str, move: Move) -> dict[str, Any]:
+    def play(token: str, move: Move) -> Response:
         """Plays a move offered to the link's seat; 409 when the table has moved on since."""
-        return tables.play(link(token), move.version, move.action)
+        seat_link = link(token)
+        return answer(seat_link, tables.play(seat_link, move.version, move.action))
 
     @app.post("/api/t/{token}/hand-over", response_model=Payload, responses=refusals(400, 403, 404, 409, 413))
-    def hand_over(token: str, body: HandOver) -> dict[str, Any]:
+    def hand_over(token: str, body: HandOver) -> Response:
         """On the screen several people share: ``seat``, the person to move, takes it, and
         its view is shown; 409 when another seat is to move or the table has moved on."""
-        return tables.hand_over(link(token), body.version, body.seat)
+        seat_link = link(token)
+        return answer(seat_link, tables.hand_over(seat_link, body.version, body.seat))
 
     @app.post("/api/t/{token}/undo", response_model=Payload, responses=refusals(400, 403, 404, 409, 413))
-    def undo(token: str, seen: Seen) -> dict[str, Any]:
+    def undo(token: str, seen: Seen) -> Response:
         """Takes back the person's last move by the table's rule; 409 with the reason when refused."""
-        return tables.undo(link(token), seen.version)
+        seat_link = link(token)
+        return answer(seat_link, tables.undo(seat_link, seen.version))
 
     @app.post("/api/t/{token}/back", response_model=Payload, responses=refusals(400, 403, 404, 409, 413))
-    def back(token: str, seen: Seen) -> dict[str, Any]:
+    def back(token: str, seen: Seen) -> Response:
         """Backs out of a purchase not yet paid (Regnum); 409 with the reason when refused."""
-        return tables.back(link(token), seen.version)
+        seat_link = link(token)
+        return answer(seat_link, tables.back(seat_link, seen.version))
 
     @app.get(
         "/api/t/{token}/events",
@@ -520,7 +530,8 @@ def create_app(
                 payload = await anyio.to_thread.run_sync(tables.payload, seat_link)
                 if payload["version"] != last:
                     last = payload["version"]
-                    yield f"data: {json.dumps(payload)}\n\n"
+                    text = await anyio.to_thread.run_sync(tables.as_json, seat_link, payload)
+                    yield f"data: {text}\n\n"
                 else:
                     yield ": still here\n\n"
                 await hub.wait(seat_link.table_id, last, min(KEEP_ALIVE, max(0.0, end - loop.time())))

@@ -21,7 +21,7 @@ from regalia.core.errors import RegaliaError
 from regalia.registry import MatchRecord, games
 from regalia.table import HUMAN, Refused, Table, check_bot, resumed_game, table_game
 from regalia.table.secret import secret_seed
-from regalia.web.payload import screen_holder, seat_payload, shared_payload, watcher_payload
+from regalia.web.payload import payload_json, screen_holder, seat_payload, shared_payload, watcher_payload
 from regalia.web.store import SHARED, Link, Store
 
 __all__ = ["BotTurn", "Live", "NotFound", "Stale", "Tables", "WebError"]
@@ -61,6 +61,8 @@ class Live:
     version: int
     lock: threading.Lock = field(default_factory=threading.Lock)
     payloads: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    #: Those payloads as JSON text, made when first sent.
+    texts: dict[int | None, str] = field(default_factory=dict)
 
 
 def _game(name: str, options: dict[str, Any], secret: bool = False) -> Any:
@@ -217,6 +219,20 @@ class Tables:
         with live.lock:
             return self._payload(live, link)
 
+    def as_json(self, link: Link, payload: dict[str, Any]) -> str:
+        """``payload``, one made for ``link``, as JSON text: made once per version and link
+        kind, then the same text for every answer and page that follows the table."""
+        live = self._live.get(link.table_id)
+        if live is None:
+            return payload_json(payload)
+        with live.lock:
+            if live.payloads.get(link.key) is not payload:  # an older version's payload
+                return payload_json(payload)
+            text = live.texts.get(link.key)
+            if text is None:
+                text = live.texts[link.key] = payload_json(payload)
+            return text
+
     # --- changing ----------------------------------------------------------------------
 
     def play(self, link: Link, version: int, action: int) -> dict[str, Any]:
@@ -245,6 +261,7 @@ class Tables:
                 raise Stale(f"seat {seat} is not the person to move")
             live.table.handed_over(seat)
             live.payloads.pop(SHARED, None)
+            live.texts.pop(SHARED, None)
             return self._payload(live, link)
 
     def bot_move(self, table_id: str) -> bool:
@@ -348,7 +365,7 @@ class Tables:
 
     def _refresh(self, live: Live) -> None:
         """Forgets what the links were sent: the table changed (under the table's lock)."""
-        live.payloads = {}
+        live.payloads, live.texts = {}, {}
 
     def _payload(self, live: Live, link: Link) -> dict[str, Any]:
         """What ``link`` is sent at the table's version, made once (under the table's lock)."""

@@ -36,6 +36,7 @@ __all__ = [
     "GamePicture",
     "picture",
     "picture_svg",
+    "picture_svg_json",
     "size",
     "spectator_picture",
     "spectator_svg",
@@ -106,6 +107,14 @@ def picture_svg(game: str, obs: dict[str, Any], options: dict[str, Any] | None =
     """``picture`` as an SVG document: the same drawing, as shapes and text."""
     seat = _seat(obs, game)
     return _draw(game, {seat: obs}, seat, options, svg=True).svg()
+
+
+def picture_svg_json(game: str, obs: dict[str, Any], options: dict[str, Any] | None = None) -> tuple[str, str]:
+    """``picture_svg`` and its JSON text (``json.dumps`` of it), made together and faster than
+    apart: for a page that is sent the picture inside JSON."""
+    seat = _seat(obs, game)
+    canvas = _draw(game, {seat: obs}, seat, options, svg=True)
+    return canvas.svg(), canvas.svg_json()
 
 
 def _everyone(game: str, observations: Sequence[dict[str, Any]]) -> dict[int, dict[str, Any]]:

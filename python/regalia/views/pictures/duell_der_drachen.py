@@ -52,7 +52,7 @@ def _side(c: Canvas, table: Table, territory: int, seat: int, xy: tuple[int, int
         box = (x + i * (BOARD[0] + 4), y, x + i * (BOARD[0] + 4) + BOARD[0], y + BOARD[1])
         ups = t["face_up"][seat]
         if i < len(ups):
-            face(c, box, ups[i])
+            c.drawn(face, box, ups[i])
         elif i - len(ups) < len(t["face_down"][seat]):
             name = t["face_down"][seat][i - len(ups)] if down is None else down[i - len(ups)]
             if name == "hidden":
@@ -84,7 +84,7 @@ def _territory(c: Canvas, table: Table, i: int, top_seat: int, per_side: int) ->
     if t["display"] is None:
         c.slot((x + 60, 414, x + 60 + SMALL[0], 414 + SMALL[1]), 5)
     else:
-        face(c, (x + 60, 414, x + 60 + SMALL[0], 414 + SMALL[1]), t["display"])
+        c.drawn(face, (x + 60, 414, x + 60 + SMALL[0], 414 + SMALL[1]), t["display"])
 
 
 def _hand(c: Canvas, table: Table, seat: int, top: int) -> None:

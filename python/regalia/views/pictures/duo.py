@@ -89,7 +89,7 @@ def _pile(c: Canvas, xy: tuple[int, int], label: str, top_card: str, count: int)
     x, y = xy
     for i in range(min(count - 1, 3), 0, -1):
         c.card((x + 3 * i, y - 3 * i, x + TOP[0] + 3 * i, y + TOP[1] - 3 * i), outline=MUTED)
-    face(c, (x, y, x + TOP[0], y + TOP[1]), top_card)
+    c.drawn(face, (x, y, x + TOP[0], y + TOP[1]), top_card)
     c.text((x + TOP[0] // 2, y + TOP[1] + 8), f"{label} pile, {cards(count, 'card')}", 13, MUTED, "ma")
 
 

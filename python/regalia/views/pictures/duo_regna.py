@@ -3,6 +3,7 @@ the dragon pile, the captures and the dragon's track between the two sides."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from regalia.views.pictures.canvas import Canvas, FaceDrawer, row
@@ -19,8 +20,10 @@ DRAGON: Colour = (40, 150, 90)
 TITLES = {"X": "shield", "0": "jester", "4": "bishop", "6 king": "king", "6 queen": "queen"}
 
 
+@cache
 def _face(seat: int) -> FaceDrawer:
-    """The face drawer of ``seat``'s kingdom."""
+    """The face drawer of ``seat``'s kingdom (one function a seat, so that its cards are kept
+    drawn: ``Canvas.drawn``)."""
 
     def face(c: Canvas, box: Box, name: str) -> None:
         colour = KINGDOM[seat]
@@ -87,7 +90,7 @@ def _choice(c: Canvas, table: Table, xy: tuple[int, int]) -> None:
     if not table.base["committed"]:
         c.slot(slot)
     elif table.is_open(0):
-        _face(0)(c, slot, table.views[0]["my_choice"])
+        c.drawn(_face(0), slot, table.views[0]["my_choice"])
     else:
         c.back(slot)
 
@@ -125,7 +128,7 @@ def draw(c: Canvas, table: Table, options: dict[str, Any]) -> None:
     if base["last_reveal"]:
         for i, seat in enumerate((top_seat, table.bottom)):
             x = 180 + i * 80
-            _face(seat)(c, (x, 228, x + CARD[0], 228 + CARD[1]), base["last_reveal"][seat])
+            c.drawn(_face(seat), (x, 228, x + CARD[0], 228 + CARD[1]), base["last_reveal"][seat])
             c.text((x + CARD[0] // 2, 312), f"seat {seat}", 12, MUTED, "ma")
     else:
         c.text((180, 230), "none yet", 13, MUTED)

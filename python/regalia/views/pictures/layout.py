@@ -16,9 +16,19 @@ def header(c: Canvas, table: Table, title: str, status: str) -> None:
 def place(c: Canvas, table: Table, seat: int, box: Box, label: str, doing: str = "", inset: int = 10) -> None:
     """``seat``'s place on the table: a panel with ``label`` at its top left, both
     highlighted at the seat's turn (when the label also says what the seat is ``doing``)."""
-    turn = table.base["current_player"] == seat
+    c.drawn(
+        _place,
+        box,
+        label + (doing if table.base["current_player"] == seat else ""),
+        table.base["current_player"] == seat,
+        inset,
+    )
+
+
+def _place(c: Canvas, box: Box, label: str, turn: bool, inset: int) -> None:
+    """``place``'s drawing: the panel and its label, highlighted at the seat's ``turn``."""
     c.panel(box, outline=HIGHLIGHT if turn else None)
-    c.text((box[0] + inset, box[1] + 8), label + (doing if turn else ""), 14, HIGHLIGHT if turn else WHITE)
+    c.text((box[0] + inset, box[1] + 8), label, 14, HIGHLIGHT if turn else WHITE)
 
 
 def others(c: Canvas, table: Table, top: int, bottom: int) -> list[tuple[int, Box]]:

@@ -65,7 +65,7 @@ def _seat(c: Canvas, table: Table, seat: int, top: int) -> None:
         if slot["card"] is None:
             c.back(box)
         elif slot["face_up"]:
-            face(c, box, slot["card"])
+            c.drawn(face, box, slot["card"])
         else:
             known_back(c, box, slot["card"], face)
 

@@ -110,7 +110,7 @@ def _seat(c: Canvas, table: Table, seat: int, box: Box, cards: dict[str, Charact
     for i, name in enumerate(shown):
         x = left + 10 + (i % per_row) * (TILE[0] + 4)
         y = top + 128 + (i // per_row) * (TILE[1] + 4)
-        _tile(c, (x, y, x + TILE[0], y + TILE[1]), cards.get(name), name)
+        c.drawn(_tile, (x, y, x + TILE[0], y + TILE[1]), cards.get(name), name)
     if len(shown) < len(realm):
         i = len(shown)
         xy = (left + 10 + (i % per_row) * (TILE[0] + 4), top + 128 + (i // per_row) * (TILE[1] + 4) + 10)
@@ -129,12 +129,12 @@ def draw(c: Canvas, table: Table, options: dict[str, Any]) -> None:
         if name is None:
             c.slot(box, 8)
         else:
-            _character(c, box, cards.get(name), name)
+            c.drawn(_character, box, cards.get(name), name)
     c.pile((530, 60), base["character_deck"], "characters", RESOURCE)
     c.pile((600, 60), base["resource_deck"], "resources", RESOURCE)
     discard = base["discard"]
     if discard:
-        resource(c, (670, 60, 670 + RESOURCE[0], 60 + RESOURCE[1]), discard[-1])
+        c.drawn(resource, (670, 60, 670 + RESOURCE[0], 60 + RESOURCE[1]), discard[-1])
     c.text((690, 124), "discard", 13, MUTED, "ma")
     c.text((690, 140), str(len(discard)), 15, WHITE, "ma")
     c.text((740, 46), "standards in play", 14, GOLD)
