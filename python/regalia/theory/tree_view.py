@@ -41,8 +41,9 @@ class Replayer:
 
 
 class TreeView(View):
-    """A ``View`` of information set ``index`` for ``seat`` whose legal actions are given and
-    whose other fields are built on first read (see the module)."""
+    """A ``View`` of one information set for ``seat`` with its ``legal_actions`` (in the
+    tree's order, the state's), the others built on first read (see the module) by
+    ``at = (replayer, index)``: ``replayer.view(index, seat)``."""
 
     def __init__(self, game: str, options: dict[str, Any], seat: int, legal_actions: list[int], at: Any) -> None:
         # The view is frozen: its fields are set in its dict, as the dataclass does.
