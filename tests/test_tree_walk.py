@@ -6,6 +6,8 @@ straightforward way, written out here as the reference."""
 from __future__ import annotations
 
 import copy
+import json
+import pickle
 from typing import Any
 
 import numpy as np
@@ -14,8 +16,11 @@ import pytest
 import regalia
 from regalia import _core, exact
 from regalia.agents import make_agent
+from regalia.core.errors import InvalidArgumentError
 from regalia.core.seeds import derive_seed
 from regalia.core.view import View, view_of
+from regalia.theory.benchmarks import benchmarks, regnum_card_set
+from regalia.theory.tree_view import Replayer, TreeView
 
 #: Small variants of four games, walked whole in well under a second each.
 SMALL: list[tuple[str, dict[str, Any]]] = [
@@ -27,6 +32,9 @@ SMALL: list[tuple[str, dict[str, Any]]] = [
         {"values": 2, "territories": 2, "hand_size": 1, "cards_per_side": 1, "face_down_limit": 1},
     ),
 ]
+
+#: The benchmark variants whose tree is replayed from the root in a second or so.
+QUICK_BENCHMARKS = ("duo-regna-three-rounds", "regine-two-suits", "duell-der-drachen-three-values")
 
 
 def _shown(state: Any, seat: int, ply: int, name: str, options: dict[str, Any]) -> View:
@@ -112,3 +120,98 @@ def test_an_adaptive_agent_is_shown_its_seats_earlier_decisions() -> None:
     assert np.array_equal(along, replayed(game, Counting()))
     forgetful = exact.tree_policy(game, lambda view: {sorted(view.legal_actions)[0]: 1.0})
     assert not np.array_equal(along, forgetful)  # what it was shown changed its choices
+
+
+#: Small variants of every game, and the benchmark variants whose reference replay is quick.
+EVERY: list[tuple[str, dict[str, Any]]] = [
+    *SMALL,
+    ("regnum", {"players": 2, "max_turns": 1, "card_set": regnum_card_set()}),
+    *[(b.game, b.options) for b in benchmarks() if b.name in QUICK_BENCHMARKS],
+]
+
+
+def _a_table(view: View) -> dict[int, Any]:
+    """A table by the legal actions: integer weights, the lowest action weighted most."""
+    return {a: len(view.legal_actions) - k for k, a in enumerate(sorted(view.legal_actions))}
+
+
+def _reads_the_observation(view: View) -> dict[int, float]:
+    """A point mass chosen by what the seat observes (and the names of its actions)."""
+    seen = json.dumps(view.observation, sort_keys=True, default=str) + "".join(view.action_names)
+    return {view.legal_actions[sum(seen.encode()) % len(view.legal_actions)]: 1.0}
+
+
+def _leans(view: View) -> dict[int, Any]:
+    """Numpy float32 weights over all but the last legal action (missing: zero)."""
+    return {a: np.float32(0.1 * (k + 1)) for k, a in enumerate(view.legal_actions[:-1])} or {view.legal_actions[0]: 1.0}
+
+
+def _mixed(view: View) -> dict[int, Any]:
+    """Integer weights over every legal action where there are two, else float weights (0.7,
+    0.2, 0.1 in turn: normalised, they do not sum to exactly 1) that leave the last one out:
+    answers off the common path, mixed with ones on it."""
+    legal = view.legal_actions
+    if len(legal) == 2:
+        return {legal[0]: 3, legal[1]: 1}
+    return {a: (0.7, 0.2, 0.1)[k % 3] for k, a in enumerate(legal[:-1])} or {legal[0]: 1.0}
+
+
+@pytest.mark.parametrize(("game_name", "options"), EVERY, ids=[g for g, _ in EVERY])
+def test_views_built_lazily_give_exactly_the_numbers_of_views_replayed_from_the_root(
+    game_name: str, options: dict[str, Any]
+) -> None:
+    game = regalia.make(game_name, chance="explicit", **options)
+    for policy in (exact.uniform, _a_fixed_order, _a_table, _reads_the_observation, _leans, _mixed):
+        lazily = exact.tree_policy(game, policy)
+        assert np.array_equal(lazily, replayed(game, policy)), policy.__name__
+
+
+def test_a_policy_reading_only_the_legal_actions_never_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = regalia.make(SMALL[0][0], chance="explicit", **SMALL[0][1])
+
+    def refused(*_: Any) -> View:
+        raise AssertionError("replayed")
+
+    monkeypatch.setattr(Replayer, "view", refused)
+    for policy in (exact.uniform, _a_fixed_order, _a_table):
+        exact.tree_policy(game, policy)
+    with pytest.raises(AssertionError, match="replayed"):
+        exact.tree_policy(game, _reads_the_observation)
+
+
+def test_a_lazy_view_shows_what_the_seats_view_shows_and_copies_without_the_tree() -> None:
+    name, options = SMALL[3]
+    game = regalia.make(name, chance="explicit", **options)
+    seen: list[View] = []
+    exact.tree_policy(game, lambda view: seen.append(view) or exact.uniform(view))
+    core = _core.make(game.name, dict(game.options))
+    for i in (0, len(seen) // 2, len(seen) - 1):
+        view = seen[i]
+        assert isinstance(view, TreeView)
+        state = core.new_state(0)
+        for a in exact.game_tree(game).history(i):
+            state.apply(a)
+        eager = view_of(state, view.seat, core.name, dict(core.options), world_seed=i)
+        shown = ("game", "options", "seat", "legal_actions", "observation", "action_names")
+        assert [getattr(view, f) for f in shown] == [getattr(eager, f) for f in shown]
+        assert view.sample_world(7).observation(view.seat) == eager.sample_world(7).observation(view.seat)
+        for copied in (copy.copy(view), copy.deepcopy(view), pickle.loads(pickle.dumps(view))):
+            assert type(copied) is View
+            assert [getattr(copied, f) for f in shown] == [getattr(eager, f) for f in shown]
+    with pytest.raises(AttributeError):
+        _ = seen[0].nothing_such
+
+
+def test_weights_that_are_no_distribution_are_refused_naming_the_set() -> None:
+    game = regalia.make(SMALL[0][0], chance="explicit", **SMALL[0][1])
+    for bad in (-1.0, float("nan"), float("inf"), 0.0):
+
+        def policy(view: View, bad: float = bad) -> dict[int, float]:
+            return {a: bad if k == 0 else 0.0 for k, a in enumerate(view.legal_actions)}
+
+        with pytest.raises(InvalidArgumentError, match="information set 0: the probabilities must be finite"):
+            exact.tree_policy(game, policy)
+    with pytest.raises(InvalidArgumentError, match="not legal"):
+        exact.tree_policy(game, lambda view: {999: 1.0})
+    with pytest.raises(InvalidArgumentError, match="not a"):
+        exact.tree_policy(game, lambda view: view.legal_actions[0])
