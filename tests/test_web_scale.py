@@ -253,3 +253,24 @@ def test_a_move_through_one_process_reaches_a_page_following_another(tmp_path: P
     finally:
         one.stop()
         two.stop()
+
+
+def test_the_bots_of_a_stopped_process_are_taken_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import regalia.web.app as web_app
+
+    monkeypatch.setattr(web_app, "CLAIM", 0.5)  # a claim lasts CLAIM + pace + a move's limit
+    db = tmp_path / "web.sqlite3"
+    one = create_app(db, pace=0.2, key=KEY)
+    one.state.hub.bots.limit = 0.5
+    with TestClient(one, headers={"X-Regalia-Key": KEY}) as a:
+        (watcher,) = start(a, "duo-regna", ["random", "random"], seed=9)
+        stopped_at = wait_for(a, watcher, lambda p: p["version"] >= 2, seconds=60)
+    # One stopped with its claim on the table's bots standing for 2 s more (as if it had just
+    # renewed it): the other starts, cannot claim them, and takes them over once it runs out.
+    table_id = one.state.tables.link(watcher).table_id
+    assert Store(db).claim(table_id, one.state.hub.owner, 2.0)
+    two = create_app(db, pace=0.01, key=KEY)
+    two.state.hub.bots.limit = 0.5
+    with TestClient(two, headers={"X-Regalia-Key": KEY}) as b:
+        ending = wait_for(b, watcher, lambda p: p["over"], seconds=90)
+    assert ending["over"] and ending["version"] > stopped_at["version"]
