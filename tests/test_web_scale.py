@@ -21,7 +21,9 @@ pytest.importorskip("fastapi", reason='the web table needs the web extra (pip in
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+import regalia  # noqa: E402
 from regalia.registry import MatchRecord  # noqa: E402
+from regalia.table import HUMAN, Table  # noqa: E402
 from regalia.web import create_app  # noqa: E402
 from regalia.web.server import free_port  # noqa: E402
 from regalia.web.store import Store  # noqa: E402
@@ -42,6 +44,12 @@ def test_the_tables_held_stay_at_the_bound_while_many_are_opened(tmp_path: Path)
         link = store.link(links[0])
         assert link is not None and tables.payload(link)["version"] == 0
         assert tables.held == 6
+    # A table made in Python (which the database cannot give back) is kept through it all.
+    adopted, _ = tables.adopt(Table(regalia.make("duo"), [HUMAN, "random"], 1), [0])
+    for k in range(10):
+        tables.create("duo", {"rounds": 1}, ["human", "random"], k)
+        tables.forget(adopted)
+        assert tables.held == 6 and tables.known_version(adopted) == 0
     with pytest.raises(ValueError, match="at least one table"):
         Tables(store, capacity=0)
 

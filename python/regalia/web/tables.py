@@ -70,6 +70,8 @@ class Live:
     lock: threading.Lock = field(default_factory=threading.Lock)
     payloads: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     used: float = field(default_factory=time.monotonic)
+    #: Kept in memory for good: a table the database cannot give back (``Tables.adopt``).
+    pinned: bool = False
 
 
 def _game(name: str, options: dict[str, Any], secret: bool = False) -> Any:
@@ -205,9 +207,9 @@ class Tables:
     def adopt(self, table: Table, seats: list[int | None]) -> tuple[str, dict[int | None, str]]:
         """Keeps ``table`` (one made in Python, e.g. from a chosen position) as a new table
         with a link for each of ``seats``; its record is stored, but a table dealt from a
-        chosen start lives only in this process."""
+        chosen start lives only in this process, and stays in its memory."""
         table_id, links = self.store.create(table.record(), seats)
-        self._keep(Live(table_id, table, 0))
+        self._keep(Live(table_id, table, 0, pinned=True))
         return table_id, links
 
     # --- reading -----------------------------------------------------------------------
@@ -250,23 +252,36 @@ class Tables:
         return len(self._live)
 
     def forget(self, table_id: str) -> None:
-        """Drops the table from memory (it is read back from the database when next asked for)."""
+        """Drops the table from memory (it is read back from the database when next asked
+        for), unless it is pinned (``adopt``)."""
         with self._guard:
-            self._live.pop(table_id, None)
+            live = self._live.get(table_id)
+            if live is not None and not live.pinned:
+                del self._live[table_id]
 
     def sweep(self) -> int:
         """Drops the tables nobody asked for in ``idle`` seconds; how many were dropped."""
         old = time.monotonic() - self.idle
         with self._guard:
-            stale = [t for t, live in self._live.items() if live.used < old]
+            stale = [t for t, live in self._live.items() if live.used < old and not live.pinned]
             for table_id in stale:
                 del self._live[table_id]
         return len(stale)
 
     def _trim(self) -> None:
-        """Drops the least recently used tables past ``capacity`` (under the guard)."""
-        while len(self._live) > self.capacity:
-            self._live.popitem(last=False)
+        """Drops the least recently used tables past ``capacity``, pinned ones aside (under
+        the guard)."""
+        excess = len(self._live) - self.capacity
+        if excess <= 0:
+            return
+        victims: list[str] = []
+        for table_id, live in self._live.items():
+            if len(victims) == excess:
+                break
+            if not live.pinned:
+                victims.append(table_id)
+        for table_id in victims:
+            del self._live[table_id]
 
     def known_version(self, table_id: str) -> int | None:
         """The version of the table in this process's memory (None when not loaded)."""
