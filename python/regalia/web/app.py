@@ -18,6 +18,7 @@ import json
 import logging
 import re
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from dataclasses import asdict
 from pathlib import Path
@@ -52,7 +53,7 @@ from regalia.web.bots import Bots
 from regalia.web.models import GameInfo, Payload, ReplayAnswer, Saved, TableRow, TableStarted, refusals
 from regalia.web.security import Limits, Shield, allowed_hosts, check_public_url, json_safe, link_base
 from regalia.web.store import SHARED, Link, Store
-from regalia.web.tables import NotFound, Tables, WebError
+from regalia.web.tables import CAPACITY, NotFound, Tables, WebError
 
 __all__ = ["MAX_BODY", "create_app"]
 
@@ -69,6 +70,9 @@ MAX_STREAM = 60.0
 #: How often the server looks for changes other server processes made to the tables a page
 #: waits on, in seconds.
 POLL = 1.0
+#: How long a process's claim on a table's bots lasts beyond a move's longest time, in
+#: seconds (renewed before every move; another process takes the bots over after it).
+CLAIM = 10.0
 #: The longest a live-updates stream stays silent (then it says it is still there).
 KEEP_ALIVE = 15.0
 #: A save's name: letters, digits, ``-``, ``_`` and ``.``, no path.
@@ -138,17 +142,23 @@ class SaveName(BaseModel):
 
 class Hub:
     """Wakes the pages waiting on a table (their live updates) and starts its bots, from
-    any thread, after every change."""
+    any thread, after every change; with other server processes on the database, looks for
+    their changes every ``POLL`` seconds and plays a table's bots only under this process's
+    claim on them (``Store.claim``)."""
 
     def __init__(self, tables: Tables, pace: float) -> None:
         self.tables = tables
         self.pace = pace
         self.bots = Bots(tables, pace)
+        #: This process, as its claims on tables' bots name it.
+        self.owner = secrets.token_urlsafe(9)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._events: dict[str, asyncio.Event] = {}
         self._bots: dict[str, asyncio.Task[None]] = {}
         self._watch: list[asyncio.Task[None]] = []
         self._waiting: dict[str, int] = {}
+        self._seen: dict[str, int] = {}
+        self._claims: dict[str, float] = {}
 
     def changed(self, table_id: str) -> None:
         """Called after a change, in any thread."""
@@ -166,6 +176,7 @@ class Hub:
         server process: ``watch`` looks every ``POLL`` seconds), or ``timeout`` seconds."""
         event = self._events.setdefault(table_id, asyncio.Event())
         self._waiting[table_id] = self._waiting.get(table_id, 0) + 1
+        self._seen[table_id] = seen
         try:
             if self.tables.known_version(table_id) in (None, seen):
                 with contextlib.suppress(asyncio.TimeoutError):
@@ -174,18 +185,29 @@ class Hub:
             self._waiting[table_id] -= 1
             if not self._waiting[table_id]:  # nobody waits on the table any more
                 del self._waiting[table_id]
+                self._seen.pop(table_id, None)
                 if self._events.get(table_id) is event:
                     del self._events[table_id]
 
     async def watch(self) -> None:
         """Every ``POLL`` seconds, one look at the database for the tables pages wait on:
-        those another process changed wake their pages and their bots here."""
+        those at another version than their pages saw (another process changed them) wake
+        their pages and their bots here. Tables unused for a while leave memory, and the
+        bots of a process that stopped are taken over once its claim has run out."""
+        orphans_seen = asyncio.get_running_loop().time()
         while True:
             await asyncio.sleep(POLL)
             waited = list(self._events)
             if waited:
-                for table_id in await anyio.to_thread.run_sync(self.tables.changed_elsewhere, waited):
-                    self._wake(table_id)
+                stored = await anyio.to_thread.run_sync(self.tables.store.versions, waited)
+                for table_id in waited:
+                    if table_id in stored and stored[table_id] != self._seen.get(table_id, stored[table_id]):
+                        self._wake(table_id)
+            await anyio.to_thread.run_sync(self.tables.sweep)
+            if asyncio.get_running_loop().time() - orphans_seen > CLAIM:
+                orphans_seen = asyncio.get_running_loop().time()
+                for table_id in await anyio.to_thread.run_sync(self.tables.store.orphans):
+                    self.kick(table_id)
 
     def kick(self, table_id: str) -> None:
         """Starts the table's bots unless they are already moving (on the event loop)."""
@@ -194,11 +216,40 @@ class Hub:
 
     async def _play_bots(self, table_id: str) -> None:
         """The bots move, one every ``pace`` seconds, while a bot is to move (thinking in
-        workers of their own, see ``regalia.web.bots``)."""
+        workers of their own, see ``regalia.web.bots``) and this process holds the claim.
+        Once it gives the claim up, it looks again: a move another process made meanwhile,
+        whose bots this process still held, is answered here."""
         try:
-            await self.bots.play(table_id)
+            while await anyio.to_thread.run_sync(self.tables.waiting_for_bot, table_id):
+                if not await anyio.to_thread.run_sync(self._claim, table_id):
+                    return  # another process plays them
+                idle = await self.bots.play(table_id, lambda: self._claim(table_id))
+                await anyio.to_thread.run_sync(self._release, table_id)
+                if not idle:
+                    return
+        except WebError as e:
+            if e.status != 404:
+                log.warning("table %s: %s", table_id, e)
         finally:
             self._bots.pop(table_id, None)
+
+    def _claim(self, table_id: str) -> bool:
+        """Whether this process plays the table's bots: its claim taken or renewed in the
+        database when less than half of it is left (in a thread)."""
+        seconds = CLAIM + self.pace + self.bots.limit
+        now = time.monotonic()
+        if self._claims.get(table_id, now) - now > seconds / 2:
+            return True
+        if not self.tables.store.claim(table_id, self.owner, seconds):
+            self._claims.pop(table_id, None)
+            return False
+        self._claims[table_id] = now + seconds
+        return True
+
+    def _release(self, table_id: str) -> None:
+        """Gives up this process's claim on the table's bots (in a thread)."""
+        self._claims.pop(table_id, None)
+        self.tables.store.release(table_id, self.owner)
 
     async def resume_all(self) -> None:
         """Starts the bots of every unfinished table (after a restart)."""
@@ -263,6 +314,7 @@ def create_app(
     hosts: tuple[str, ...] = (),
     limits: Limits | None = None,
     api_docs: bool = False,
+    capacity: int = CAPACITY,
 ) -> FastAPI:
     """The web application on the database at ``db``: bots move ``pace`` seconds apart; the
     lobby's key is ``key`` (by default one kept in the database, the same after a restart).
@@ -271,10 +323,11 @@ def create_app(
     request's header); the server answers to the loopback names, ``public_url``'s host and
     ``hosts`` (any other ``Host`` header is refused); ``limits`` bound what a client without
     the key may ask (by default ``Limits()``); ``api_docs`` serves the API's schema at
-    ``/openapi.json`` and a page on it at ``/docs`` (both off by default)."""
+    ``/openapi.json`` and a page on it at ``/docs`` (both off by default); at most ``capacity``
+    tables are held in memory (the others are read from the database when asked for)."""
     store = Store(db)
     server_key = key or store.setting("key", secrets.token_urlsafe(16))
-    tables = Tables(store)
+    tables = Tables(store, capacity=capacity)
     hub = Hub(tables, pace)
     tables.changed = hub.changed
     templates = Jinja2Templates(directory=HERE / "templates")
@@ -527,8 +580,8 @@ def create_app(
             last = since
             yield "retry: 500\n\n"
             while loop.time() < end and not await request.is_disconnected():
-                payload = await anyio.to_thread.run_sync(tables.payload, seat_link)
-                if payload["version"] != last:
+                payload = await anyio.to_thread.run_sync(tables.payload_since, seat_link, last)
+                if payload is not None and payload["version"] != last:
                     last = payload["version"]
                     text = await anyio.to_thread.run_sync(tables.as_json, seat_link, payload)
                     yield f"data: {text}\n\n"

@@ -15,6 +15,7 @@ import contextlib
 import logging
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -44,13 +45,16 @@ class Bots:
         self.limit = limit
         self.pool = ThreadPoolExecutor(max(2, workers or os.cpu_count() or 2), thread_name_prefix="regalia-bot")
 
-    async def play(self, table_id: str) -> None:
-        """The table's bots move while a bot is to move; a refusal or a failure is logged."""
+    async def play(self, table_id: str, claim: Callable[[], bool] = lambda: True) -> bool:
+        """The table's bots move while a bot is to move and ``claim()`` (asked in a thread
+        before each move: this process still plays the table) holds; whether they stopped
+        because no bot is to move (not for a lost claim, a refusal or a failure, which is
+        logged)."""
         try:
-            while True:
+            while await anyio.to_thread.run_sync(claim):
                 turn = await anyio.to_thread.run_sync(self.tables.bot_turn, table_id)
                 if turn is None:
-                    return
+                    return True
                 start = time.monotonic()
                 chosen, ran_out = await self.think(turn)
                 await asyncio.sleep(max(0.0, self.pace - (time.monotonic() - start)))
@@ -60,6 +64,7 @@ class Bots:
                 log.warning("table %s: %s", table_id, e)
         except RegaliaError as e:
             log.warning("table %s: a bot failed: %s", table_id, e)
+        return False
 
     async def think(self, turn: BotTurn) -> tuple[Any, float | None]:
         """The bot's choice, and None; or None and the seconds it was given, when it ran out."""

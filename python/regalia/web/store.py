@@ -48,6 +48,15 @@ CREATE TABLE IF NOT EXISTS notes (
     line TEXT NOT NULL,
     PRIMARY KEY (table_id, ply)
 );
+CREATE TABLE IF NOT EXISTS screens (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    seat INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS claims (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    owner TEXT NOT NULL,
+    until REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS settings (
     name TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -223,6 +232,46 @@ class Store:
         with self._connect() as db:
             rows = db.execute("SELECT ply, line FROM notes WHERE table_id = ?", (table_id,)).fetchall()
         return {int(ply): str(line) for ply, line in rows}
+
+    def hand_over(self, table_id: str, seat: int) -> None:
+        """Keeps that the screen the people of the table share was handed to ``seat``."""
+        with self._write() as db:
+            db.execute("INSERT OR REPLACE INTO screens (table_id, seat) VALUES (?, ?)", (table_id, seat))
+
+    def screen(self, table_id: str) -> int | None:
+        """The seat the table's shared screen was last handed to (None: nobody yet)."""
+        with self._connect() as db:
+            row = db.execute("SELECT seat FROM screens WHERE table_id = ?", (table_id,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def claim(self, table_id: str, owner: str, seconds: float) -> bool:
+        """Whether ``owner`` (a server process) plays the table's bots for the next
+        ``seconds``: yes when nobody else holds the claim, or theirs has run out (one process
+        at a time plays a table's bots)."""
+        now = time.time()
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO claims (table_id, owner, until) VALUES (?, ?, ?) ON CONFLICT (table_id) DO UPDATE "
+                "SET owner = excluded.owner, until = excluded.until WHERE owner = excluded.owner OR until < ?",
+                (table_id, owner, now + seconds, now),
+            )
+            row = db.execute("SELECT owner FROM claims WHERE table_id = ?", (table_id,)).fetchone()
+        return row is not None and row[0] == owner
+
+    def release(self, table_id: str, owner: str) -> None:
+        """Gives up ``owner``'s claim on the table's bots (if it holds it)."""
+        with self._write() as db:
+            db.execute("DELETE FROM claims WHERE table_id = ? AND owner = ?", (table_id, owner))
+
+    def orphans(self) -> list[str]:
+        """The unfinished tables whose bots' claim has run out (its process stopped)."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT claims.table_id FROM claims JOIN tables ON tables.id = claims.table_id "
+                "WHERE claims.until < ? AND tables.over = 0",
+                (time.time(),),
+            ).fetchall()
+        return [str(row[0]) for row in rows]
 
     def link(self, token: str) -> Link | None:
         """What the private link ``token`` opens (None for a token that is no link)."""

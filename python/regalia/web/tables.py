@@ -5,12 +5,20 @@ Every change checks the version the request saw and the version in the database 
 server process may have moved since): a stale request is refused and the table read again.
 What a link is sent (``payload``) is made once per version, when first asked, under the
 table's lock.
+
+Memory is bounded: at most ``capacity`` tables are held, the least recently used dropped
+first; a table unused for ``idle`` seconds is dropped by ``sweep``, and a finished one once
+every link of it has been sent its last payload. A dropped table is read back from the
+database on its next request, replayed with what was said of its moves and whose the
+shared screen is, so every link sees what it saw before.
 """
 
 from __future__ import annotations
 
 import secrets
 import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -63,6 +71,9 @@ class Live:
     payloads: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     #: Those payloads as JSON text, made when first sent.
     texts: dict[int | None, str] = field(default_factory=dict)
+    used: float = field(default_factory=time.monotonic)
+    #: Kept in memory for good: a table the database cannot give back (``Tables.adopt``).
+    pinned: bool = False
 
 
 def _game(name: str, options: dict[str, Any], secret: bool = False) -> Any:
@@ -103,14 +114,32 @@ def _limit_bots(table: Table) -> None:
         limit_time(bot)
 
 
+#: How many tables a server holds in memory at most, by default (about 20 KiB each).
+CAPACITY = 2000
+#: How long a table nobody asks for stays in memory, by default, in seconds.
+IDLE = 600.0
+
+
 class Tables:
     """The tables of ``store``; ``changed(table_id)`` is called after every change (the
-    server wakes the pages and the bots with it)."""
+    server wakes the pages and the bots with it). At most ``capacity`` tables are held in
+    memory, and ``sweep`` drops those unused for ``idle`` seconds."""
 
-    def __init__(self, store: Store, changed: Callable[[str], None] = lambda table_id: None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        changed: Callable[[str], None] = lambda table_id: None,
+        *,
+        capacity: int = CAPACITY,
+        idle: float = IDLE,
+    ) -> None:
+        if capacity < 1 or not idle > 0:
+            raise ValueError("a server holds at least one table, for a positive idle time")
         self.store = store
         self.changed = changed
-        self._live: dict[str, Live] = {}
+        self.capacity = capacity
+        self.idle = idle
+        self._live: OrderedDict[str, Live] = OrderedDict()
         self._guard = threading.Lock()
 
     # --- starting a table --------------------------------------------------------------
@@ -163,9 +192,9 @@ class Tables:
     def adopt(self, table: Table, seats: list[int | None]) -> tuple[str, dict[int | None, str]]:
         """Keeps ``table`` (one made in Python, e.g. from a chosen position) as a new table
         with a link for each of ``seats``; its record is stored, but a table dealt from a
-        chosen start lives only in this process."""
+        chosen start lives only in this process, and stays in its memory."""
         table_id, links = self.store.create(table.record(), seats)
-        self._keep(Live(table_id, table, 0))
+        self._keep(Live(table_id, table, 0, pinned=True))
         return table_id, links
 
     # --- reading -----------------------------------------------------------------------
@@ -181,6 +210,9 @@ class Tables:
         """The table as it stands in the database, read again when another process changed it."""
         with self._guard:
             live = self._live.get(table_id)
+            if live is not None:
+                self._live.move_to_end(table_id)
+                live.used = time.monotonic()
         version = self.store.version(table_id)
         if version is None:
             raise NotFound("no such table")
@@ -196,28 +228,69 @@ class Tables:
         fresh = Live(table_id, self._resume(row.record, table_id), row.version)
         with self._guard:
             live = self._live.setdefault(table_id, fresh)
-        if live is fresh:
-            with live.lock:
-                self._refresh(live)
+            self._trim()
         return live
+
+    @property
+    def held(self) -> int:
+        """How many tables are in memory now."""
+        return len(self._live)
+
+    def forget(self, table_id: str) -> None:
+        """Drops the table from memory (it is read back from the database when next asked
+        for), unless it is pinned (``adopt``)."""
+        with self._guard:
+            live = self._live.get(table_id)
+            if live is not None and not live.pinned:
+                del self._live[table_id]
+
+    def sweep(self) -> int:
+        """Drops the tables nobody asked for in ``idle`` seconds; how many were dropped."""
+        old = time.monotonic() - self.idle
+        with self._guard:
+            stale = [t for t, live in self._live.items() if live.used < old and not live.pinned]
+            for table_id in stale:
+                del self._live[table_id]
+        return len(stale)
+
+    def _trim(self) -> None:
+        """Drops the least recently used tables past ``capacity``, pinned ones aside (under
+        the guard)."""
+        excess = len(self._live) - self.capacity
+        if excess <= 0:
+            return
+        victims: list[str] = []
+        for table_id, live in self._live.items():
+            if len(victims) == excess:
+                break
+            if not live.pinned:
+                victims.append(table_id)
+        for table_id in victims:
+            del self._live[table_id]
 
     def known_version(self, table_id: str) -> int | None:
         """The version of the table in this process's memory (None when not loaded)."""
         live = self._live.get(table_id)
         return None if live is None else live.version
 
-    def changed_elsewhere(self, table_ids: list[str]) -> list[str]:
-        """Those of ``table_ids`` in memory whose version in the database is another (another
-        process changed them)."""
-        stored = self.store.versions(table_ids)
-        return [t for t in table_ids if t in stored and self.known_version(t) not in (None, stored[t])]
-
     def payload(self, link: Link) -> dict[str, Any]:
         """What the link's page is sent now: the seat's view (or a watcher's, of bots alone,
         or the people's shared screen)."""
         live = self.live(link.table_id)
         with live.lock:
-            return self._payload(live, link)
+            payload = self._payload(live, link)
+            done = live.table.is_over and _all_served(live)
+        if done:
+            self.forget(live.id)
+        return payload
+
+    def payload_since(self, link: Link, seen: int) -> dict[str, Any] | None:
+        """The link's payload, or None when the table is still at version ``seen`` (asked of
+        the database alone: a table out of memory stays out)."""
+        version = self.store.version(link.table_id)
+        if version is None:
+            raise NotFound("no such table")
+        return None if version == seen else self.payload(link)
 
     def as_json(self, link: Link, payload: dict[str, Any]) -> str:
         """``payload``, one made for ``link``, as JSON text: made once per version and link
@@ -260,6 +333,7 @@ class Tables:
             if waiting.kind != "person" or waiting.seat != seat:
                 raise Stale(f"seat {seat} is not the person to move")
             live.table.handed_over(seat)
+            self.store.hand_over(live.id, seat)
             live.payloads.pop(SHARED, None)
             live.texts.pop(SHARED, None)
             return self._payload(live, link)
@@ -404,6 +478,9 @@ class Tables:
             for ply, line in self.store.notes(table_id).items():
                 if ply <= table.plies:
                     table.annotate(ply, line)
+            holder = self.store.screen(table_id)
+            if holder is not None:
+                table.handed_over(holder)
         return table
 
     def _keep(self, live: Live) -> None:
@@ -411,3 +488,11 @@ class Tables:
             self._refresh(live)
         with self._guard:
             self._live[live.id] = live
+            self._trim()
+
+
+def _all_served(live: Live) -> bool:
+    """Whether every kind of link the table has was sent its payload at this version (the
+    watcher's of bots alone, the shared screen, or every person's own)."""
+    sent = live.payloads.keys()
+    return None in sent or SHARED in sent or set(live.table.humans) <= sent

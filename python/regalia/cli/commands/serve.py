@@ -15,6 +15,7 @@ EXAMPLES = [
     "regalia serve --no-browser --port 8765",
     "regalia serve --host 0.0.0.0                    # people on your network join by private links",
     "regalia serve --db games.sqlite3 --pace 0.3",
+    "regalia serve --workers 2                       # two processes on one database: more tables at once",
     "regalia serve --host 0.0.0.0 --ssl-certfile cert.pem --ssl-keyfile key.pem --public-url https://games.example.org:8443",
     "regalia serve --port 8765 --public-url https://games.example.org --forwarded-allow-ips 127.0.0.1  # behind Caddy",
 ]
@@ -71,6 +72,20 @@ def serve(
     api_docs: Annotated[
         bool, typer.Option("--api-docs", help="serve the API's schema at /openapi.json and /docs")
     ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1, max=64, metavar="N", help="server processes sharing the port and the database (about one a core)"
+        ),
+    ] = 1,
+    cache_tables: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            metavar="N",
+            help="tables each process holds in memory at most (others are read back from the database)",
+        ),
+    ] = 2000,
 ) -> None:
     """Play in the browser: a lobby to start a table, each seat's view as pictures, moves by
     click or number, bots at a pace you can follow, private links for people at several
@@ -106,4 +121,6 @@ def serve(
         browser=not no_browser,
         say=lambda line: screen().say(line),
         hosting=hosting,
+        workers=workers,
+        capacity=cache_tables,
     )
