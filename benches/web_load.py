@@ -28,7 +28,7 @@ read once), the server's resident set taken every tenth of the way; a server hol
 ``--capacity`` tables, so it must stay flat once that many are open.
 
 ``--write [DIR]`` also writes the result as a data file (``web-load-T-tables-W-workers`` or
-``web-memory``, see ``benches/results_data.py``) for the table in ``docs/web.md``.
+``web-memory``, see ``benches/results_data.py``) for the table in ``docs/results/web-server.md``.
 """
 
 from __future__ import annotations
@@ -430,7 +430,7 @@ def measure_memory(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def write(args: argparse.Namespace, figures: dict[str, Any], provenance: results_data.Provenance) -> None:
-    """The data file of the run, for the table in ``docs/web.md``."""
+    """The data file of the run, for the table in ``docs/results/web-server.md``."""
     if args.open:
         rows = [[n, mib] for n, mib in figures["rss_mib_by_tables_opened"]]
         columns = ["tables opened", "server resident set (MiB)"]
