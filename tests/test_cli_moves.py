@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import regalia
-from regalia.table.menu import menu
+from regalia.table.menu import move_menu
 from regalia.table.moves import MoveList, MoveRefused, card_initials, has_numeric_names, normalize
 
 
@@ -129,7 +129,7 @@ def duell_view(seed: int = 3, moves: int = 4) -> Any:
 def test_duell_is_listed_by_card_and_every_move_is_reached_exactly_once() -> None:
     for seed in range(4):
         view = duell_view(seed, moves=2 * seed)
-        listed = menu(view, letters=False)
+        listed = move_menu(view, letters=False)
         assert [e.title for e in listed.entries] == view.observation["hand"]
         reached = []
         for label, entry in zip(listed.labels, listed.entries):
@@ -144,7 +144,7 @@ def test_duell_is_listed_by_card_and_every_move_is_reached_exactly_once() -> Non
 
 def test_duell_reads_the_card_then_up_or_down_in_every_spelling() -> None:
     view = duell_view()
-    listed = menu(view, letters=False)
+    listed = move_menu(view, letters=False)
     card = listed.entries[1].title
     colour, value = card.split()
     up = view.legal_actions[view.action_names.index(f"{card} face up")]
@@ -172,7 +172,7 @@ def test_other_games_are_listed_move_by_move() -> None:
     from regalia.agents import view_of
 
     view = view_of(state, state.current_player, "duo", {})
-    listed = menu(view, letters=False)
+    listed = move_menu(view, letters=False)
     assert [e.title for e in listed.entries] == view.action_names
     assert [listed.read(label) for label in listed.labels] == view.legal_actions
 
@@ -181,7 +181,7 @@ def test_any_text_in_duell_is_a_legal_move_or_refused() -> None:
     import random
 
     view = duell_view()
-    listed = menu(view, letters=False)
+    listed = move_menu(view, letters=False)
     words = ["1", "2", "9", "up", "down", "d", "u", "red", "blue", "b", "face", "on", "quit", "", "7", "x", "?"]
     pick = random.Random(0)
     for _ in range(2000):
@@ -205,7 +205,7 @@ def test_duell_without_face_down_plays_left_lists_face_up_cards_only() -> None:
     view = duell_view()
     up_only = [a for a in view.legal_actions if view.action_info(a)["face_up"]]
     names = [view.action_name(a) for a in up_only]
-    listed = menu(replace(view, legal_actions=up_only, action_names=names), letters=False)
+    listed = move_menu(replace(view, legal_actions=up_only, action_names=names), letters=False)
     assert all(e.note == "up" and len(e.choices) == 1 for e in listed.entries)
     assert [listed.read(label) for label in listed.labels] == up_only
     assert not any("down" in line for line in listed.footer)

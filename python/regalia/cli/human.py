@@ -19,7 +19,7 @@ from rich.text import Text
 
 from regalia.agents import View
 from regalia.cli.console import Screen
-from regalia.table.menu import menu
+from regalia.table.menu import move_menu
 from regalia.table.moves import MoveRefused
 
 #: What the person may type: ``(command, what it does)``; the first has no command.
@@ -110,7 +110,7 @@ class HumanPrompt:
 
     def show_moves(self, view: View) -> None:
         """The legal moves with their labels, in columns that fit the screen."""
-        listed = menu(view, self.letters)
+        listed = move_menu(view, self.letters)
         cells = listed.cells()
         width = max(len(c) for c in cells) + 2
         per_row = max(1, (self.screen.out.width - 2) // width)
@@ -125,7 +125,7 @@ class HumanPrompt:
         asks for something valid. ``EOFError`` and ``KeyboardInterrupt`` pass through."""
         if show:
             self.show(view, news)
-        moves = menu(view, self.letters)
+        moves = move_menu(view, self.letters)
         self.completions = sorted({*COMMANDS, *(n.lower() for n in view.action_names)})
         while True:
             text = self.read(f"seat {view.seat}> ")

@@ -175,6 +175,6 @@ def one_by_one(view: View, letters: bool) -> Menu:
 MENUS: dict[str, Callable[[View, bool], Menu]] = {"duell-der-drachen": duell_der_drachen}
 
 
-def menu(view: View, letters: bool) -> Menu:
+def move_menu(view: View, letters: bool) -> Menu:
     """The list of moves of ``view``'s decision (see ``MENUS``)."""
     return MENUS.get(view.game, one_by_one)(view, letters)
