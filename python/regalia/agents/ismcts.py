@@ -6,8 +6,8 @@ import math
 import random
 from typing import TYPE_CHECKING, Any
 
-from regalia import _core
 from regalia.agents.measure import SAMPLES, choice_distribution, point_mass
+from regalia.core import engine
 from regalia.core.errors import InvalidArgumentError, InvalidOptionError
 from regalia.core.view import View
 from regalia.registry.catalog import load_state
@@ -78,19 +78,19 @@ class IsmctsAgent:
         self.exploration = float(exploration)
         self.time_limit = time_limit
         self.threads = threads
-        if rollout not in _core.ROLLOUTS:
-            kinds = " or ".join(repr(r) for r in _core.ROLLOUTS)
+        if rollout not in engine.ROLLOUTS:
+            kinds = " or ".join(repr(r) for r in engine.ROLLOUTS)
             raise InvalidArgumentError(f"rollout must be {kinds}, got {rollout!r}")
         self.rollout: Rollout = rollout
-        if belief not in _core.BELIEFS:
-            models = ", ".join(repr(m) for m in _core.BELIEFS)
+        if belief not in engine.BELIEFS:
+            models = ", ".join(repr(m) for m in engine.BELIEFS)
             raise InvalidOptionError(f"belief must be one of {models}, got {belief!r}")
         if isinstance(particles, bool) or not isinstance(particles, int) or not 1 <= particles <= MAX_PARTICLES:
             raise InvalidOptionError(f"particles must be an int from 1 to {MAX_PARTICLES}, got {particles!r}")
         self.belief: BeliefModel = belief
         self.particles = particles
-        if opponents not in _core.OPPONENTS:
-            kinds = ", ".join(repr(o) for o in _core.OPPONENTS)
+        if opponents not in engine.OPPONENTS:
+            kinds = ", ".join(repr(o) for o in engine.OPPONENTS)
             raise InvalidOptionError(f"opponents must be one of {kinds}, got {opponents!r}")
         self.opponents: OpponentModel = opponents
         self.seed = seed

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from regalia._core import Opponent, Policy
 from regalia.agents import make_agent
 from regalia.agents.base import Agent
 from regalia.agents.fixed import FirstLegal, FixedOrder, LastLegal
 from regalia.agents.ismcts import IsmctsAgent
 from regalia.agents.policy import PolicyAgent
+from regalia.core.engine import Opponent, Policy
 from regalia.core.errors import InvalidOptionError
 
 __all__ = ["native_opponent"]

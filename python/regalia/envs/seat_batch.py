@@ -26,11 +26,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from regalia._core import Opponent, VectorEnv
 from regalia.agents import Agent, BatchAgent, make_agent, view_of
 from regalia.agents.base import agent_name, call_hook
 from regalia.agents.native import native_opponent
 from regalia.agents.opponents import Opponents, OpponentSpec, checked_action
+from regalia.core.engine import Opponent, VectorEnv
 from regalia.core.errors import AgentError, InvalidArgumentError, InvalidOptionError
 from regalia.core.seeds import derive_seed
 from regalia.core.view import world_seed

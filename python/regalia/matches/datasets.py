@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from regalia._core import VectorEnv
+from regalia.core.engine import VectorEnv
 from regalia.core.errors import InvalidArgumentError
 from regalia.core.seeds import derive_seed
 from regalia.registry.records import MatchRecord

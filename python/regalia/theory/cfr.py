@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from regalia import _core
+from regalia.core import engine
 from regalia.core.errors import InvalidArgumentError, InvalidStateError
 from regalia.core.view import View
 from regalia.registry.catalog import make
@@ -68,8 +68,8 @@ def information_state_key(state: Any, seat: int) -> int:
     integer: a hash of everything the seat saw (its observation tensors) and did (its actions),
     the record ``information_state_string`` writes out, equal for every state the seat cannot
     tell apart."""
-    if isinstance(state, _core.State):
-        return int(_core.information_state_key(state, seat))
+    if isinstance(state, engine.State):
+        return int(engine.information_state_key(state, seat))
     method = getattr(state, "information_state_key", None)
     if method is None:
         raise InvalidArgumentError(f"information_state_key needs a regalia State, not {type(state).__name__}")
@@ -288,17 +288,17 @@ def solve(
         game = make(game)
     elif not hasattr(game, "options"):
         raise InvalidArgumentError(f"solve needs a game (or a game's name), not {type(game).__name__}")
-    core_game = _core.make(game.name, dict(game.options))
+    core_game = engine.make(game.name, dict(game.options))
     show = sys.stderr.isatty() if progress is None else progress
     if method == "cfr+":
         tree = game_tree(core_game, DEFAULT_MAX_HISTORIES if max_histories is None else max_histories)
-        plus = _core.CfrPlus(tree)
+        plus = engine.CfrPlus(tree)
         started = time.monotonic()
         interrupted = _run(plus, iterations, seconds, show, "CFR+")
         keys, counts, actions, probs = table_of(tree, plus.average())
-        run: _core.Mccfr | _core.CfrPlus = plus
+        run: engine.Mccfr | engine.CfrPlus = plus
     else:
-        mccfr = _core.Mccfr(core_game, method, seed)
+        mccfr = engine.Mccfr(core_game, method, seed)
         started = time.monotonic()
         interrupted = _run(mccfr, iterations, seconds, show, "MCCFR")
         keys, counts, actions, probs = mccfr.averages()
@@ -317,7 +317,7 @@ def solve(
 
 
 def _run(
-    run: _core.Mccfr | _core.CfrPlus, iterations: int | None, seconds: float | None, show: bool, label: str
+    run: engine.Mccfr | engine.CfrPlus, iterations: int | None, seconds: float | None, show: bool, label: str
 ) -> bool:
     """Runs in slices of about a quarter of a second (a bar's update each); True if
     Ctrl-C stopped it."""

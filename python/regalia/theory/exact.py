@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from regalia import _core
+from regalia.core import engine
 from regalia.core.errors import InvalidArgumentError
 from regalia.registry.catalog import make
 from regalia.theory.benchmarks import BENCHMARKS, Benchmark, Measured, benchmark, benchmarks
@@ -151,7 +151,7 @@ def best_response(
     seat = int(seat)
     tree = game_tree(game, max_histories)
     aligned = tree_policy(game, policy, max_histories)
-    value, choices = _core.tree_best_response(tree, aligned, seat)
+    value, choices = engine.tree_best_response(tree, aligned, seat)
     keys, seats, counts, actions = tree.information_sets()
     starts = np.concatenate([[0], np.cumsum(counts, dtype=np.int64)])
     profile = aligned.copy()
@@ -159,7 +159,7 @@ def best_response(
         profile[starts[i] : starts[i + 1]] = 0.0
         profile[starts[i] + int(choices[i])] = 1.0
     policy_value = float(tree.exploitability(aligned)["policy_values"][seat])
-    found = _core.tree_principal_line(tree, profile, seat)
+    found = engine.tree_principal_line(tree, profile, seat)
     history, probability, returns = found if found is not None else ([], 0.0, [])
     moves = _move_names(game, history)
     own = seats == seat
@@ -167,7 +167,7 @@ def best_response(
     table_keys, table_counts, table_actions, table_probs = table_of(tree, answer)
     keep = np.isin(table_keys, keys[own])
     action_keep = np.repeat(keep, table_counts.astype(np.int64))
-    core = _core.make(game.name, dict(game.options))
+    core = engine.make(game.name, dict(game.options))
     info = {
         "game": core.name,
         "options": dict(core.options),

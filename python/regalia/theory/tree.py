@@ -38,7 +38,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from regalia import _core
+from regalia.core import engine
 from regalia.core.errors import InvalidArgumentError
 from regalia.core.seeds import derive_seed
 from regalia.core.view import View, view_of
@@ -63,7 +63,7 @@ __all__ = [
 #: The most histories an exact method enumerates unless told otherwise.
 DEFAULT_MAX_HISTORIES = 5_000_000
 
-_TREES: dict[tuple[str, str, int], _core.GameTree] = {}
+_TREES: dict[tuple[str, str, int], engine.GameTree] = {}
 _LOCK = threading.Lock()
 
 
@@ -118,10 +118,10 @@ def game_of(game: Any) -> Any:
 
 def _core_game(game: Any) -> Any:
     """The extension's game for ``game`` (either backend)."""
-    return _core.make(game.name, dict(game.options))
+    return engine.make(game.name, dict(game.options))
 
 
-def game_tree(game: Any, max_histories: int = DEFAULT_MAX_HISTORIES) -> _core.GameTree:
+def game_tree(game: Any, max_histories: int = DEFAULT_MAX_HISTORIES) -> engine.GameTree:
     """The whole tree of ``game`` (either backend, made with ``chance="explicit"``, or a
     benchmark's name: ``regalia.theory.benchmarks``), kept for
     later calls with the same game. ``GameTooLargeError`` (a ``ValueError``) naming the
@@ -134,7 +134,7 @@ def game_tree(game: Any, max_histories: int = DEFAULT_MAX_HISTORIES) -> _core.Ga
     with _LOCK:
         tree = _TREES.get(key)
         if tree is None:
-            tree = _core.GameTree(core, max_histories)
+            tree = engine.GameTree(core, max_histories)
             _TREES.clear()  # one tree at a time: they can be large
             _TREES[key] = tree
         return tree
@@ -197,7 +197,7 @@ def tree_policy(
                 "measured as uniform play; to measure uniform play, pass regalia.exact.uniform"
             )
         if _seeded_for(policy, game):
-            return _core.tree_seeded_table_policy(
+            return engine.tree_seeded_table_policy(
                 tree, policy.keys, policy.counts, policy.actions, policy.probabilities
             )
         policy.check_game(game.name, dict(game.options))
@@ -241,7 +241,7 @@ def tree_policy(
 
 
 def _asked_lazily(
-    tree: _core.GameTree, core: Any, ask: Callable[[View], Any], progress: Progress | None
+    tree: engine.GameTree, core: Any, ask: Callable[[View], Any], progress: Progress | None
 ) -> npt.NDArray[np.float64]:
     """A non-adaptive policy ``ask`` asked at each information set of ``tree`` in order, with a
     ``TreeView`` (no replay unless it reads what needs a state). Exactly ``_normalised``'s
@@ -335,7 +335,7 @@ class _Minds:
         self.by_seat: dict[int, tuple[list[int], list[Any]]] = {}
 
     def _view(self, state: Any, seat: int, ply: int) -> View:
-        seed = derive_seed(int(_core.information_state_key(state, seat)), ply)
+        seed = derive_seed(int(engine.information_state_key(state, seat)), ply)
         return view_of(state, seat, self.name, self.options, world_seed=seed)
 
     def at(self, walk: _Walk, seat: int) -> Any:
@@ -409,7 +409,7 @@ def exploitability(
     )
 
 
-def table_of(tree: _core.GameTree, aligned: npt.NDArray[np.float64]) -> tuple[Any, Any, Any, Any]:
+def table_of(tree: engine.GameTree, aligned: npt.NDArray[np.float64]) -> tuple[Any, Any, Any, Any]:
     """A tree-aligned policy as a table, keys ascending: ``(keys, counts, actions,
     probabilities)`` as uint64, uint16, uint16 and float32 arrays (``Policy``'s)."""
     keys, _, counts, actions = tree.information_sets()
