@@ -22,7 +22,7 @@ from regalia.core.errors import (
     RegaliaError,
 )
 from regalia.core.outcome import Outcome
-from regalia.core.protocols import GameProtocol, StateProtocol
+from regalia.core.protocols import GameProtocol, StateProtocol, seat_to_act
 from regalia.reference.base import CHANCE_PLAYER
 from tests.conftest import assert_consistent, make_explicit, make_game, pick_step
 
@@ -133,6 +133,17 @@ def test_both_backends_offer_every_member_of_the_protocols(config: tuple[str, in
         assert missing == [], f"{backend} {type(thing).__name__} lacks {missing}"
         kinds = {m: callable(getattr(thing, m)) for m in members}
         assert kinds == members, f"{backend} {type(thing).__name__}: a method where a property is stated, or back"
+
+
+@pytest.mark.parametrize("backend", ["rust", "reference"])
+def test_seat_to_act_is_the_current_player_while_the_game_goes_on(backend: str) -> None:
+    state = regalia.make("duo", players=3, backend=backend).new_state(4)
+    rnd = random.Random(4)
+    while not state.is_terminal:
+        assert seat_to_act(state) == state.current_player
+        state.apply(rnd.choice(state.legal_actions()))
+    with pytest.raises(InvalidArgumentError, match="game is over"):
+        seat_to_act(state)
 
 
 def test_random_games_keep_the_contract(config: tuple[str, int], backend: str) -> None:

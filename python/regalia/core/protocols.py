@@ -15,9 +15,10 @@ from typing import Any, Literal, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from regalia.core.errors import InvalidArgumentError
 from regalia.core.outcome import Outcome
 
-__all__ = ["GameProtocol", "StateProtocol"]
+__all__ = ["GameProtocol", "StateProtocol", "seat_to_act"]
 
 
 class StateProtocol(Protocol):
@@ -184,3 +185,13 @@ class GameProtocol(Protocol):
     def random_playouts(self, games: int, seed: int | None = None, threads: int | None = None) -> dict[str, Any]:
         """Plays ``games`` uniformly random games and sums up how they ended."""
         ...
+
+
+def seat_to_act(state: StateProtocol) -> int:
+    """``state.current_player`` where the caller knows the game goes on (at a chance node,
+    ``CHANCE_PLAYER``); a game that is over raises ``InvalidArgumentError`` rather than hand
+    on ``None`` as a seat."""
+    seat = state.current_player
+    if seat is None:
+        raise InvalidArgumentError("no seat is to act: the game is over")
+    return seat

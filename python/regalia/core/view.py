@@ -10,6 +10,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+from regalia.core.protocols import StateProtocol
 from regalia.core.seeds import derive_seed
 
 __all__ = ["View", "action_id", "draw_outcome", "view_of", "world_seed"]
@@ -54,7 +55,9 @@ class View:
         return info
 
 
-def view_of(state: Any, seat: int, game_name: str, options: dict[str, Any], world_seed: int | None = None) -> View:
+def view_of(
+    state: StateProtocol, seat: int, game_name: str, options: dict[str, Any], world_seed: int | None = None
+) -> View:
     """The view of ``state`` for ``seat`` (legal actions only when it is that seat's turn).
 
     The view keeps ``state.determinize(seat, world_seed)``, never ``state`` itself;

@@ -32,6 +32,7 @@ import numpy.typing as npt
 
 from regalia.core import engine
 from regalia.core.errors import InvalidArgumentError, InvalidStateError
+from regalia.core.protocols import GameProtocol, StateProtocol
 from regalia.core.view import View
 from regalia.registry.catalog import make
 from regalia.theory.tree import DEFAULT_MAX_HISTORIES, game_tree, table_of
@@ -63,7 +64,7 @@ class PolicyFileError(InvalidStateError):
     another game or options than the one it is used with."""
 
 
-def information_state_key(state: Any, seat: int) -> int:
+def information_state_key(state: StateProtocol, seat: int) -> int:
     """``seat``'s perfect-recall information state in ``state`` (either backend) as a 64-bit
     integer: a hash of everything the seat saw (its observation tensors) and did (its actions),
     the record ``information_state_string`` writes out, equal for every state the seat cannot
@@ -188,7 +189,7 @@ class Policy:
         Path(path).write_bytes(self.to_bytes())
 
     @classmethod
-    def from_bytes(cls, data: bytes, game: Any = None) -> Policy:
+    def from_bytes(cls, data: bytes, game: GameProtocol | None = None) -> Policy:
         """The policy of ``to_bytes()``; ``PolicyFileError`` naming what is wrong for a
         damaged or foreign file, or (when ``game`` is given) one for another game or options."""
         if not data.startswith(MAGIC):
@@ -231,7 +232,7 @@ class Policy:
         return policy
 
     @classmethod
-    def load(cls, path: str | Path, game: Any = None) -> Policy:
+    def load(cls, path: str | Path, game: GameProtocol | None = None) -> Policy:
         """Reads a policy file written by ``save`` (see ``from_bytes``)."""
         try:
             data = Path(path).read_bytes()
@@ -259,7 +260,7 @@ def _position(state_or_view: Any) -> tuple[Any, int, list[int], str, dict[str, A
 
 
 def solve(
-    game: Any | str,
+    game: GameProtocol | str,
     method: str = "external",
     iterations: int | None = None,
     seconds: float | None = None,

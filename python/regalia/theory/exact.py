@@ -28,6 +28,7 @@ import numpy as np
 
 from regalia.core import engine
 from regalia.core.errors import InvalidArgumentError
+from regalia.core.protocols import GameProtocol
 from regalia.registry.catalog import make
 from regalia.theory.benchmarks import BENCHMARKS, Benchmark, Measured, benchmark, benchmarks
 from regalia.theory.cfr import Policy, PolicyPlayer
@@ -116,7 +117,7 @@ class BestResponse(PolicyPlayer):
         self.policy.save(path)
 
     @classmethod
-    def load(cls, path: str | Path, game: Any = None, seed: int | None = None) -> BestResponse:
+    def load(cls, path: str | Path, game: GameProtocol | None = None, seed: int | None = None) -> BestResponse:
         """A best response saved by ``save`` (``PolicyFileError`` for a damaged file or, with
         ``game``, one for another game or options; ``InvalidArgumentError`` for a policy file
         that holds no best response)."""
@@ -139,7 +140,11 @@ class BestResponse(PolicyPlayer):
 
 
 def best_response(
-    game: Any, policy: PolicyLike, seat: int, max_histories: int = DEFAULT_MAX_HISTORIES, seed: int | None = None
+    game: GameProtocol | str,
+    policy: PolicyLike,
+    seat: int,
+    max_histories: int = DEFAULT_MAX_HISTORIES,
+    seed: int | None = None,
 ) -> BestResponse:
     """Seat ``seat``'s exact best response to ``policy`` (anything ``exploitability``
     measures) in ``game`` (made with ``chance="explicit"``, its tree at most
@@ -201,7 +206,7 @@ def _action_mask(counts: Any, sets: Any) -> Any:
     return np.repeat(sets, counts.astype(np.int64))
 
 
-def _move_names(game: Any, history: list[int]) -> list[str]:
+def _move_names(game: GameProtocol, history: list[int]) -> list[str]:
     """``history`` from the start of ``game``, each move in the game's own words."""
     state = make(game.name, **dict(game.options)).new_state(0)
     names = []

@@ -26,6 +26,7 @@ from typing import Any
 
 from regalia.core import engine
 from regalia.core.errors import InvalidArgumentError, InvalidOptionError, InvalidStateError
+from regalia.core.protocols import StateProtocol
 from regalia.registry.catalog import make
 
 __all__ = ["SUPPORTED_GAMES", "MatrixGame", "against_uniform", "cache_dir", "matrix_game", "policy", "table"]
@@ -130,7 +131,7 @@ def _write(path: Path, solved: engine.DuoRegnaSolver) -> None:
         warnings.warn(f"could not keep the solved Duo Regna table in {path}: {e}", stacklevel=3)
 
 
-def policy(state: Any) -> tuple[dict[int, float], float]:
+def policy(state: StateProtocol) -> tuple[dict[int, float], float]:
     """The equilibrium strategy of the seat to move in ``state`` (a Duo Regna state of
     either backend) as ``{action: probability}`` over its legal actions, and its expected
     return (+1 win, -1 loss) if both seats play the equilibrium from here. Only what both

@@ -40,6 +40,7 @@ import numpy.typing as npt
 
 from regalia.core import engine
 from regalia.core.errors import InvalidArgumentError
+from regalia.core.protocols import GameProtocol, StateProtocol
 from regalia.core.seeds import derive_seed
 from regalia.core.view import View, view_of
 from regalia.theory.benchmarks import benchmark
@@ -110,18 +111,18 @@ class Exploitability:
     policy_values: list[float]
 
 
-def game_of(game: Any) -> Any:
+def game_of(game: GameProtocol | str) -> GameProtocol:
     """``game`` itself, or when it is a str the benchmark variant of that name
     (``regalia.theory.benchmarks``; ``InvalidArgumentError`` listing them for another name)."""
     return benchmark(game).make() if isinstance(game, str) else game
 
 
-def _core_game(game: Any) -> Any:
+def _core_game(game: GameProtocol) -> engine.Game:
     """The extension's game for ``game`` (either backend)."""
     return engine.make(game.name, dict(game.options))
 
 
-def game_tree(game: Any, max_histories: int = DEFAULT_MAX_HISTORIES) -> engine.GameTree:
+def game_tree(game: GameProtocol | str, max_histories: int = DEFAULT_MAX_HISTORIES) -> engine.GameTree:
     """The whole tree of ``game`` (either backend, made with ``chance="explicit"``, or a
     benchmark's name: ``regalia.theory.benchmarks``), kept for
     later calls with the same game. ``GameTooLargeError`` (a ``ValueError``) naming the
@@ -171,7 +172,10 @@ Progress = Callable[[int, int], None]
 
 
 def tree_policy(
-    game: Any, policy: PolicyLike, max_histories: int = DEFAULT_MAX_HISTORIES, progress: Progress | None = None
+    game: GameProtocol | str,
+    policy: PolicyLike,
+    max_histories: int = DEFAULT_MAX_HISTORIES,
+    progress: Progress | None = None,
 ) -> npt.NDArray[np.float64]:
     """``policy`` (see ``exploitability``) as one probability per information set and legal
     action of ``game``'s tree, in the tree's order. An agent or function is asked once per
@@ -334,7 +338,7 @@ class _Minds:
         self.name, self.options = name, options
         self.by_seat: dict[int, tuple[list[int], list[Any]]] = {}
 
-    def _view(self, state: Any, seat: int, ply: int) -> View:
+    def _view(self, state: StateProtocol, seat: int, ply: int) -> View:
         seed = derive_seed(int(engine.information_state_key(state, seat)), ply)
         return view_of(state, seat, self.name, self.options, world_seed=seed)
 
@@ -370,7 +374,7 @@ def _shared(a: list[int], b: list[int]) -> int:
     return n
 
 
-def _seeded_for(policy: Any, game: Any) -> bool:
+def _seeded_for(policy: Any, game: GameProtocol) -> bool:
     """Whether ``policy`` was computed on the seeded mode of ``game`` (made with explicit
     chance, its options otherwise the same): then it is looked up by the keys the seeded game
     gives each information set (``regalia._core.tree_seeded_keys``)."""
@@ -385,7 +389,10 @@ def _seeded_for(policy: Any, game: Any) -> bool:
 
 
 def exploitability(
-    game: Any, policy: PolicyLike, max_histories: int = DEFAULT_MAX_HISTORIES, progress: Progress | None = None
+    game: GameProtocol | str,
+    policy: PolicyLike,
+    max_histories: int = DEFAULT_MAX_HISTORIES,
+    progress: Progress | None = None,
 ) -> Exploitability:
     """The exact exploitability of ``policy`` in ``game`` (either backend, made with
     ``chance="explicit"``, whose tree has at most ``max_histories`` histories, or a benchmark's
