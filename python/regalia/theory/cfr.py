@@ -120,7 +120,7 @@ class Policy:
             for a, p in zip(self.actions[start : start + n], self.probabilities[start : start + n], strict=True)
         }
 
-    def action_probabilities(self, state_or_view: Any) -> dict[int, float]:
+    def action_probabilities(self, state_or_view: StateProtocol | View) -> dict[int, float]:
         """The strategy of the seat to move as ``{action: probability}`` over its legal
         actions: from a state of either backend, or from an agent's ``View``. Uniform at an
         information set the run never met (or where no stored action is legal)."""
@@ -241,7 +241,7 @@ class Policy:
         return cls.from_bytes(data, game)
 
 
-def _position(state_or_view: Any) -> tuple[Any, int, list[int], str, dict[str, Any]]:
+def _position(state_or_view: StateProtocol | View) -> tuple[StateProtocol, int, list[int], str, dict[str, Any]]:
     """The state to key, the seat to move, its legal actions, the game's name and options."""
     if isinstance(state_or_view, View):
         view = state_or_view

@@ -22,7 +22,7 @@ def _jokers(infos: IdInfos, actions: list[int]) -> int:
     return sum(infos.known[a]["card"].endswith("joker") for a in actions)
 
 
-def _best_chain(world: Any, seat: int, infos: IdInfos) -> tuple[int, int, list[int]]:
+def _best_chain(world: StateProtocol, seat: int, infos: IdInfos) -> tuple[int, int, list[int]]:
     """The best sequence of plays open to ``seat`` from ``world``: (cards played, minus Jokers
     spent, the plays), trying at most ``BUDGET`` sequences."""
     budget = [BUDGET]
