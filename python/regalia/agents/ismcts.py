@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from regalia.agents.measure import SAMPLES, choice_distribution, point_mass
 from regalia.core import engine
 from regalia.core.errors import InvalidArgumentError, InvalidOptionError
 from regalia.core.view import View
-from regalia.registry.catalog import load_state
 
 if TYPE_CHECKING:
     from regalia.core.kinds import BeliefModel, OpponentModel, Rollout
@@ -132,10 +131,10 @@ class IsmctsAgent:
 
     def _search(self, view: View, rng: random.Random) -> int:
         """One search from a world sampled for this seat, its seeds drawn from ``rng``."""
-        world: Any = view.sample_world(rng.getrandbits(64))
-        if not hasattr(world, "ismcts"):
-            world = load_state(world.to_json())
-        action: int = world.ismcts(
+        sampled = view.sample_world(rng.getrandbits(64))
+        # The search runs in the engine: a reference world is carried over by its saved form.
+        world = sampled if isinstance(sampled, engine.State) else engine.load_state(sampled.to_json())
+        action = world.ismcts(
             iterations=self.iterations,
             exploration=self.exploration,
             seed=rng.getrandbits(64),
