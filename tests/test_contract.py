@@ -22,6 +22,7 @@ from regalia.core.errors import (
     RegaliaError,
 )
 from regalia.core.outcome import Outcome
+from regalia.core.protocols import GameProtocol, StateProtocol, seat_to_act
 from regalia.reference.base import CHANCE_PLAYER
 from tests.conftest import assert_consistent, make_explicit, make_game, pick_step
 
@@ -107,6 +108,42 @@ def check_outcome(state: Any) -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         outcome.reason = "changed"  # type: ignore[misc]
     assert state.outcome() == outcome
+
+
+def protocol_members(protocol: type) -> dict[str, bool]:
+    """Each public member ``protocol`` states, with whether it is a method (else a property)."""
+    return {name: callable(member) for name, member in vars(protocol).items() if not name.startswith("_")}
+
+
+def test_the_protocols_state_the_contract() -> None:
+    state = protocol_members(StateProtocol)
+    assert {"apply", "clone", "legal_actions", "determinize", "to_json"} <= {m for m, method in state.items() if method}
+    assert {"current_player", "is_terminal", "num_actions"} <= {m for m, method in state.items() if not method}
+    game = protocol_members(GameProtocol)
+    assert {"new_state", "state_from_json"} <= {m for m, method in game.items() if method}
+    assert {"name", "title", "options", "num_players", "num_actions"} <= {m for m, method in game.items() if not method}
+
+
+def test_both_backends_offer_every_member_of_the_protocols(config: tuple[str, int], backend: str) -> None:
+    game = make(config, backend)
+    state = game.new_state(0)
+    for protocol, thing in ((GameProtocol, game), (StateProtocol, state)):
+        members = protocol_members(protocol)
+        missing = [m for m in members if not hasattr(thing, m)]
+        assert missing == [], f"{backend} {type(thing).__name__} lacks {missing}"
+        kinds = {m: callable(getattr(thing, m)) for m in members}
+        assert kinds == members, f"{backend} {type(thing).__name__}: a method where a property is stated, or back"
+
+
+@pytest.mark.parametrize("backend", ["rust", "reference"])
+def test_seat_to_act_is_the_current_player_while_the_game_goes_on(backend: str) -> None:
+    state = regalia.make("duo", players=3, backend=backend).new_state(4)
+    rnd = random.Random(4)
+    while not state.is_terminal:
+        assert seat_to_act(state) == state.current_player
+        state.apply(rnd.choice(state.legal_actions()))
+    with pytest.raises(InvalidArgumentError, match="game is over"):
+        seat_to_act(state)
 
 
 def test_random_games_keep_the_contract(config: tuple[str, int], backend: str) -> None:

@@ -83,6 +83,12 @@ def test_random_games_are_played_natively_and_every_row_replays(name: str, tmp_p
     check_rows_replay(game, table)
 
 
+def test_native_random_games_of_a_reference_game_are_refused_clearly() -> None:
+    game = regalia.make("duo-regna", backend="reference")
+    with pytest.raises(InvalidArgumentError, match="rust backend"):
+        next(datasets.random_games(game, 5, 0, 2))
+
+
 def test_a_block_of_random_games_comes_in_chunks_of_bounded_rows_with_the_same_content() -> None:
     # Long games (Duo's whole games run to thousands of steps) must not all be held at once:
     # a block comes as chunks of whole games in order, each within the row bound unless one

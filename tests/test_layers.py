@@ -1,7 +1,8 @@
 """The package's import graph, read from its source: no circle, no module below the front-ends
 that reaches up through the front door, and no import hidden inside a function to dodge an
-order (only a module whose optional library may be missing is imported there). The layer
-order itself is the import-linter contract in pyproject.toml, checked by ``lint-imports``."""
+order (only a module whose optional library may be missing is imported there), and one
+module alone that imports the Rust extension. The layer order itself is the import-linter
+contract in pyproject.toml, checked by ``lint-imports``."""
 
 from __future__ import annotations
 
@@ -51,11 +52,44 @@ def imports(path: Path) -> list[tuple[str, bool]]:
 
 
 GRAPH = {name: imports(path) for name, path in MODULES.items()}
+#: The one module that imports the extension ``regalia._core``; the rest get it from there.
+ENGINE_DOOR = "regalia.core.engine"
+
+
+def imports_the_extension(path: Path) -> bool:
+    """Whether ``path`` imports ``regalia._core`` in any spelling (``import regalia._core``,
+    ``from regalia._core import x``, ``from regalia import _core``), anywhere in it."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import) and any(a.name.startswith("regalia._core") for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module.startswith("regalia._core"):
+                return True
+            if node.module == "regalia" and any(a.name == "_core" for a in node.names):
+                return True
+    return False
 
 
 def test_no_module_below_the_front_ends_imports_the_front_door() -> None:
     below = [m for m in GRAPH if m.split(".")[1:2] not in ([f] for f in FRONT_ENDS) and m != "regalia"]
     assert [m for m in below if any(target == "regalia" for target, _ in GRAPH[m])] == []
+
+
+def test_one_module_alone_imports_the_extension() -> None:
+    assert sorted(m for m, path in MODULES.items() if imports_the_extension(path)) == [ENGINE_DOOR]
+
+
+def test_every_spelling_of_an_extension_import_is_seen(tmp_path: Path) -> None:
+    spellings = [
+        "import regalia._core",
+        "import regalia._core as c",
+        "from regalia._core import make",
+        "from regalia import _core",
+    ]
+    for i, code in enumerate([*spellings, "from regalia.core import engine\nimport regalia"]):
+        (tmp_path / f"m{i}.py").write_text(f"def f():\n    {code}\n" if i == 1 else code + "\n")
+    seen = [imports_the_extension(tmp_path / f"m{i}.py") for i in range(len(spellings) + 1)]
+    assert seen == [True] * len(spellings) + [False]
 
 
 def test_imports_inside_functions_are_only_for_optional_libraries() -> None:

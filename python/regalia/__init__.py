@@ -12,7 +12,7 @@ that import only downward (``docs/developing.md`` draws them): ``core``, ``refer
 
 from __future__ import annotations
 
-from regalia._core import Game, State, VectorEnv
+from regalia.core.engine import Game, State, VectorEnv
 from regalia.core.errors import (
     AgentError,
     ExecutorError,

@@ -10,6 +10,7 @@ Every function that takes a game also takes a benchmark variant's name
 from typing import Any
 
 from regalia.agents import make_agent
+from regalia.core.protocols import GameProtocol
 from regalia.theory import exact as _exact
 from regalia.theory.exact import (
     BENCHMARKS,
@@ -57,7 +58,7 @@ def _policy(policy: Any, seed: int) -> Any:
 
 
 def exploitability(
-    game: Any,
+    game: GameProtocol | str,
     policy: Any,
     max_histories: int = DEFAULT_MAX_HISTORIES,
     progress: Progress | None = None,
@@ -69,7 +70,7 @@ def exploitability(
 
 
 def best_response(
-    game: Any, policy: Any, seat: int, max_histories: int = DEFAULT_MAX_HISTORIES, seed: int = 0
+    game: GameProtocol | str, policy: Any, seat: int, max_histories: int = DEFAULT_MAX_HISTORIES, seed: int = 0
 ) -> BestResponse:
     """:func:`regalia.theory.exact.best_response`; ``policy`` may also be a built-in agent's
     name or spec, made with ``seed`` (the best response is seeded with it too)."""

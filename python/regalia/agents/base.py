@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from regalia.core.errors import InvalidArgumentError
+from regalia.core.protocols import GameProtocol
 from regalia.core.view import View
 
 
@@ -30,7 +31,7 @@ class BatchAgent(Protocol):
     trained policy): the vector envs (``regalia.envs.seat_batch``) ask it once for all the games
     waiting for it instead of once per game, and call no hooks."""
 
-    def act_batch(self, game: Any, observations: Any, masks: Any) -> Any:
+    def act_batch(self, game: GameProtocol, observations: Any, masks: Any) -> Any:
         """One legal action per row of ``observations`` (float32, one observation tensor of
         ``game`` per row) and ``masks`` (bool, the legal actions of that row)."""
         ...

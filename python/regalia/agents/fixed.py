@@ -10,6 +10,7 @@ import numpy.typing as npt
 
 from regalia.agents.measure import point_mass
 from regalia.core.errors import InvalidArgumentError
+from regalia.core.protocols import GameProtocol
 from regalia.core.seeds import derive_seed
 from regalia.core.view import View
 
@@ -30,7 +31,7 @@ class FirstLegal:
         """The first legal action."""
         return view.legal_actions[0]
 
-    def act_batch(self, game: Any, observations: Any, masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    def act_batch(self, game: GameProtocol, observations: Any, masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
         """The first legal action of each row of ``masks`` (``BatchAgent``)."""
         first: npt.NDArray[np.int64] = np.argmax(masks, axis=1).astype(np.int64)
         return first
@@ -52,7 +53,7 @@ class LastLegal:
         """The last legal action."""
         return view.legal_actions[-1]
 
-    def act_batch(self, game: Any, observations: Any, masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    def act_batch(self, game: GameProtocol, observations: Any, masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
         """The last legal action of each row of ``masks`` (``BatchAgent``)."""
         last: npt.NDArray[np.int64] = (masks.shape[1] - 1 - np.argmax(masks[:, ::-1], axis=1)).astype(np.int64)
         return last
@@ -78,7 +79,7 @@ class FixedOrder:
         """The legal action that comes first in this order."""
         return min(view.legal_actions, key=lambda a: derive_seed(self.order, a))
 
-    def act_batch(self, game: Any, observations: Any, masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    def act_batch(self, game: GameProtocol, observations: Any, masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
         """The legal action of each row of ``masks`` that comes first in this order (``BatchAgent``)."""
         keys = [derive_seed(self.order, a) for a in range(masks.shape[1])]
         rank = np.argsort(np.argsort(np.array(keys, dtype=np.uint64)))

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from regalia import _core
 from regalia.agents.measure import SAMPLES, choice_distribution, point_mass
+from regalia.core import engine
 from regalia.core.errors import InvalidArgumentError, InvalidOptionError
 from regalia.core.view import View
-from regalia.registry.catalog import load_state
 
 if TYPE_CHECKING:
     from regalia.core.kinds import BeliefModel, OpponentModel, Rollout
@@ -78,19 +77,19 @@ class IsmctsAgent:
         self.exploration = float(exploration)
         self.time_limit = time_limit
         self.threads = threads
-        if rollout not in _core.ROLLOUTS:
-            kinds = " or ".join(repr(r) for r in _core.ROLLOUTS)
+        if rollout not in engine.ROLLOUTS:
+            kinds = " or ".join(repr(r) for r in engine.ROLLOUTS)
             raise InvalidArgumentError(f"rollout must be {kinds}, got {rollout!r}")
         self.rollout: Rollout = rollout
-        if belief not in _core.BELIEFS:
-            models = ", ".join(repr(m) for m in _core.BELIEFS)
+        if belief not in engine.BELIEFS:
+            models = ", ".join(repr(m) for m in engine.BELIEFS)
             raise InvalidOptionError(f"belief must be one of {models}, got {belief!r}")
         if isinstance(particles, bool) or not isinstance(particles, int) or not 1 <= particles <= MAX_PARTICLES:
             raise InvalidOptionError(f"particles must be an int from 1 to {MAX_PARTICLES}, got {particles!r}")
         self.belief: BeliefModel = belief
         self.particles = particles
-        if opponents not in _core.OPPONENTS:
-            kinds = ", ".join(repr(o) for o in _core.OPPONENTS)
+        if opponents not in engine.OPPONENTS:
+            kinds = ", ".join(repr(o) for o in engine.OPPONENTS)
             raise InvalidOptionError(f"opponents must be one of {kinds}, got {opponents!r}")
         self.opponents: OpponentModel = opponents
         self.seed = seed
@@ -132,10 +131,10 @@ class IsmctsAgent:
 
     def _search(self, view: View, rng: random.Random) -> int:
         """One search from a world sampled for this seat, its seeds drawn from ``rng``."""
-        world: Any = view.sample_world(rng.getrandbits(64))
-        if not hasattr(world, "ismcts"):
-            world = load_state(world.to_json())
-        action: int = world.ismcts(
+        sampled = view.sample_world(rng.getrandbits(64))
+        # The search runs in the engine: a reference world is carried over by its saved form.
+        world = sampled if isinstance(sampled, engine.State) else engine.load_state(sampled.to_json())
+        action = world.ismcts(
             iterations=self.iterations,
             exploration=self.exploration,
             seed=rng.getrandbits(64),

@@ -15,20 +15,18 @@ agent does, from a seed drawn from the game's generator.
 
 from __future__ import annotations
 
-from typing import Any
-
-from regalia._core import Opponent, Policy
 from regalia.agents import make_agent
 from regalia.agents.base import Agent
 from regalia.agents.fixed import FirstLegal, FixedOrder, LastLegal
 from regalia.agents.ismcts import IsmctsAgent
 from regalia.agents.policy import PolicyAgent
+from regalia.core.engine import Game, Opponent, Policy
 from regalia.core.errors import InvalidOptionError
 
 __all__ = ["native_opponent"]
 
 
-def native_opponent(spec: str | Agent, game: Any, seed: int | None = None) -> Opponent | None:
+def native_opponent(spec: str | Agent, game: Game, seed: int | None = None) -> Opponent | None:
     """The native form of the opponent ``spec`` in ``game`` (a Rust ``Game``), or None for
     one the engine cannot play (it is then asked through Python). A policy of another game
     or shape, or a search whose options the batch cannot follow, is refused here, naming
@@ -49,7 +47,7 @@ def native_opponent(spec: str | Agent, game: Any, seed: int | None = None) -> Op
     return None
 
 
-def _ismcts(agent: IsmctsAgent, game: Any) -> Opponent:
+def _ismcts(agent: IsmctsAgent, game: Game) -> Opponent:
     if agent.belief != "none":
         raise InvalidOptionError(
             f"ismcts with belief={agent.belief!r} follows the chance outcomes of the game's history, "
@@ -65,6 +63,6 @@ def _ismcts(agent: IsmctsAgent, game: Any) -> Opponent:
     )
 
 
-def _policy(agent: PolicyAgent, game: Any) -> Opponent:
+def _policy(agent: PolicyAgent, game: Game) -> Opponent:
     net = agent.net_for(game)
     return Opponent.policy(Policy(game, list(net.layers), net.activation), sample=agent.sample)

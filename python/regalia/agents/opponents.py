@@ -14,6 +14,7 @@ from typing import Any
 from regalia.agents import make_agent
 from regalia.agents.base import Agent, AgentLike, agent_name, as_agent
 from regalia.core.errors import AgentError, InvalidOptionError
+from regalia.core.protocols import StateProtocol
 from regalia.core.view import action_id, view_of, world_seed
 
 __all__ = ["OpponentSpec", "Opponents", "checked_action"]
@@ -66,7 +67,7 @@ class Opponents:
         }
 
 
-def checked_action(agent: Agent, state: Any, seat: int, game: str, options: dict[str, Any], seed: int) -> int:
+def checked_action(agent: Agent, state: StateProtocol, seat: int, game: str, options: dict[str, Any], seed: int) -> int:
     """What ``agent`` plays for ``seat`` in ``state`` (shown only its view, whose world is
     drawn from ``world_seed(seed, ply, seat)``), checked: an agent that raises or chooses an
     illegal action raises ``AgentError`` naming the seat and the action, and nothing is played.

@@ -18,6 +18,7 @@ from regalia.agents.base import Agent
 from regalia.agents.exploits import Guarded
 from regalia.core.errors import InvalidArgumentError, InvalidOptionError
 from regalia.core.policy_file import PolicyNet, load_policy, policy_net
+from regalia.core.protocols import GameProtocol
 from regalia.core.view import View
 from regalia.registry.catalog import make
 
@@ -119,12 +120,12 @@ class PolicyAgent:
         return int(self._rng.choice(legal, p=weights / weights.sum()))
 
     def act_batch(
-        self, game: Any, observations: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_]
+        self, game: GameProtocol, observations: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_]
     ) -> npt.NDArray[np.int64]:
         """The policy's choice in each row (``BatchAgent``): one forward pass for all rows."""
         return self._choose(self.net_for(game), observations, masks)
 
-    def net_for(self, game: Any) -> PolicyNet:
+    def net_for(self, game: GameProtocol) -> PolicyNet:
         """The network this agent plays in ``game`` (a ``Game``); a game it was not trained
         for is refused, naming what differs."""
         return self._net(game.name, dict(game.options))

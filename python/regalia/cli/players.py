@@ -11,6 +11,7 @@ import regalia
 from regalia.agents import AGENTS
 from regalia.cli import exits
 from regalia.core.errors import RegaliaError
+from regalia.core.protocols import GameProtocol
 from regalia.table import HUMAN, check_bot, refuse_chosen_chance
 
 
@@ -99,7 +100,7 @@ def game_info(name: str) -> dict[str, Any]:
     exits.fail(f"unknown game {name!r};{hint} games: {', '.join(names)}", exits.USAGE)
 
 
-def make_game(name: str, options: dict[str, Any], seats: int | None = None) -> Any:
+def make_game(name: str, options: dict[str, Any], seats: int | None = None) -> GameProtocol:
     """The game with ``options``; ``seats`` (when given) sets the ``players`` option if it is
     not set, and must then match the game's seat count."""
     info = game_info(name)

@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regalia.core.errors import InvalidArgumentError
+from regalia.core.protocols import GameProtocol
 
 __all__ = ["FORMAT", "VERSION", "PolicyNet", "actor_modules", "load_policy", "policy_net", "save_policy"]
 
@@ -153,7 +154,7 @@ def actor_modules(model: Any) -> tuple[list[Any], list[Any]]:
     return modules[::2], modules[1::2]
 
 
-def policy_net(model: Any, game: Any) -> PolicyNet:
+def policy_net(model: Any, game: GameProtocol) -> PolicyNet:
     """The actor of a trained MaskablePPO (or PPO) ``MlpPolicy`` model of ``game`` (a
     ``Game``) as a numpy ``PolicyNet``; other architectures raise ``InvalidArgumentError``."""
     import torch

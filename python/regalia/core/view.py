@@ -10,6 +10,10 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
+from regalia.core.protocols import StateProtocol
 from regalia.core.seeds import derive_seed
 
 __all__ = ["View", "action_id", "draw_outcome", "view_of", "world_seed"]
@@ -31,14 +35,14 @@ class View:
     observation: dict[str, Any]
     legal_actions: list[int]
     action_names: list[str]
-    _world: Any = field(repr=False, compare=False)
+    _world: StateProtocol = field(repr=False, compare=False)
 
-    def sample_world(self, seed: int) -> Any:
+    def sample_world(self, seed: int) -> StateProtocol:
         """A full state this seat cannot tell from the real one (hidden cards resampled),
         for search: play it forward freely, it is a copy."""
         return self._world.determinize(self.seat, seed)
 
-    def observation_tensor(self) -> Any:
+    def observation_tensor(self) -> npt.NDArray[np.float32]:
         """This seat's observation as the adapters' float32 tensor (what a trained policy
         reads): it depends only on what the seat sees."""
         return self._world.observation_tensor(self.seat)
@@ -50,11 +54,12 @@ class View:
     def action_info(self, action: int) -> dict[str, Any]:
         """What ``action`` means (see ``regalia.core.actions``): it describes the id from what
         every seat sees, so the sampled world answers as the real state would."""
-        info: dict[str, Any] = self._world.action_info(action)
-        return info
+        return self._world.action_info(action)
 
 
-def view_of(state: Any, seat: int, game_name: str, options: dict[str, Any], world_seed: int | None = None) -> View:
+def view_of(
+    state: StateProtocol, seat: int, game_name: str, options: dict[str, Any], world_seed: int | None = None
+) -> View:
     """The view of ``state`` for ``seat`` (legal actions only when it is that seat's turn).
 
     The view keeps ``state.determinize(seat, world_seed)``, never ``state`` itself;

@@ -38,6 +38,7 @@ from regalia.agents import Agent, view_of
 from regalia.agents.base import call_hook
 from regalia.agents.opponents import Opponents, OpponentSpec, checked_action
 from regalia.core.errors import IllegalActionError, InvalidOptionError
+from regalia.core.protocols import GameProtocol, StateProtocol
 from regalia.core.view import world_seed
 from regalia.registry.catalog import games, make
 from regalia.registry.records import ChanceDraws
@@ -68,13 +69,13 @@ def check_render_mode(mode: str | None) -> None:
             raise InvalidOptionError(f"render_mode 'rgb_array' is not available: {error}") from None
 
 
-def observation_box(game: Any) -> spaces.Box:
+def observation_box(game: GameProtocol) -> spaces.Box:
     """The box of a game's observation tensors."""
     shape = tuple(game.observation_shape)
     return spaces.Box(low=-TENSOR_BOUND, high=TENSOR_BOUND, shape=shape, dtype=np.float32)
 
 
-def action_mask(state: Any) -> npt.NDArray[np.int8]:
+def action_mask(state: StateProtocol) -> npt.NDArray[np.int8]:
     """The legal actions of ``state`` as an int8 mask."""
     mask: npt.NDArray[np.int8] = state.legal_action_mask().astype(np.int8)
     return mask
@@ -110,6 +111,8 @@ class RegaliaEnv(gym.Env[npt.NDArray[Any], np.int64]):
         self.render_mode = render_mode
         self.observation_space = observation_box(self.game)
         self.action_space = spaces.Discrete(self.game.num_actions)
+        #: The game being played: a ``StateProtocol`` once ``reset`` has run, None before. Typed
+        #: ``Any`` because every use after ``reset`` (which ``_done`` guards) would need a None check.
         self.state: Any = None
         self._done = True
         self._agents: dict[int, Agent] = {}

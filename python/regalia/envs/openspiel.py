@@ -33,12 +33,14 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
+import numpy.typing as npt
 import pyspiel
 
 from regalia.core.errors import InvalidOptionError
+from regalia.core.protocols import GameProtocol, StateProtocol
 from regalia.registry.catalog import games, make
 
 __all__ = ["DEFAULT_INFO_STATE_SLOTS", "MAX_GAME_LENGTH", "WHOLE_RECORD_SLOTS", "game_name", "load", "register"]
@@ -66,26 +68,26 @@ class RegaliaObserver:
     """A seat's view: with ``perfect_recall`` its information state, else its observation;
     the tensor (in ``tensor`` / ``dict``) and the text."""
 
-    def __init__(self, game: Any, iig_obs_type: Any, slots: int | str) -> None:
+    def __init__(self, game: GameProtocol, iig_obs_type: Any, slots: int | Literal["all"]) -> None:
         self.perfect_recall = iig_obs_type is None or bool(iig_obs_type.perfect_recall)
         self.slots = slots
         if self.perfect_recall:
             shape = tuple(game.information_state_shape(slots))
             self.tensor = np.zeros(int(np.prod(shape)), dtype=np.float32)
-            self.dict = {"info_state": self.tensor}
+            self.dict: dict[str, npt.NDArray[np.float32]] = {"info_state": self.tensor}
         else:
             shape = tuple(game.observation_shape)
             self.tensor = np.zeros(int(np.prod(shape)), dtype=np.float32)
             self.dict = {"observation": self.tensor.reshape(shape)}
 
-    def set_from(self, state: Any, player: int) -> None:
+    def set_from(self, state: RegaliaState, player: int) -> None:
         """Writes ``player``'s view of ``state`` into ``tensor``."""
         if self.perfect_recall:
             self.tensor[:] = state.inner.information_state_tensor(player, self.slots)
         else:
             state.inner.observation_tensor(player, self.tensor)
 
-    def string_from(self, state: Any, player: int) -> str:
+    def string_from(self, state: RegaliaState, player: int) -> str:
         """``player``'s view of ``state`` as text (its observation as JSON)."""
         if self.perfect_recall:
             return str(state.inner.information_state_string(player))
@@ -95,7 +97,7 @@ class RegaliaObserver:
 class RegaliaState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state wrapping a Regalia state."""
 
-    def __init__(self, game: Any, inner: Any) -> None:
+    def __init__(self, game: Any, inner: StateProtocol) -> None:  # game: the pyspiel game, untyped
         super().__init__(game)
         self.inner = inner
 
@@ -245,7 +247,7 @@ def register(info: dict[str, Any]) -> None:
             given = {**{"players": info["min_players"], "rng_seed": 0}, **(params or {})}
             self.regalia = make(info["name"], **_options(info, given))
             slots = int(given.get("info_state_slots", DEFAULT_INFO_STATE_SLOTS))
-            self.slots: int | str = "all" if slots == WHOLE_RECORD_SLOTS else slots
+            self.slots: int | Literal["all"] = "all" if slots == WHOLE_RECORD_SLOTS else slots
             explicit = self.regalia.options.get("chance") == "explicit"
             game_info = pyspiel.GameInfo(
                 num_distinct_actions=self.regalia.num_actions,

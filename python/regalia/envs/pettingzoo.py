@@ -48,6 +48,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from regalia.core.errors import IllegalActionError, InvalidOptionError
+from regalia.core.protocols import GameProtocol, StateProtocol
 from regalia.envs.gymnasium import (
     ILLEGAL_ACTION_REWARD,
     RENDER_MODES,
@@ -89,7 +90,7 @@ def _illegal_reason(action: Any, error: IllegalActionError) -> str | None:
     return str(error)
 
 
-def _spaces(game: Any) -> tuple[list[str], spaces.Space[Any], spaces.Space[Any], spaces.Box]:
+def _spaces(game: GameProtocol) -> tuple[list[str], spaces.Space[Any], spaces.Space[Any], spaces.Box]:
     """The agents of ``game``, its action space, observation space and global state space."""
     agents = [f"player_{i}" for i in range(game.num_players)]
     mask = spaces.Box(low=0, high=1, shape=(game.num_actions,), dtype=np.int8)
@@ -135,6 +136,8 @@ class _RegaliaEnv:
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
         self.agents: list[str] = []
         #: The game position (a ``regalia.State``), ``None`` before the first reset.
+        #: The game being played: a ``StateProtocol`` once ``reset`` has run, None before. Typed
+        #: ``Any`` because every use after ``reset`` would need a None check.
         self.game_state: Any = None
         self._seeds = random.Random()
         self._chance = ChanceDraws(0)
@@ -167,7 +170,7 @@ class _RegaliaEnv:
         self._draw_chance(self.game_state)
         self.agents = self.possible_agents[:]
 
-    def _draw_chance(self, state: Any) -> None:
+    def _draw_chance(self, state: StateProtocol) -> None:
         """Plays ``state``'s chance outcomes (a game made with ``chance="explicit"``), each
         drawn by its probabilities from the game's seed, until a seat is to act or the game
         is over: the agents only ever see decisions."""

@@ -26,6 +26,7 @@ from stable_baselines3.common.vec_env import VecEnv
 from regalia.agents.opponents import OpponentSpec
 from regalia.core.errors import InvalidArgumentError
 from regalia.core.policy_file import PolicyNet, actor_modules, policy_net, save_policy
+from regalia.core.protocols import GameProtocol
 from regalia.envs.gymnasium import observation_box
 from regalia.envs.seat_batch import SeatBatch, SeatStep
 
@@ -127,7 +128,7 @@ class RegaliaVecEnv(VecEnv):  # type: ignore[misc]
         return [False for _ in self._get_indices(indices)]
 
 
-def export_policy(model: Any, game: Any, path: str | Path) -> None:
+def export_policy(model: Any, game: GameProtocol, path: str | Path) -> None:
     """Writes the actor of a trained model of ``game`` to ``path`` as a policy file that
     plays with numpy alone (``policy:path=PATH``)."""
     save_policy(path, policy_net(model, game))

@@ -26,11 +26,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from regalia._core import Opponent, VectorEnv
 from regalia.agents import Agent, BatchAgent, make_agent, view_of
 from regalia.agents.base import agent_name, call_hook
 from regalia.agents.native import native_opponent
 from regalia.agents.opponents import Opponents, OpponentSpec, checked_action
+from regalia.core.engine import Game, Opponent, VectorEnv
 from regalia.core.errors import AgentError, InvalidArgumentError, InvalidOptionError
 from regalia.core.seeds import derive_seed
 from regalia.core.view import world_seed
@@ -57,7 +57,7 @@ class SeatStep:
     final_observations: npt.NDArray[np.float32]
 
 
-def _kind(spec: str | Agent, game: Any, seed: int) -> _Kind:
+def _kind(spec: str | Agent, game: Game, seed: int) -> _Kind:
     """How ``spec`` is asked: natively where the engine can play it, a ``BatchAgent``
     (given, or made once from a name) for many games at once, anything else game by game."""
     native = native_opponent(spec, game, seed)

@@ -25,6 +25,7 @@ from regalia.agents import make_agent
 from regalia.agents.base import Agent, agent_name
 from regalia.agents.exploiter import SearchExploiter
 from regalia.core.errors import InvalidArgumentError
+from regalia.core.protocols import GameProtocol
 from regalia.core.seeds import derive_seed
 from regalia.matches.gauntlet import game_points
 from regalia.matches.match import play
@@ -87,7 +88,7 @@ def _margin(record: MatchRecord, seat: int) -> tuple[float, float]:
 
 
 def exploitability_bound(
-    game: Any,
+    game: GameProtocol | str,
     target: str | Agent,
     games: int = 20,
     seed: int = 0,

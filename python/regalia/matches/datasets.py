@@ -26,8 +26,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from regalia._core import VectorEnv
+from regalia.core.engine import Game, VectorEnv
 from regalia.core.errors import InvalidArgumentError
+from regalia.core.protocols import GameProtocol, seat_to_act
 from regalia.core.seeds import derive_seed
 from regalia.registry.records import MatchRecord
 
@@ -102,10 +103,14 @@ class _Names:
         return list(self.index)
 
 
-def _native_actions(game: Any, seed: int, block: int, count: int) -> tuple[npt.NDArray[np.uint64], list[list[int]]]:
+def _native_actions(
+    game: GameProtocol, seed: int, block: int, count: int
+) -> tuple[npt.NDArray[np.uint64], list[list[int]]]:
     """The seeds and actions of the first ``count`` games of seeding block ``block``, played
     with uniformly random moves by the native batch (one game per slot). Only the actions
     are kept while the batch plays (eight bytes a step), whatever the size of a view."""
+    if not isinstance(game, Game):
+        raise InvalidArgumentError(f"native random games need a game of the rust backend, not {game!r}")
     env = VectorEnv(game, count, seed=derive_seed(seed, block), threads=1)
     env.reset()
     seeds = env.seeds()
@@ -124,7 +129,7 @@ def _native_actions(game: Any, seed: int, block: int, count: int) -> tuple[npt.N
 
 
 def _replayed(
-    game: Any,
+    game: GameProtocol,
     seeds: Sequence[int],
     actions: Sequence[Sequence[int]],
     first_id: int,
@@ -155,7 +160,7 @@ def _replayed(
             state.apply,
         )
         for a in taken:
-            seat = state.current_player
+            seat = seat_to_act(state)
             player[k], agent[k] = seat, seat_label[seat]
             view(seat, out=observation[k].reshape(shape))
             mask(out=legal_mask[k])
@@ -185,7 +190,9 @@ def _replayed(
     )
 
 
-def random_games(game: Any, seed: int, block: int, count: int = BLOCK, rows: int = CHUNK_ROWS) -> Iterator[Chunk]:
+def random_games(
+    game: GameProtocol, seed: int, block: int, count: int = BLOCK, rows: int = CHUNK_ROWS
+) -> Iterator[Chunk]:
     """The first ``count`` games of seeding block ``block`` (game ids from ``block * BLOCK``),
     played with uniformly random moves by the native batch, one game per slot, as chunks of
     whole games in order, each of at most ``rows`` rows unless one game alone is longer: the
@@ -202,7 +209,7 @@ def random_games(game: Any, seed: int, block: int, count: int = BLOCK, rows: int
         first = stop
 
 
-def agent_games(game: Any, records: Sequence[MatchRecord], start: int) -> Chunk:
+def agent_games(game: GameProtocol, records: Sequence[MatchRecord], start: int) -> Chunk:
     """The games of ``records`` (game ids from ``start``), every step read back by replaying
     the record."""
     return _replayed(game, [r.seed for r in records], [r.actions for r in records], start, [r.agents for r in records])
@@ -247,7 +254,7 @@ ARROW_SUFFIXES = (".arrow", ".feather", ".ipc")
 STATISTICS = ["game_id", "seed", "step", "player", "action", "player_return"]
 
 
-def schema(game: Any, metadata: dict[str, Any], dictionaries: bool = True) -> Any:
+def schema(game: GameProtocol, metadata: dict[str, Any], dictionaries: bool = True) -> Any:
     """The Arrow schema of ``game``'s datasets, with ``metadata`` under the key ``regalia``;
     the repeated strings dictionary-encoded if ``dictionaries``."""
     pa = _pyarrow()
@@ -289,7 +296,7 @@ class DatasetWriter:
     removes it, leaving no partial file. A path ending in ``.arrow``, ``.feather`` or
     ``.ipc`` gets an Arrow IPC file (zstd), any other a Parquet file (zstd)."""
 
-    def __init__(self, path: str, game: Any, metadata: dict[str, Any]) -> None:
+    def __init__(self, path: str, game: GameProtocol, metadata: dict[str, Any]) -> None:
         pa = _pyarrow()
         self.path = path
         self.arrow = path.lower().endswith(ARROW_SUFFIXES)

@@ -17,6 +17,7 @@ from typing import Any
 from regalia.agents import as_agent, make_agent
 from regalia.agents.base import agent_name
 from regalia.core.errors import InvalidArgumentError
+from regalia.core.protocols import GameProtocol
 from regalia.core.seeds import derive_seed
 from regalia.matches.match import play
 from regalia.matches.tournaments import AgentSpec, tournament, wilson_interval
@@ -147,7 +148,7 @@ def _row(opponent: str, records: list[MatchRecord], seating: list[list[int]], co
     )
 
 
-def decision_seconds(game: Any, agent: AgentSpec, seed: int = 0, decisions: int = 40) -> float:
+def decision_seconds(game: GameProtocol, agent: AgentSpec, seed: int = 0, decisions: int = 40) -> float:
     """The agent's mean seconds per decision over at least ``decisions`` of its decisions
     (at most 20 games) against random play, timed in this process."""
     player = make_agent(agent, seed) if isinstance(agent, str) else as_agent(agent)
@@ -170,7 +171,7 @@ def decision_seconds(game: Any, agent: AgentSpec, seed: int = 0, decisions: int 
 
 
 def gauntlet(
-    game: Any,
+    game: GameProtocol | str,
     agent: AgentSpec,
     games: int = 24,
     seed: int = 0,

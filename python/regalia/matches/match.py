@@ -8,6 +8,7 @@ from typing import Any, Literal
 from regalia.agents import AgentLike, as_agent, make_agent
 from regalia.agents.base import agent_name, call_hook
 from regalia.core.errors import AgentError, InvalidArgumentError
+from regalia.core.protocols import GameProtocol, seat_to_act
 from regalia.core.seeds import derive_seed
 from regalia.core.view import action_id, view_of, world_seed
 from regalia.registry.catalog import make_for
@@ -26,7 +27,9 @@ def _agents(players: Sequence[AgentLike | str], seed: int) -> list[Any]:
     ]
 
 
-def play(game: Any, agents: Sequence[AgentLike | str], seed: int = 0, on_error: OnError = "raise") -> MatchRecord:
+def play(
+    game: GameProtocol | str, agents: Sequence[AgentLike | str], seed: int = 0, on_error: OnError = "raise"
+) -> MatchRecord:
     """Plays one game between ``agents`` (one per seat) and returns its record.
 
     A game made with explicit chance (``chance="explicit"``) has its chance outcomes drawn
@@ -72,7 +75,7 @@ def play(game: Any, agents: Sequence[AgentLike | str], seed: int = 0, on_error: 
             state.apply(outcome)
             record.actions.append(outcome)
             continue
-        seat = state.current_player
+        seat = seat_to_act(state)
         who = f"seat {seat} ({record.agents[seat]})"
         v = view(seat)
         try:
@@ -91,7 +94,8 @@ def play(game: Any, agents: Sequence[AgentLike | str], seed: int = 0, on_error: 
         record.actions.append(action)
     record.returns = state.returns()
     record.scores = state.scores()
-    record.outcome = outcome_fields(state.outcome())
+    ended = state.outcome()  # never None here: the game is over
+    record.outcome = None if ended is None else outcome_fields(ended)
     for seat, agent in enumerate(players):
         call_hook(agent, "game_end", view(seat), record.returns)
     return record

@@ -14,6 +14,7 @@ from typing import Any
 
 from regalia.agents import AgentLike
 from regalia.core.errors import AgentError, InvalidArgumentError
+from regalia.core.protocols import GameProtocol
 from regalia.matches import datasets
 from regalia.matches.executors import ExecutorLike, progress_bar, resolve
 from regalia.matches.match import play
@@ -96,7 +97,7 @@ class Simulation:
 class _Games:
     """A chunk of a simulation: games ``start`` to ``stop - 1``."""
 
-    game: Any
+    game: GameProtocol
     agents: list[AgentSpec]
     seed: int
     start: int
@@ -140,7 +141,7 @@ def _play_chunk(job: _Games) -> Any:
 
 
 def simulate(
-    game: Any,
+    game: GameProtocol | str,
     agents: Sequence[AgentSpec] | None = None,
     games: int = 100,
     seed: int = 0,

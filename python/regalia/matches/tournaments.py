@@ -16,6 +16,7 @@ from typing import Any
 
 from regalia.agents import AgentLike, as_agent, make_agent
 from regalia.core.errors import InvalidArgumentError
+from regalia.core.protocols import GameProtocol
 from regalia.core.seeds import derive_seed
 from regalia.matches.executors import ExecutorLike, progress_bar, resolve
 from regalia.matches.match import OnError, play
@@ -229,7 +230,7 @@ def _instance(spec: AgentSpec, seed: int) -> Any:
 class _Job:
     """What a worker needs to play games ``start`` to ``stop - 1``."""
 
-    game: Any
+    game: GameProtocol
     specs: list[AgentSpec]
     labels: list[str]
     seed: int
@@ -259,7 +260,7 @@ def _play(job: _Job) -> list[MatchRecord]:
 
 
 def tournament(
-    game: Any,
+    game: GameProtocol | str,
     agents: Sequence[AgentSpec] | Mapping[str, AgentSpec],
     games: int = 100,
     seed: int = 0,

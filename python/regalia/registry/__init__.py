@@ -4,7 +4,7 @@
 (``load_state``); the record of a match that replays exactly (``MatchRecord``); save files
 written atomically and checked on loading (``save_game``, ``load_game``).
 
-May import: ``regalia.core``, ``regalia.reference`` and the extension ``regalia._core``.
+May import: ``regalia.core`` (the engine through ``regalia.core.engine``) and ``regalia.reference``.
 """
 
 from regalia.registry.catalog import BACKENDS, VERSION, AnyGame, AnyState, games, load_state, make, make_for

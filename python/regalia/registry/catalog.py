@@ -7,21 +7,20 @@ from __future__ import annotations
 import json
 from typing import Any, Union
 
-import regalia._core as _core
 from regalia import reference
-from regalia.core import jsontext
+from regalia.core import engine, jsontext
 from regalia.core.errors import InvalidOptionError, InvalidStateError
 from regalia.core.kinds import Backend
 
 __all__ = ["AnyGame", "AnyState", "BACKENDS", "VERSION", "games", "load_state", "make", "make_for"]
 
 #: The package's version (the extension's, which maturin stamps).
-VERSION: str = _core.__version__
+VERSION: str = engine.__version__
 
 #: A game of either backend: both have the same interface.
-AnyGame = Union["_core.Game", "reference.Game"]
+AnyGame = Union["engine.Game", "reference.Game"]
 #: A state of either backend.
-AnyState = Union["_core.State", "reference.State"]
+AnyState = Union["engine.State", "reference.State"]
 
 #: The backends ``make`` and ``load_state`` accept.
 BACKENDS = ("rust", "reference")
@@ -48,7 +47,7 @@ def make(name: str, backend: Backend = "rust", **options: Any) -> AnyGame:
     if jsontext.too_deep(options):
         raise InvalidOptionError(f"options nest more than {jsontext.MAX_DEPTH} levels deep")
     if backend == "rust":
-        return _core.make(name, options)
+        return engine.make(name, options)
     if backend == "reference":
         return reference.make(name, _plain_options(options))
     raise InvalidOptionError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
@@ -57,7 +56,7 @@ def make(name: str, backend: Backend = "rust", **options: Any) -> AnyGame:
 def games() -> list[dict[str, Any]]:
     """Every game: ``name``, ``title``, ``aliases``, ``min_players``, ``max_players`` and
     ``options`` (each with ``name``, ``default`` and ``help``)."""
-    return _core.games()
+    return engine.games()
 
 
 def make_for(name: str, players: int) -> AnyGame:
@@ -73,7 +72,7 @@ def make_for(name: str, players: int) -> AnyGame:
 def load_state(text: str, backend: Backend = "rust") -> AnyState:
     """Reads a state saved by ``State.to_json()``; the game and options come from the text."""
     if backend == "rust":
-        return _core.load_state(text)
+        return engine.load_state(text)
     if backend != "reference":
         raise InvalidOptionError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
     if not isinstance(text, str):

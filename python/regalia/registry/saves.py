@@ -16,11 +16,12 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from typing import Any, Union
+from typing import Union
 
 from regalia.core import jsontext
 from regalia.core.errors import IllegalActionError, InvalidStateError, RegaliaError
 from regalia.core.kinds import Backend
+from regalia.core.protocols import StateProtocol
 from regalia.registry.catalog import load_state
 from regalia.registry.records import MatchRecord
 
@@ -61,8 +62,9 @@ def write_atomically(path: PathLike, text: str) -> None:
             os.close(dir_fd)
 
 
-def save_game(path: PathLike, game: Any) -> None:
-    """Saves a state (of either backend) or a ``MatchRecord`` to ``path``, atomically."""
+def save_game(path: PathLike, game: StateProtocol | MatchRecord) -> None:
+    """Saves a state (of either backend) or a ``MatchRecord`` to ``path``, atomically; anything
+    else (from an untyped caller) is refused with ``InvalidStateError``."""
     if not isinstance(game, MatchRecord) and not (hasattr(game, "to_json") and hasattr(game, "legal_actions")):
         raise InvalidStateError(f"can only save a game state or a MatchRecord, not {type(game).__name__}")
     write_atomically(path, game.to_json() + "\n")
@@ -91,7 +93,7 @@ def _checked_record(text: str, backend: Backend) -> MatchRecord:
     return record
 
 
-def load_game(path: PathLike, backend: Backend = "rust") -> Any:
+def load_game(path: PathLike, backend: Backend = "rust") -> StateProtocol | MatchRecord:
     """Reads a file written by ``save_game`` (or any ``to_json()`` text of a state or a match
     record): a state of ``backend``, or a ``MatchRecord``. A malformed, corrupted or tampered file raises
     ``InvalidStateError`` naming the file; a missing or unreadable one raises ``OSError``."""

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from regalia.core.errors import InvalidArgumentError
+from regalia.core.protocols import GameProtocol
 from regalia.registry.catalog import make
 from regalia.registry.records import MatchRecord
 from regalia.table.table import ChanceFrom
@@ -34,7 +35,7 @@ def refuse_chosen_chance(options: Mapping[str, Any]) -> None:
         )
 
 
-def table_game(name: str, options: Mapping[str, Any], seeded: bool = True) -> Any:
+def table_game(name: str, options: Mapping[str, Any], seeded: bool = True) -> GameProtocol:
     """The game ``name`` with ``options`` for a table: the seeded game, or (``seeded=False``,
     a table without a seed) the game with explicit chance, drawn from the operating system.
     ``ChanceChosen`` when ``options`` choose a chance; a bad game or option raises its

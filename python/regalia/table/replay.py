@@ -16,6 +16,7 @@ from typing import Any
 
 from regalia.core.errors import InvalidArgumentError, InvalidStateError
 from regalia.core.outcome import Outcome
+from regalia.core.protocols import StateProtocol, seat_to_act
 from regalia.registry.catalog import make
 from regalia.registry.records import MatchRecord, outcome_fields
 from regalia.table import narrate
@@ -134,7 +135,7 @@ class Replay:
             raise BrokenRecord(f"the recorded outcome {record.outcome} is not the game's {outcome_fields(outcome)}")
 
 
-def onlooker_frame(state: Any, viewer: int | None, ply: int = 0) -> Frame:
+def onlooker_frame(state: StateProtocol, viewer: int | None, ply: int = 0) -> Frame:
     """``state`` (after ``ply`` moves) as the onlooker ``viewer`` sees it (None: every card
     open): the observations of the seats shown, and the outcome once over."""
     seats = range(state.num_players) if viewer is None else [viewer]
@@ -142,12 +143,12 @@ def onlooker_frame(state: Any, viewer: int | None, ply: int = 0) -> Frame:
     return Frame(ply, {s: dict(state.observation(s)) for s in seats}, outcome)
 
 
-def onlooker_move(state: Any, action: int, viewer: int | None, ply: int = 0) -> ReplayMove:
+def onlooker_move(state: StateProtocol, action: int, viewer: int | None, ply: int = 0) -> ReplayMove:
     """The move ``action`` about to be played in ``state`` (the ``ply``-th), as the onlooker
     ``viewer`` knows it: all of it with every card open or for the viewer's own move; of
     another seat's move only what the whole table hears (``narrate.public``); of a chance
     draw, from a seat, nothing."""
-    seat = None if state.is_chance_node else int(state.current_player)
+    seat = None if state.is_chance_node else seat_to_act(state)
     name = state.action_name(action)
     if viewer is None or seat == viewer:
         return ReplayMove(ply, seat, action, name)

@@ -20,6 +20,7 @@ from regalia.agents import Agent, make_agent
 from regalia.agents.base import agent_name, as_agent, call_hook
 from regalia.core.errors import AgentError, IllegalActionError, InvalidArgumentError, InvalidStateError
 from regalia.core.outcome import Outcome
+from regalia.core.protocols import GameProtocol, seat_to_act
 from regalia.core.seeds import derive_seed
 from regalia.core.view import View, action_id, view_of, world_seed
 from regalia.registry.records import ChanceDraws, MatchRecord, outcome_fields
@@ -57,7 +58,7 @@ class Table:
 
     def __init__(
         self,
-        game: Any,
+        game: GameProtocol,
         seats: Sequence[str | Agent],
         seed: int = 0,
         actions: Sequence[int] = (),
@@ -360,7 +361,7 @@ class Table:
     def resume(
         cls,
         record: MatchRecord,
-        game: Any,
+        game: GameProtocol,
         seats: Sequence[str] | None = None,
         ask_forced: bool = False,
         chance_from: ChanceFrom = "seed",
@@ -389,7 +390,7 @@ class Table:
         """Plays what needs no decision: a person's only legal move (unless ``ask_forced``);
         tells the bots when the game is over."""
         while not self._state.is_terminal:
-            seat = int(self._state.current_player)
+            seat = seat_to_act(self._state)
             legal = self._state.legal_actions()
             if seat in self.bots or self.ask_forced or len(legal) != 1:
                 return
@@ -407,7 +408,7 @@ class Table:
             if self._state.is_terminal:
                 raise InvalidStateError(f"the game ended with {len(self._script)} recorded moves still to play")
             action = self._script.popleft()
-            seat = int(self._state.current_player)
+            seat = seat_to_act(self._state)
             legal = self._state.legal_actions()
             if action not in legal:
                 raise IllegalActionError(f"recorded move {action} is not legal for seat {seat} there")
@@ -418,7 +419,7 @@ class Table:
         """Plays the decision ``action`` and the chance draws after it, tells every person
         what they see of both (one event in their log), and moves the undo floor past
         anything new it showed the one person."""
-        seat = int(self._state.current_player)
+        seat = seat_to_act(self._state)
         if seat in self.humans and chosen:
             self._marks.append(len(self.actions))
         name = self._state.action_name(action)
@@ -490,7 +491,7 @@ class Table:
             chance = self._state.is_chance_node
             if chance:
                 self._chance.skip(self._state.chance_outcomes())
-            self._push(None if chance else int(self._state.current_player), a, self._state.action_name(a))
+            self._push(None if chance else seat_to_act(self._state), a, self._state.action_name(a))
         self._plies = sum(seat is not None for seat in self._movers)
         self._marks = [m for m in self._marks if m < length]
         self._story = {h: [e for e in events if e.ply <= self._plies] for h, events in self._story.items()}

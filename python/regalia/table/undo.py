@@ -15,14 +15,14 @@ showed nothing that was hidden.
 
 from __future__ import annotations
 
-from typing import Any
+from regalia.core.protocols import StateProtocol
 
 #: Worlds the move is tried in. A move that shows a card from ``n`` unseen ones looks the
 #: same in all of them with chance ``(1/n) ** WORLDS`` at most.
 WORLDS = 12
 
 
-def told_nothing(state: Any, action: int, seat: int) -> bool:
+def told_nothing(state: StateProtocol, action: int, seat: int) -> bool:
     """Whether ``seat`` playing ``action`` at ``state`` learns nothing it did not know: the
     observation after the move is the same in every world the seat cannot tell from ``state``."""
     after = state.clone()

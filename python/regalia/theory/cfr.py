@@ -30,8 +30,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from regalia import _core
+from regalia.core import engine
 from regalia.core.errors import InvalidArgumentError, InvalidStateError
+from regalia.core.protocols import GameProtocol, StateProtocol
 from regalia.core.view import View
 from regalia.registry.catalog import make
 from regalia.theory.tree import DEFAULT_MAX_HISTORIES, game_tree, table_of
@@ -63,13 +64,13 @@ class PolicyFileError(InvalidStateError):
     another game or options than the one it is used with."""
 
 
-def information_state_key(state: Any, seat: int) -> int:
+def information_state_key(state: StateProtocol, seat: int) -> int:
     """``seat``'s perfect-recall information state in ``state`` (either backend) as a 64-bit
     integer: a hash of everything the seat saw (its observation tensors) and did (its actions),
     the record ``information_state_string`` writes out, equal for every state the seat cannot
     tell apart."""
-    if isinstance(state, _core.State):
-        return int(_core.information_state_key(state, seat))
+    if isinstance(state, engine.State):
+        return int(engine.information_state_key(state, seat))
     method = getattr(state, "information_state_key", None)
     if method is None:
         raise InvalidArgumentError(f"information_state_key needs a regalia State, not {type(state).__name__}")
@@ -119,7 +120,7 @@ class Policy:
             for a, p in zip(self.actions[start : start + n], self.probabilities[start : start + n], strict=True)
         }
 
-    def action_probabilities(self, state_or_view: Any) -> dict[int, float]:
+    def action_probabilities(self, state_or_view: StateProtocol | View) -> dict[int, float]:
         """The strategy of the seat to move as ``{action: probability}`` over its legal
         actions: from a state of either backend, or from an agent's ``View``. Uniform at an
         information set the run never met (or where no stored action is legal)."""
@@ -188,7 +189,7 @@ class Policy:
         Path(path).write_bytes(self.to_bytes())
 
     @classmethod
-    def from_bytes(cls, data: bytes, game: Any = None) -> Policy:
+    def from_bytes(cls, data: bytes, game: GameProtocol | None = None) -> Policy:
         """The policy of ``to_bytes()``; ``PolicyFileError`` naming what is wrong for a
         damaged or foreign file, or (when ``game`` is given) one for another game or options."""
         if not data.startswith(MAGIC):
@@ -231,7 +232,7 @@ class Policy:
         return policy
 
     @classmethod
-    def load(cls, path: str | Path, game: Any = None) -> Policy:
+    def load(cls, path: str | Path, game: GameProtocol | None = None) -> Policy:
         """Reads a policy file written by ``save`` (see ``from_bytes``)."""
         try:
             data = Path(path).read_bytes()
@@ -240,7 +241,7 @@ class Policy:
         return cls.from_bytes(data, game)
 
 
-def _position(state_or_view: Any) -> tuple[Any, int, list[int], str, dict[str, Any]]:
+def _position(state_or_view: StateProtocol | View) -> tuple[StateProtocol, int, list[int], str, dict[str, Any]]:
     """The state to key, the seat to move, its legal actions, the game's name and options."""
     if isinstance(state_or_view, View):
         view = state_or_view
@@ -259,7 +260,7 @@ def _position(state_or_view: Any) -> tuple[Any, int, list[int], str, dict[str, A
 
 
 def solve(
-    game: Any | str,
+    game: GameProtocol | str,
     method: str = "external",
     iterations: int | None = None,
     seconds: float | None = None,
@@ -288,17 +289,17 @@ def solve(
         game = make(game)
     elif not hasattr(game, "options"):
         raise InvalidArgumentError(f"solve needs a game (or a game's name), not {type(game).__name__}")
-    core_game = _core.make(game.name, dict(game.options))
+    core_game = engine.make(game.name, dict(game.options))
     show = sys.stderr.isatty() if progress is None else progress
     if method == "cfr+":
         tree = game_tree(core_game, DEFAULT_MAX_HISTORIES if max_histories is None else max_histories)
-        plus = _core.CfrPlus(tree)
+        plus = engine.CfrPlus(tree)
         started = time.monotonic()
         interrupted = _run(plus, iterations, seconds, show, "CFR+")
         keys, counts, actions, probs = table_of(tree, plus.average())
-        run: _core.Mccfr | _core.CfrPlus = plus
+        run: engine.Mccfr | engine.CfrPlus = plus
     else:
-        mccfr = _core.Mccfr(core_game, method, seed)
+        mccfr = engine.Mccfr(core_game, method, seed)
         started = time.monotonic()
         interrupted = _run(mccfr, iterations, seconds, show, "MCCFR")
         keys, counts, actions, probs = mccfr.averages()
@@ -317,7 +318,7 @@ def solve(
 
 
 def _run(
-    run: _core.Mccfr | _core.CfrPlus, iterations: int | None, seconds: float | None, show: bool, label: str
+    run: engine.Mccfr | engine.CfrPlus, iterations: int | None, seconds: float | None, show: bool, label: str
 ) -> bool:
     """Runs in slices of about a quarter of a second (a bar's update each); True if
     Ctrl-C stopped it."""

@@ -26,8 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from regalia import _core
+from regalia.core import engine
 from regalia.core.errors import InvalidArgumentError
+from regalia.core.protocols import GameProtocol
 from regalia.registry.catalog import make
 from regalia.theory.benchmarks import BENCHMARKS, Benchmark, Measured, benchmark, benchmarks
 from regalia.theory.cfr import Policy, PolicyPlayer
@@ -116,7 +117,7 @@ class BestResponse(PolicyPlayer):
         self.policy.save(path)
 
     @classmethod
-    def load(cls, path: str | Path, game: Any = None, seed: int | None = None) -> BestResponse:
+    def load(cls, path: str | Path, game: GameProtocol | None = None, seed: int | None = None) -> BestResponse:
         """A best response saved by ``save`` (``PolicyFileError`` for a damaged file or, with
         ``game``, one for another game or options; ``InvalidArgumentError`` for a policy file
         that holds no best response)."""
@@ -139,7 +140,11 @@ class BestResponse(PolicyPlayer):
 
 
 def best_response(
-    game: Any, policy: PolicyLike, seat: int, max_histories: int = DEFAULT_MAX_HISTORIES, seed: int | None = None
+    game: GameProtocol | str,
+    policy: PolicyLike,
+    seat: int,
+    max_histories: int = DEFAULT_MAX_HISTORIES,
+    seed: int | None = None,
 ) -> BestResponse:
     """Seat ``seat``'s exact best response to ``policy`` (anything ``exploitability``
     measures) in ``game`` (made with ``chance="explicit"``, its tree at most
@@ -151,7 +156,7 @@ def best_response(
     seat = int(seat)
     tree = game_tree(game, max_histories)
     aligned = tree_policy(game, policy, max_histories)
-    value, choices = _core.tree_best_response(tree, aligned, seat)
+    value, choices = engine.tree_best_response(tree, aligned, seat)
     keys, seats, counts, actions = tree.information_sets()
     starts = np.concatenate([[0], np.cumsum(counts, dtype=np.int64)])
     profile = aligned.copy()
@@ -159,7 +164,7 @@ def best_response(
         profile[starts[i] : starts[i + 1]] = 0.0
         profile[starts[i] + int(choices[i])] = 1.0
     policy_value = float(tree.exploitability(aligned)["policy_values"][seat])
-    found = _core.tree_principal_line(tree, profile, seat)
+    found = engine.tree_principal_line(tree, profile, seat)
     history, probability, returns = found if found is not None else ([], 0.0, [])
     moves = _move_names(game, history)
     own = seats == seat
@@ -167,7 +172,7 @@ def best_response(
     table_keys, table_counts, table_actions, table_probs = table_of(tree, answer)
     keep = np.isin(table_keys, keys[own])
     action_keep = np.repeat(keep, table_counts.astype(np.int64))
-    core = _core.make(game.name, dict(game.options))
+    core = engine.make(game.name, dict(game.options))
     info = {
         "game": core.name,
         "options": dict(core.options),
@@ -201,7 +206,7 @@ def _action_mask(counts: Any, sets: Any) -> Any:
     return np.repeat(sets, counts.astype(np.int64))
 
 
-def _move_names(game: Any, history: list[int]) -> list[str]:
+def _move_names(game: GameProtocol, history: list[int]) -> list[str]:
     """``history`` from the start of ``game``, each move in the game's own words."""
     state = make(game.name, **dict(game.options)).new_state(0)
     names = []

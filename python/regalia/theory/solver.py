@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from regalia import _core
+from regalia.core import engine
 from regalia.core.errors import InvalidArgumentError, InvalidOptionError, InvalidStateError
+from regalia.core.protocols import StateProtocol
 from regalia.registry.catalog import make
 
 __all__ = ["SUPPORTED_GAMES", "MatrixGame", "against_uniform", "cache_dir", "matrix_game", "policy", "table"]
@@ -33,8 +34,8 @@ __all__ = ["SUPPORTED_GAMES", "MatrixGame", "against_uniform", "cache_dir", "mat
 #: The games the solver plays.
 SUPPORTED_GAMES = ("duo-regna",)
 
-_TABLES: dict[str, _core.DuoRegnaSolver] = {}
-_PLANNERS: dict[str, _core.DuoRegnaPlanner] = {}
+_TABLES: dict[str, engine.DuoRegnaSolver] = {}
+_PLANNERS: dict[str, engine.DuoRegnaPlanner] = {}
 _LOCK = threading.Lock()
 
 
@@ -58,13 +59,13 @@ def _full_options(options: dict[str, Any] | None) -> dict[str, Any]:
 def supports(options: dict[str, Any] | None = None) -> bool:
     """Whether Duo Regna with ``options`` can be solved (``table`` would build it)."""
     try:
-        _core.DuoRegnaSolver.horizon_for(_full_options(options))
+        engine.DuoRegnaSolver.horizon_for(_full_options(options))
     except InvalidOptionError:
         return False
     return True
 
 
-def table(options: dict[str, Any] | None = None, progress: bool | None = None) -> _core.DuoRegnaSolver:
+def table(options: dict[str, Any] | None = None, progress: bool | None = None) -> engine.DuoRegnaSolver:
     """The solved table of Duo Regna with ``options``: kept in memory, read from the cache
     directory, or solved now and saved there (with a progress bar on stderr when ``progress``
     is true; default: when stderr is a terminal). Options that cannot be solved raise
@@ -74,7 +75,7 @@ def table(options: dict[str, Any] | None = None, progress: bool | None = None) -
     with _LOCK:
         if key in _TABLES:
             return _TABLES[key]
-        _core.DuoRegnaSolver.horizon_for(full)  # unsolvable options fail here, before any work
+        engine.DuoRegnaSolver.horizon_for(full)  # unsolvable options fail here, before any work
         path = cache_dir() / f"duo-regna-{hashlib.sha256(key.encode()).hexdigest()[:16]}.solved"
         solved = _read(full, path)
         if solved is None:
@@ -84,22 +85,22 @@ def table(options: dict[str, Any] | None = None, progress: bool | None = None) -
         return solved
 
 
-def _read(options: dict[str, Any], path: Path) -> _core.DuoRegnaSolver | None:
+def _read(options: dict[str, Any], path: Path) -> engine.DuoRegnaSolver | None:
     """The table in ``path``, or None if there is none or it cannot be trusted."""
     try:
         data = path.read_bytes()
     except OSError:
         return None
     try:
-        return _core.DuoRegnaSolver.from_bytes(options, data)
+        return engine.DuoRegnaSolver.from_bytes(options, data)
     except InvalidStateError:
         return None
 
 
-def _solve(options: dict[str, Any], path: Path, show: bool) -> _core.DuoRegnaSolver:
+def _solve(options: dict[str, Any], path: Path, show: bool) -> engine.DuoRegnaSolver:
     """Solves the game, with a progress bar when ``show``."""
     if not show:
-        return _core.DuoRegnaSolver.build(options)
+        return engine.DuoRegnaSolver.build(options)
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -115,10 +116,10 @@ def _solve(options: dict[str, Any], path: Path, show: bool) -> _core.DuoRegnaSol
         def step(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        return _core.DuoRegnaSolver.build(options, step)
+        return engine.DuoRegnaSolver.build(options, step)
 
 
-def _write(path: Path, solved: _core.DuoRegnaSolver) -> None:
+def _write(path: Path, solved: engine.DuoRegnaSolver) -> None:
     """Saves the table atomically; a cache that cannot be written only costs a warning."""
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
@@ -130,7 +131,7 @@ def _write(path: Path, solved: _core.DuoRegnaSolver) -> None:
         warnings.warn(f"could not keep the solved Duo Regna table in {path}: {e}", stacklevel=3)
 
 
-def policy(state: Any) -> tuple[dict[int, float], float]:
+def policy(state: StateProtocol) -> tuple[dict[int, float], float]:
     """The equilibrium strategy of the seat to move in ``state`` (a Duo Regna state of
     either backend) as ``{action: probability}`` over its legal actions, and its expected
     return (+1 win, -1 loss) if both seats play the equilibrium from here. Only what both
@@ -181,5 +182,5 @@ def against_uniform(observation: dict[str, Any], options: dict[str, Any] | None 
     key = json.dumps(options or {}, sort_keys=True)
     planner = _PLANNERS.get(key)
     if planner is None:
-        planner = _PLANNERS.setdefault(key, _core.DuoRegnaPlanner(_full_options(options)))
+        planner = _PLANNERS.setdefault(key, engine.DuoRegnaPlanner(_full_options(options)))
     return planner.card_values(observation)

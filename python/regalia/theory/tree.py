@@ -38,8 +38,9 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from regalia import _core
+from regalia.core import engine
 from regalia.core.errors import InvalidArgumentError
+from regalia.core.protocols import GameProtocol, StateProtocol
 from regalia.core.seeds import derive_seed
 from regalia.core.view import View, view_of
 from regalia.theory.benchmarks import benchmark
@@ -63,7 +64,7 @@ __all__ = [
 #: The most histories an exact method enumerates unless told otherwise.
 DEFAULT_MAX_HISTORIES = 5_000_000
 
-_TREES: dict[tuple[str, str, int], _core.GameTree] = {}
+_TREES: dict[tuple[str, str, int], engine.GameTree] = {}
 _LOCK = threading.Lock()
 
 
@@ -110,18 +111,18 @@ class Exploitability:
     policy_values: list[float]
 
 
-def game_of(game: Any) -> Any:
+def game_of(game: GameProtocol | str) -> GameProtocol:
     """``game`` itself, or when it is a str the benchmark variant of that name
     (``regalia.theory.benchmarks``; ``InvalidArgumentError`` listing them for another name)."""
     return benchmark(game).make() if isinstance(game, str) else game
 
 
-def _core_game(game: Any) -> Any:
+def _core_game(game: GameProtocol) -> engine.Game:
     """The extension's game for ``game`` (either backend)."""
-    return _core.make(game.name, dict(game.options))
+    return engine.make(game.name, dict(game.options))
 
 
-def game_tree(game: Any, max_histories: int = DEFAULT_MAX_HISTORIES) -> _core.GameTree:
+def game_tree(game: GameProtocol | str, max_histories: int = DEFAULT_MAX_HISTORIES) -> engine.GameTree:
     """The whole tree of ``game`` (either backend, made with ``chance="explicit"``, or a
     benchmark's name: ``regalia.theory.benchmarks``), kept for
     later calls with the same game. ``GameTooLargeError`` (a ``ValueError``) naming the
@@ -134,7 +135,7 @@ def game_tree(game: Any, max_histories: int = DEFAULT_MAX_HISTORIES) -> _core.Ga
     with _LOCK:
         tree = _TREES.get(key)
         if tree is None:
-            tree = _core.GameTree(core, max_histories)
+            tree = engine.GameTree(core, max_histories)
             _TREES.clear()  # one tree at a time: they can be large
             _TREES[key] = tree
         return tree
@@ -171,7 +172,10 @@ Progress = Callable[[int, int], None]
 
 
 def tree_policy(
-    game: Any, policy: PolicyLike, max_histories: int = DEFAULT_MAX_HISTORIES, progress: Progress | None = None
+    game: GameProtocol | str,
+    policy: PolicyLike,
+    max_histories: int = DEFAULT_MAX_HISTORIES,
+    progress: Progress | None = None,
 ) -> npt.NDArray[np.float64]:
     """``policy`` (see ``exploitability``) as one probability per information set and legal
     action of ``game``'s tree, in the tree's order. An agent or function is asked once per
@@ -197,7 +201,7 @@ def tree_policy(
                 "measured as uniform play; to measure uniform play, pass regalia.exact.uniform"
             )
         if _seeded_for(policy, game):
-            return _core.tree_seeded_table_policy(
+            return engine.tree_seeded_table_policy(
                 tree, policy.keys, policy.counts, policy.actions, policy.probabilities
             )
         policy.check_game(game.name, dict(game.options))
@@ -241,7 +245,7 @@ def tree_policy(
 
 
 def _asked_lazily(
-    tree: _core.GameTree, core: Any, ask: Callable[[View], Any], progress: Progress | None
+    tree: engine.GameTree, core: Any, ask: Callable[[View], Any], progress: Progress | None
 ) -> npt.NDArray[np.float64]:
     """A non-adaptive policy ``ask`` asked at each information set of ``tree`` in order, with a
     ``TreeView`` (no replay unless it reads what needs a state). Exactly ``_normalised``'s
@@ -334,8 +338,8 @@ class _Minds:
         self.name, self.options = name, options
         self.by_seat: dict[int, tuple[list[int], list[Any]]] = {}
 
-    def _view(self, state: Any, seat: int, ply: int) -> View:
-        seed = derive_seed(int(_core.information_state_key(state, seat)), ply)
+    def _view(self, state: StateProtocol, seat: int, ply: int) -> View:
+        seed = derive_seed(int(engine.information_state_key(state, seat)), ply)
         return view_of(state, seat, self.name, self.options, world_seed=seed)
 
     def at(self, walk: _Walk, seat: int) -> Any:
@@ -370,7 +374,7 @@ def _shared(a: list[int], b: list[int]) -> int:
     return n
 
 
-def _seeded_for(policy: Any, game: Any) -> bool:
+def _seeded_for(policy: Any, game: GameProtocol) -> bool:
     """Whether ``policy`` was computed on the seeded mode of ``game`` (made with explicit
     chance, its options otherwise the same): then it is looked up by the keys the seeded game
     gives each information set (``regalia._core.tree_seeded_keys``)."""
@@ -385,7 +389,10 @@ def _seeded_for(policy: Any, game: Any) -> bool:
 
 
 def exploitability(
-    game: Any, policy: PolicyLike, max_histories: int = DEFAULT_MAX_HISTORIES, progress: Progress | None = None
+    game: GameProtocol | str,
+    policy: PolicyLike,
+    max_histories: int = DEFAULT_MAX_HISTORIES,
+    progress: Progress | None = None,
 ) -> Exploitability:
     """The exact exploitability of ``policy`` in ``game`` (either backend, made with
     ``chance="explicit"``, whose tree has at most ``max_histories`` histories, or a benchmark's
@@ -409,7 +416,7 @@ def exploitability(
     )
 
 
-def table_of(tree: _core.GameTree, aligned: npt.NDArray[np.float64]) -> tuple[Any, Any, Any, Any]:
+def table_of(tree: engine.GameTree, aligned: npt.NDArray[np.float64]) -> tuple[Any, Any, Any, Any]:
     """A tree-aligned policy as a table, keys ascending: ``(keys, counts, actions,
     probabilities)`` as uint64, uint16, uint16 and float32 arrays (``Policy``'s)."""
     keys, _, counts, actions = tree.information_sets()

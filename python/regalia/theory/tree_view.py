@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from regalia import _core
+from regalia.core import engine
 from regalia.core.view import View, view_of
 
 __all__ = ["Replayer", "TreeView"]
@@ -28,7 +28,7 @@ class Replayer:
 
     __slots__ = ("core", "name", "options", "tree")
 
-    def __init__(self, core: Any, tree: _core.GameTree) -> None:
+    def __init__(self, core: Any, tree: engine.GameTree) -> None:
         self.core, self.tree = core, tree
         self.name, self.options = core.name, dict(core.options)
 

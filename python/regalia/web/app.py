@@ -39,9 +39,9 @@ from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-import regalia._core as _core
 from regalia.agents import AGENTS
 from regalia.agents.bounds import served_help
+from regalia.core import engine
 from regalia.core.errors import RegaliaError
 from regalia.registry import MatchRecord, games
 from regalia.registry.saves import load_game, save_game
@@ -343,7 +343,7 @@ def create_app(
     app = ShieldedApp(
         title="Regalia",
         summary="The five royal card games at a table in the browser.",
-        version=str(getattr(_core, "__version__", "0")),
+        version=str(getattr(engine, "__version__", "0")),
         lifespan=lifespan,
         docs_url=None,
         redoc_url=None,
@@ -434,7 +434,7 @@ def create_app(
     @app.get("/rules/{game}", response_class=HTMLResponse, include_in_schema=False)
     def rules_page(request: Request, game: str) -> Response:
         info = next((g for g in games() if g["name"] == game), None)
-        page = _core.rules_page(info["name"]) if info else None
+        page = engine.rules_page(info["name"]) if info else None
         if info is None or page is None:
             return templates.TemplateResponse(request, "message.html", {"message": "no such game"}, status_code=404)
         return templates.TemplateResponse(

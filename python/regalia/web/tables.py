@@ -26,6 +26,7 @@ from typing import Any
 from regalia.agents import Agent, View
 from regalia.agents.bounds import check_served, limit_time
 from regalia.core.errors import RegaliaError
+from regalia.core.protocols import GameProtocol
 from regalia.registry import MatchRecord, games
 from regalia.table import HUMAN, Refused, Table, check_bot, resumed_game, table_game
 from regalia.table.secret import secret_seed
@@ -76,7 +77,7 @@ class Live:
     pinned: bool = False
 
 
-def _game(name: str, options: dict[str, Any], secret: bool = False) -> Any:
+def _game(name: str, options: dict[str, Any], secret: bool = False) -> GameProtocol:
     """The game ``name`` with ``options`` for a table (``regalia.table.table_game``):
     seeded chance, or with ``secret`` explicit chance (the table draws it from the operating
     system). A person chooses no ``chance``."""

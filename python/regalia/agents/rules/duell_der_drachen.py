@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 from regalia.agents.rules.lookahead import one_turn_lookahead, score_lead
+from regalia.core.protocols import StateProtocol
 from regalia.core.view import View
 
 #: The colours in the documented order: a card is named ``"<colour> <value>"``.
@@ -32,7 +33,7 @@ def _value(card: str) -> tuple[int, int]:
     return COLOURS.index(colour), int(value)
 
 
-def judge(state: Any, seat: int) -> float:
+def judge(state: StateProtocol, seat: int) -> float:
     """Markers first; never stuck; then the territories as the final count would give them
     (own face-down cards of the colour counted), room to move and few face-down plays."""
     if state.is_terminal:

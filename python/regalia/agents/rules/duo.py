@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from regalia.agents.rules.infos import IdInfos
+from regalia.core.protocols import StateProtocol
 from regalia.core.view import View
 
 #: Most sequences tried per decision.
@@ -21,12 +22,12 @@ def _jokers(infos: IdInfos, actions: list[int]) -> int:
     return sum(infos.known[a]["card"].endswith("joker") for a in actions)
 
 
-def _best_chain(world: Any, seat: int, infos: IdInfos) -> tuple[int, int, list[int]]:
+def _best_chain(world: StateProtocol, seat: int, infos: IdInfos) -> tuple[int, int, list[int]]:
     """The best sequence of plays open to ``seat`` from ``world``: (cards played, minus Jokers
     spent, the plays), trying at most ``BUDGET`` sequences."""
     budget = [BUDGET]
 
-    def search(state: Any, played: list[int]) -> tuple[int, int, list[int]]:
+    def search(state: StateProtocol, played: list[int]) -> tuple[int, int, list[int]]:
         best = (len(played), -_jokers(infos, played), played)
         if budget[0] <= 0 or state.is_terminal or state.current_player != seat:
             return best

@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from regalia.core.protocols import StateProtocol
 from regalia.core.view import View
 
 #: A rule judging a state from one seat's side (higher is better).
@@ -29,7 +30,7 @@ def one_turn_lookahead(view: View, rng: random.Random, judge: Judge) -> int:
     return rng.choice([a for a, s in scores.items() if s == best])
 
 
-def score_lead(state: Any, seat: int) -> float:
+def score_lead(state: StateProtocol, seat: int) -> float:
     """The seat's game points minus the best of the others' (the outcome once it is over)."""
     if state.is_terminal:
         return 1000.0 * float(state.returns()[seat])

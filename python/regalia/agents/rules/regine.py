@@ -12,8 +12,8 @@ import random
 from collections import Counter
 from typing import Any
 
-from regalia._core import regine_bet_strength
 from regalia.core.cards.regine import CARD_NAMES, suit_key
+from regalia.core.engine import regine_bet_strength
 from regalia.core.view import View
 
 KEEP = ("queen", "jester")

@@ -39,6 +39,7 @@ from regalia.core.cards.regnum import (
     score_parts,
     tally,
 )
+from regalia.core.protocols import StateProtocol, seat_to_act
 from regalia.core.view import View, draw_outcome
 
 #: What a card in hand is worth while several turns remain (about the points a card buys).
@@ -128,7 +129,7 @@ class Judge:
         tie = advantage == "MONTREAUX"
         return [(self.cards.standards[i].counts, won, tie) for i in standards] + [("JESTERS", JESTER_BONUS, False)]
 
-    def value(self, state: Any, threat: bool = False, obs: dict[str, Any] | None = None) -> float:
+    def value(self, state: StateProtocol, threat: bool = False, obs: dict[str, Any] | None = None) -> float:
         """The seat's expected lead over its strongest opponent; with ``threat``, less part of
         what the next player could gain from the line-up as it is (``obs``: the seat's
         observation of ``state``, if at hand)."""
@@ -164,7 +165,7 @@ class Judge:
         self._takes[key] = best
         return best
 
-    def lead(self, state: Any) -> float:
+    def lead(self, state: StateProtocol) -> float:
         """The seat's points minus the best of the others' as the game stands."""
         scores = state.scores()
         return float(scores[self.seat] - max(x for k, x in enumerate(scores) if k != self.seat))
@@ -202,7 +203,13 @@ def _hand(obs: dict[str, Any]) -> Counter[int]:
 
 
 def _by_kind(
-    legal: list[int], kind: str, infos: IdInfos, state: Any, obs: dict[str, Any], need: list[float], keep: bool
+    legal: list[int],
+    kind: str,
+    infos: IdInfos,
+    state: StateProtocol,
+    obs: dict[str, Any],
+    need: list[float],
+    keep: bool,
 ) -> int:
     """Of the legal actions of ``kind`` (each with a resource card), the card the line-up needs
     least (``keep`` false: to give away) or most (``keep`` true: to take); among equals the
@@ -233,7 +240,7 @@ class Planner:
         self.infos = infos
         self.rng = rng
 
-    def _pay(self, state: Any, legal: list[int], hand: Counter[int], need: list[float]) -> int:
+    def _pay(self, state: StateProtocol, legal: list[int], hand: Counter[int], need: list[float]) -> int:
         """The thriftiest of the legal payments (weighed once per card kind and wildcard use:
         a long game's hand offers hundreds of payments of a few kinds)."""
         held = _held(hand)
@@ -248,7 +255,7 @@ class Planner:
 
         return max(legal, key=thrift)
 
-    def choose(self, state: Any, obs: dict[str, Any]) -> int:
+    def choose(self, state: StateProtocol, obs: dict[str, Any]) -> int:
         """These rules' choice at ``state`` for whoever decides (the seat itself in a search)."""
         legal: list[int] = state.legal_actions()
         phase = obs["phase"]
@@ -270,12 +277,12 @@ class Planner:
             return max(legal, key=lambda a: (self._after(state, a), -a))
         return legal[0]
 
-    def _after(self, state: Any, action: int) -> float:
+    def _after(self, state: StateProtocol, action: int) -> float:
         after = state.clone()
         after.apply(action)
         return self.judge.value(after)
 
-    def settle(self, state: Any) -> None:
+    def settle(self, state: StateProtocol) -> None:
         """Plays on by these rules (for every seat deciding; in a game with explicit chance,
         each card drawn by its odds) until a main or draw phase."""
         paying: tuple[Counter[int], list[float]] | None = None
@@ -287,7 +294,7 @@ class Planner:
             legal: list[int] = state.legal_actions()
             if self.infos.kind(state, legal[0]) == "pay" == self.infos.kind(state, legal[-1]):  # paying
                 if paying is None:
-                    obs = state.observation(state.current_player)
+                    obs = state.observation(seat_to_act(state))
                     paying = (_hand(obs), self.judge.needs(obs))
                 hand, need = paying
                 paid = self._pay(state, legal, hand, need)
@@ -295,12 +302,12 @@ class Planner:
                 state.apply(paid)
                 continue
             paying = None
-            obs = state.observation(state.current_player)
+            obs = state.observation(seat_to_act(state))
             if obs["phase"] in ("main", "draw"):
                 return
             state.apply(self.choose(state, obs))
 
-    def best_turn(self, state: Any, depth: int = 0) -> tuple[float, int | None]:
+    def best_turn(self, state: StateProtocol, depth: int = 0) -> tuple[float, int | None]:
         """The value of the best way to finish the seat's turn from its main phase in
         ``state``, and its first action."""
         if state.is_terminal or state.current_player != self.seat:

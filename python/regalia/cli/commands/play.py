@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -18,6 +18,7 @@ from regalia.cli.report import result_table
 from regalia.cli.show import Narrator, tell
 from regalia.cli.table import GameLeft, TerminalTable
 from regalia.core.errors import RegaliaError
+from regalia.core.protocols import GameProtocol
 from regalia.registry.records import MatchRecord
 from regalia.table import Replay, Table, resumed_game
 from regalia.table.seating import HUMAN, default_seats
@@ -99,7 +100,7 @@ def resume(
         _bots_finish(table, record, as_json)
 
 
-def _bots_only(game: Any, names: list[str], seed: int, record_path: Path | None, as_json: bool) -> None:
+def _bots_only(game: GameProtocol, names: list[str], seed: int, record_path: Path | None, as_json: bool) -> None:
     """A game between bots, exactly as ``regalia.play(game, names, seed)`` plays it."""
     try:
         with screen().err.status("the bots are playing..."):
@@ -119,7 +120,7 @@ def _bots_finish(table: Table, record_path: Path | None, as_json: bool) -> None:
     _show_bots(table.game, rec, record_path, as_json)
 
 
-def _show_bots(game: Any, rec: MatchRecord, record_path: Path | None, as_json: bool) -> None:
+def _show_bots(game: GameProtocol, rec: MatchRecord, record_path: Path | None, as_json: bool) -> None:
     """A game the bots played, written to ``record_path`` and told move by move (as JSON
     with ``as_json``)."""
     _write(record_path, rec)

@@ -11,11 +11,11 @@ from typing import Annotated
 
 import typer
 
-import regalia._core as _core
 from regalia.cli import exits
 from regalia.cli.console import screen
 from regalia.cli.params import GameArg, NoColorOpt
 from regalia.cli.players import game_info
+from regalia.core import engine
 
 EXAMPLES = ["regalia rules duo-regna", "regalia rules duo-regna --raw > duo-regna.md", "regalia rules duo --pager"]
 
@@ -31,7 +31,7 @@ def rules(
     from rich.markdown import Markdown  # imported here: it is slow to import, and only this command needs it
 
     info = game_info(game)
-    page = _core.rules_page(info["name"])
+    page = engine.rules_page(info["name"])
     if page is None:
         exits.fail(f"{info['title']} has no rules page in this build")
     out = screen().out

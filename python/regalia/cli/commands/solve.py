@@ -18,6 +18,7 @@ from regalia.cli.console import emit_json, screen
 from regalia.cli.params import GameArg, JsonOpt, NoColorOpt, OptionOpt
 from regalia.cli.players import game_info, parse_options
 from regalia.core.errors import GameTooLargeError, RegaliaError
+from regalia.core.protocols import GameProtocol
 from regalia.theory import cfr, exact
 
 EXAMPLES = [
@@ -63,7 +64,7 @@ MaxHistoriesOpt = Annotated[
 ]
 
 
-def theory_game(name: str, options: dict[str, Any], chance: str) -> Any:
+def theory_game(name: str, options: dict[str, Any], chance: str) -> GameProtocol:
     """The game ``name`` with ``options`` and ``chance`` (``seeded`` or ``explicit``), or the
     command ended with exit 2 saying what is wrong."""
     info = game_info(name)

@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regalia.core.errors import InvalidArgumentError, InvalidOptionError
+from regalia.core.protocols import GameProtocol, StateProtocol
 from regalia.views.pictures import duell_der_drachen, duo, duo_regna, regine, regnum
 from regalia.views.pictures.canvas import Canvas
 from regalia.views.pictures.table import Table
@@ -137,7 +138,7 @@ def spectator_svg(game: str, observations: Sequence[dict[str, Any]], options: di
     return _draw(game, _everyone(game, observations), None, options, svg=True).svg()
 
 
-def state_picture(game: Any, state: Any, seat: int | None) -> Picture:
+def state_picture(game: GameProtocol, state: StateProtocol, seat: int | None) -> Picture:
     """``state`` of ``game`` (a ``regalia.Game``) as ``seat`` sees it, or every card open for
     ``seat=None``; drawn from the seats' observations only."""
     if seat is None:
