@@ -185,3 +185,41 @@ def test_a_bot_that_cannot_stop_itself_is_cut_off(tmp_path: Path) -> None:
     payload = tables.payload(tables.link(links[1]))
     assert payload["waiting"] == {"kind": "person", "seat": 1}
     assert payload["log"][0]["lines"][0] == "Seat 0 (pondering) ran out of time (0.2 s) and played a random legal move."
+
+
+class _MovedWhileLooking:
+    """Tables whose person moves just as the bots' task looks whether a bot is to move: the
+    look says no, and the move's kick reaches the loop while the task still runs."""
+
+    def __init__(self) -> None:
+        self.looks = 0
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.hub: Any = None
+
+    def waiting_for_bot(self, table_id: str) -> bool:
+        self.looks += 1
+        if self.looks == 1:
+            assert self.loop is not None
+            self.loop.call_soon_threadsafe(self.hub.kick, table_id)  # the person's move, landing now
+        return False
+
+
+def test_a_kick_while_the_bots_look_is_not_lost() -> None:
+    # The lost wake-up seen in Regine's web games: a person's move made while the bots'
+    # task was deciding that no bot was to move left the bot to move for ever.
+    from regalia.web.app import Hub
+
+    tables = _MovedWhileLooking()
+
+    async def scenario() -> None:
+        hub = Hub(tables, pace=0)  # type: ignore[arg-type]
+        tables.loop, tables.hub = asyncio.get_running_loop(), hub
+        try:
+            hub.kick("t")
+            while hub._bots:
+                await asyncio.sleep(0.01)
+        finally:
+            hub.bots.close()
+
+    asyncio.run(asyncio.wait_for(scenario(), 30))
+    assert tables.looks == 2  # the kick that came during the first look made a second one

@@ -155,6 +155,8 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._events: dict[str, asyncio.Event] = {}
         self._bots: dict[str, asyncio.Task[None]] = {}
+        #: Tables kicked while their bots were moving: they look once more before stopping.
+        self._again: set[str] = set()
         self._watch: list[asyncio.Task[None]] = []
         self._waiting: dict[str, int] = {}
         self._seen: dict[str, int] = {}
@@ -210,11 +212,27 @@ class Hub:
                     self.kick(table_id)
 
     def kick(self, table_id: str) -> None:
-        """Starts the table's bots unless they are already moving (on the event loop)."""
-        if table_id not in self._bots:
+        """Starts the table's bots, or has them look once more if they are already moving
+        (on the event loop): a change made while they were deciding that no bot was to move
+        is not lost."""
+        if table_id in self._bots:
+            self._again.add(table_id)
+        else:
             self._bots[table_id] = asyncio.get_running_loop().create_task(self._play_bots(table_id))
 
     async def _play_bots(self, table_id: str) -> None:
+        """The table's bots move (``_bots_round``), again as long as a kick came while they
+        did; between the last look and the end of the task nothing else runs on the loop."""
+        try:
+            while True:
+                self._again.discard(table_id)
+                await self._bots_round(table_id)
+                if table_id not in self._again:
+                    return
+        finally:
+            self._bots.pop(table_id, None)
+
+    async def _bots_round(self, table_id: str) -> None:
         """The bots move, one every ``pace`` seconds, while a bot is to move (thinking in
         workers of their own, see ``regalia.web.bots``) and this process holds the claim.
         Once it gives the claim up, it looks again: a move another process made meanwhile,
@@ -230,8 +248,6 @@ class Hub:
         except WebError as e:
             if e.status != 404:
                 log.warning("table %s: %s", table_id, e)
-        finally:
-            self._bots.pop(table_id, None)
 
     def _claim(self, table_id: str) -> bool:
         """Whether this process plays the table's bots: its claim taken or renewed in the
