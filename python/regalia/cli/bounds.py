@@ -9,11 +9,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 import regalia
 from regalia.cli import exits
-from regalia.cli.console import emit_json, screen
+from regalia.cli.console import CountBar, emit_json, screen
 from regalia.cli.players import check_agent, game_info
 from regalia.cli.records import write_record
 from regalia.core.errors import RegaliaError
@@ -91,7 +90,7 @@ def approximate(
     spec = f"cfr:policy={agent}" if Path(agent).is_file() else agent
     check_agent(spec, game.name)
     try:
-        with _bar(games) as progress:
+        with CountBar("playing the exploiter", games) as progress:
             bound = exploitability_bound(
                 game, spec, games, seed, worlds, rollouts, exploiter=exploiter, progress=progress
             )
@@ -122,37 +121,6 @@ def _write(folder: Path, bound: ExploitabilityBound) -> list[Path]:
             exits.fail(f"cannot write the records to {folder}")
         written.append(path)
     return written
-
-
-class _bar:
-    """A progress bar over the games played, on stderr when it is a terminal."""
-
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.progress: Progress | None = None
-        self.task: Any = None
-
-    def __enter__(self) -> Any:
-        if not screen().err.is_terminal:
-            return None
-        self.progress = Progress(
-            TextColumn("playing the exploiter"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=screen().err,
-        )
-        self.progress.start()
-        self.task = self.progress.add_task("games", total=self.total)
-        return self.update
-
-    def update(self, done: int, total: int) -> None:
-        if self.progress is not None:
-            self.progress.update(self.task, completed=done, total=total)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.progress is not None:
-            self.progress.stop()
 
 
 def _report(bound: ExploitabilityBound, written: list[Path]) -> None:

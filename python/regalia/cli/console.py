@@ -16,6 +16,7 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from regalia.views.render import render_text
@@ -100,3 +101,34 @@ def set_plain(no_color: bool) -> Screen:
 def emit_json(value: Any) -> None:
     """``value`` as indented JSON on stdout, with no styling (for scripts)."""
     sys.stdout.write(json.dumps(value, indent=2) + "\n")
+
+
+class CountBar:
+    """A progress bar counting ``total`` things (``label`` says what is being done), on
+    stderr when it is a terminal; as a context manager it gives the ``(done, total)``
+    callback the library's long runs report to, or None where no bar is drawn."""
+
+    def __init__(self, label: str, total: int) -> None:
+        self.label = label
+        self.total = total
+        self.progress: Progress | None = None
+        self.task: Any = None
+
+    def __enter__(self) -> Any:
+        if not screen().err.is_terminal:
+            return None
+        self.progress = Progress(
+            TextColumn(self.label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=screen().err
+        )
+        self.progress.start()
+        self.task = self.progress.add_task(self.label, total=self.total)
+        return self.update
+
+    def update(self, done: int, total: int) -> None:
+        """Moves the bar to ``done`` of ``total``."""
+        if self.progress is not None:
+            self.progress.update(self.task, completed=done, total=total)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.progress is not None:
+            self.progress.stop()
