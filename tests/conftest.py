@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -92,3 +95,34 @@ def explicit_name(request: Any) -> str:
 @pytest.fixture(params=regalia.BACKENDS)
 def backend(request: Any) -> str:
     return request.param  # type: ignore[no-any-return]
+
+
+def random_positions(game: Any, seed: str, count: int) -> list[Any]:
+    """``count`` states of one random game of ``game`` seeded by ``seed``: its start, its end
+    and random ones between."""
+    rnd = random.Random(seed)
+    state = game.new_state(rnd.getrandbits(64))
+    states = [state.clone()]
+    while not state.is_terminal:
+        state.apply(rnd.choice(state.legal_actions()))
+        states.append(state.clone())
+    inner = sorted(rnd.sample(range(1, len(states) - 1), min(count - 2, len(states) - 2)))
+    return [states[0], *(states[i] for i in inner), states[-1]]
+
+
+@pytest.fixture
+def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Saves go to a folder of the test's own (a module asks for it with ``usefixtures``)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[Any]:
+    """A web server in this process on a fresh database, bots moving at once, with the key."""
+    from fastapi.testclient import TestClient
+
+    from regalia.web import create_app
+    from tests.web_helpers import KEY
+
+    with TestClient(create_app(tmp_path / "web.sqlite3", pace=0, key=KEY), headers={"X-Regalia-Key": KEY}) as c:
+        yield c

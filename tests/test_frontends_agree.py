@@ -12,30 +12,15 @@ import pytest
 
 pytest.importorskip("fastapi", reason='the web table needs the web extra (pip install "regalia[web]")')
 
-from fastapi.testclient import TestClient  # noqa: E402
 
 import regalia  # noqa: E402
 from regalia.cli import exits  # noqa: E402
 from regalia.registry import MatchRecord, save_game  # noqa: E402
 from regalia.table import ChanceChosen, Replay, Table, check_bot, table_game  # noqa: E402
 from regalia.table.saves import saves_folder  # noqa: E402
-from regalia.web import create_app  # noqa: E402
 from tests.cli_helpers import run  # noqa: E402
-from tests.web_helpers import KEY  # noqa: E402
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-@pytest.fixture(autouse=True)
-def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Saves go to a folder of the test's own."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Any:
-    with TestClient(create_app(tmp_path / "web.sqlite3", pace=0, key=KEY), headers={"X-Regalia-Key": KEY}) as c:
-        yield c
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.usefixtures("data_folder")]
 
 
 def refusal_of(call: Any, *args: Any) -> str:

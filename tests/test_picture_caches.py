@@ -18,7 +18,7 @@ pytest.importorskip("PIL", reason='pictures need Pillow (pip install "regalia[pi
 
 from regalia.views.pictures import canvas as drawing  # noqa: E402
 from regalia.views.pictures import picture, picture_svg, picture_svg_json, spectator_svg  # noqa: E402
-from tests.conftest import make_game  # noqa: E402
+from tests.conftest import make_game, random_positions  # noqa: E402
 
 #: Positions drawn per game and player count, and worlds per seat there.
 POSITIONS = 6
@@ -26,15 +26,8 @@ WORLDS = 2
 
 
 def positions(game: Any, seed: str) -> list[Any]:
-    """``POSITIONS`` states of one random game: its start, its end and random ones between."""
-    rnd = random.Random(seed)
-    state = game.new_state(rnd.getrandbits(64))
-    states = [state.clone()]
-    while not state.is_terminal:
-        state.apply(rnd.choice(state.legal_actions()))
-        states.append(state.clone())
-    inner = sorted(rnd.sample(range(1, len(states) - 1), min(POSITIONS - 2, len(states) - 2)))
-    return [states[0], *(states[i] for i in inner), states[-1]]
+    """``POSITIONS`` states of one random game (its start, its end and random ones between)."""
+    return random_positions(game, seed, POSITIONS)
 
 
 def uncached_svg(game: Any, state: Any, seat: int | None) -> str:

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import regalia
-from tests.conftest import make_game
+from tests.conftest import make_game, random_positions
 
 pytest.importorskip("PIL", reason='pictures need Pillow (pip install "regalia[pictures]")')
 
@@ -32,14 +32,7 @@ SEEDS = 2
 
 def positions(game: Any, seed: str) -> list[Any]:
     """``POSITIONS`` states of one random game (its start, its end and random ones between)."""
-    rnd = random.Random(seed)
-    state = game.new_state(rnd.getrandbits(64))
-    states = [state.clone()]
-    while not state.is_terminal:
-        state.apply(rnd.choice(state.legal_actions()))
-        states.append(state.clone())
-    inner = sorted(rnd.sample(range(1, len(states) - 1), min(POSITIONS - 2, len(states) - 2)))
-    return [states[0], *(states[i] for i in inner), states[-1]]
+    return random_positions(game, seed, POSITIONS)
 
 
 def test_a_seats_picture_does_not_change_when_its_hidden_cards_are_resampled(config: tuple[str, int]) -> None:

@@ -24,19 +24,7 @@ from regalia.web.store import Store  # noqa: E402
 from regalia.web.tables import Tables  # noqa: E402
 from tests.web_helpers import KEY, Server, my_turn, start, wait_for  # noqa: E402
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-@pytest.fixture(autouse=True)
-def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Saves go to a folder of the test's own."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Any:
-    with TestClient(create_app(tmp_path / "web.sqlite3", pace=0, key=KEY), headers={"X-Regalia-Key": KEY}) as c:
-        yield c
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.usefixtures("data_folder")]
 
 
 def state(client: Any, tok: str) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from regalia.web import Hosting, check_public_url  # noqa: E402
 from regalia.web.server import free_port, notices  # noqa: E402
 from regalia.web.store import Store  # noqa: E402
 from tests.cli_helpers import run, script  # noqa: E402
+from tests.web_helpers import answering  # noqa: E402
 
 #: The connections held open at once.
 IDLE = 300
@@ -44,13 +45,8 @@ class Serve:
         env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
         command = [*script(), "serve", "--no-browser", "--port", str(self.port), "--db", str(tmp_path / "w.sqlite3")]
         self.process = subprocess.Popen([*command, *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{scheme}://127.0.0.1:{self.port}/api/games", timeout=2, verify=False).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
+        if answering(f"{scheme}://127.0.0.1:{self.port}"):
+            return
         self.stop()
         raise RuntimeError("the server did not start")
 

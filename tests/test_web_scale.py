@@ -28,7 +28,7 @@ from regalia.web import create_app  # noqa: E402
 from regalia.web.server import free_port  # noqa: E402
 from regalia.web.store import Store  # noqa: E402
 from regalia.web.tables import Tables  # noqa: E402
-from tests.web_helpers import KEY, Server, start, token, wait_for  # noqa: E402
+from tests.web_helpers import KEY, Server, answering, start, token, wait_for  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -193,14 +193,7 @@ def test_workers_share_live_updates_and_bots(tmp_path: Path) -> None:
     args = ["serve", "--no-browser", "--port", str(port), "--db", str(db), "--pace", "0", "--workers", "2"]
     server = subprocess.Popen([sys.executable, "-c", code, *args], env=env)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{url}/api/games", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.2)
+        assert answering(url), "the server did not start"
         with httpx.Client(base_url=url, headers={"X-Regalia-Key": KEY}, timeout=30) as c:
             bots = [start(c, "duo", ["random", "random"], seed=s, rounds=1)[0] for s in range(3)]
             for tok in bots:

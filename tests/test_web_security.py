@@ -39,13 +39,7 @@ from regalia.web.security import (  # noqa: E402
 from regalia.web.store import Store  # noqa: E402
 from tests.web_helpers import KEY, start  # noqa: E402
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-@pytest.fixture(autouse=True)
-def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Saves go to a folder of the test's own."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.usefixtures("data_folder")]
 
 
 def app_of(tmp_path: Path, **options: Any) -> Any:

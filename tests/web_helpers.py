@@ -19,6 +19,20 @@ from regalia.web.server import free_port
 KEY = "test-key-0123456789"
 
 
+def answering(url: str, seconds: float = 60) -> bool:
+    """Whether a server at ``url`` answers ``GET /api/games`` within ``seconds`` (asked every
+    tenth of a second; a certificate is not checked, for a test's own TLS)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/api/games", timeout=2, verify=False).status_code == 200:
+                return True
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    return False
+
+
 class Server:
     """``regalia serve`` in its own process on the database ``db``, bots ``pace`` seconds apart."""
 
@@ -39,14 +53,9 @@ class Server:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
         args = [sys.executable, "-c", code, str(self.db), str(self.pace), KEY, str(self.port)]
         self.process = subprocess.Popen(args, env=env)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.url}/api/games", timeout=2).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start")
+        if not answering(self.url):
+            raise RuntimeError("the server did not start")
+        return self
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
         """Stops the server with ``sig`` (SIGKILL: no chance to clean up) and waits for it."""
