@@ -46,15 +46,7 @@ from regalia.web.tables import Tables
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from results_data import ROOT, Provenance, add_write_option, write  # noqa: E402
-
-#: The games and their options, as the web load bench plays them.
-GAMES: list[tuple[str, dict[str, Any]]] = [
-    ("duo-regna", {}),
-    ("duo", {"rounds": 1}),
-    ("duell-der-drachen", {}),
-    ("regine", {}),
-    ("regnum", {}),
-]
+from web_load import GAMES  # noqa: E402  (the games and options the web load bench plays)
 
 
 class Room:
