@@ -20,7 +20,6 @@ import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
-from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -44,6 +43,7 @@ from regalia.agents.bounds import served_help
 from regalia.core import engine
 from regalia.core.errors import RegaliaError
 from regalia.registry import MatchRecord, games
+from regalia.registry.records import outcome_fields
 from regalia.registry.saves import load_game, save_game
 from regalia.table import Replay as TableReplay
 from regalia.table.saves import saves_folder
@@ -627,7 +627,7 @@ def create_app(
             "picture": spectator_svg(game.name, list(frame.observations.values()), game.options),
             "moves": [{"seat": m.seat, "name": m.name} for m in walked.moves[: frame.ply]],
             "over": frame.outcome is not None,
-            "outcome": None if frame.outcome is None else asdict(frame.outcome),
+            "outcome": None if frame.outcome is None else outcome_fields(frame.outcome),
         }
 
     for route in app.routes:  # a body may be too slow (the shield's body timeout)

@@ -18,9 +18,10 @@ from __future__ import annotations
 import json
 import threading
 import weakref
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
+from regalia.registry.records import outcome_fields
 from regalia.table import Event, Table
 from regalia.views.pictures import picture_svg_json, spectator_svg
 
@@ -100,7 +101,7 @@ def _common(table: Table, version: int) -> dict[str, Any]:
         "agents": list(table.seats),
         "waiting": {"kind": waiting.kind, "seat": waiting.seat},
         "over": table.is_over,
-        "outcome": None if outcome is None else asdict(outcome),
+        "outcome": None if outcome is None else outcome_fields(outcome),
     }
 
 
